@@ -1,0 +1,101 @@
+import type { HistoryItem } from '../history/HistoryItem.js';
+import type { LlmRequest, Provider } from '../provider/Provider.js';
+import type { ToolOutput } from '../tools/Tool.js';
+import type { RunResult } from '../protocol/index.js';
+import type { PodServices } from './PodServices.js';
+
+/** Argument types of the hook catalog (see createHooks). Fields may be added, never removed. */
+
+/** Where the pod runs; passed to lifecycle hooks and factories. */
+export interface PodInfo {
+  readonly podName: string;
+  readonly cwd: string;
+  readonly projectDir: string;
+  readonly services: PodServices;
+}
+
+/** `completeSegment` context: what the user typed after `@`, `#` or `/`. */
+export interface CompleteContext extends PodInfo {
+  readonly prefix: string;
+  readonly signal: AbortSignal;
+  /** Stop adding items beyond this many. */
+  readonly limit: number;
+}
+
+/** `podEvent` context: the parent pod receiving a child's report. */
+export interface PodEventContext extends PodInfo {
+  readonly signal: AbortSignal;
+}
+
+/** `tools.for(name)` factory context. */
+export type ToolFactoryContext = PodInfo;
+
+/** `beforeTurn` context: one LLM request within a run. */
+export interface TurnContext extends PodInfo {
+  readonly turn: number;
+  readonly signal: AbortSignal;
+}
+
+/** `afterTurn`: what one LLM request produced. */
+export interface TurnSummary {
+  readonly turn: number;
+  readonly text: string;
+  readonly toolCalls: readonly { id: string; name: string; arguments: string }[];
+  readonly usage?: { input_tokens?: number; output_tokens?: number };
+}
+
+/** `beforeToolCall` / `afterToolCall`: the call being made. */
+export interface ToolCallInfo extends PodInfo {
+  readonly id: string;
+  readonly name: string;
+  /** Parsed arguments (an object; `{}` when the model sent invalid JSON). */
+  readonly arguments: unknown;
+  readonly signal: AbortSignal;
+}
+
+/**
+ * `beforeToolCall` result: `skip` returns a neutral result without running the tool,
+ * `refuse` returns an error result the model sees (a policy said no).
+ */
+export type ToolCallDecision = { action: 'skip' | 'refuse'; reason: string };
+
+/** `beforeCompact` / `compact`: what to compact. */
+export interface CompactRequest {
+  readonly items: readonly HistoryItem[];
+  /** Tokens of recent history to keep verbatim. */
+  readonly retainedTokens: number;
+  /** Estimated tokens of `items`. */
+  readonly totalTokens: number;
+  readonly reason: 'threshold' | 'request' | 'manual';
+  /** Paths of the files most recently touched by tools (newest first). */
+  readonly recentFiles: readonly string[];
+}
+
+export interface CompactContext extends PodInfo {
+  readonly signal: AbortSignal;
+  readonly provider: Provider;
+  readonly system: string;
+  countTokens(items: readonly HistoryItem[]): number;
+  /** Streams a request through the pod's provider and returns its text. */
+  complete(request: Omit<LlmRequest, 'signal' | 'tools'>): Promise<string>;
+}
+
+/** `compact` result: the history of the new session (summary items + retained tail). */
+export interface CompactResult {
+  readonly items: readonly HistoryItem[];
+}
+
+/** `afterCompact`: how a compaction ended. */
+export type CompactOutcome =
+  | { ok: true; oldSessionId: string; newSessionId: string; tokensBefore: number; tokensAfter: number }
+  | { ok: false; oldSessionId: string; error: string };
+
+/** `runEnd`: how a run ended. */
+export interface RunEndInfo extends PodInfo {
+  readonly result: RunResult | 'error';
+  readonly error?: string;
+  /** What started the run. */
+  readonly trigger: 'run' | 'resume' | 'notify' | 'pod_event';
+}
+
+export type { ToolOutput, LlmRequest };

@@ -1,0 +1,121 @@
+import { isUtf8 } from 'node:buffer';
+
+/** Default limit of one protocol line: 16 MiB. */
+export const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
+
+export type LineError =
+  | { kind: 'line_too_long'; message: string; limit: number }
+  | { kind: 'invalid_utf8'; message: string };
+
+export interface LineReaderOptions {
+  maxLineBytes?: number;
+  /** A complete, trimmed, non-blank line. */
+  onLine: (line: string) => void;
+  /** A line that could not be delivered; reading continues with the next line. */
+  onError: (error: LineError) => void;
+}
+
+// Rust's str::trim: Unicode White_Space. Unlike String.prototype.trim it keeps U+FEFF (BOM),
+// which serde then rejects, and it strips U+0085 (NEL).
+const EDGE_WS = /^[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/g;
+
+function isWs(c: number): boolean {
+  return c <= 0x20 ? c === 0x20 || (c >= 0x09 && c <= 0x0d) : c === 0x85 || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000;
+}
+
+/**
+ * NDJSON framing over a byte stream, as the Rust reader does it: lines end at `\n`, surrounding
+ * Unicode whitespace is trimmed (CRLF works), blank lines are skipped, a final unterminated line
+ * is delivered at {@link end}. Beyond the original, each failure is reported per line and the
+ * stream continues: invalid UTF-8, and a line over `maxLineBytes` (reported as soon as the limit
+ * is crossed; the rest of that line is discarded without being buffered).
+ */
+export class LineReader {
+  private readonly max: number;
+  private parts: Buffer[] = [];
+  private size = 0;
+  private discarding = false;
+
+  constructor(private readonly opts: LineReaderOptions) {
+    this.max = opts.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+  }
+
+  push(chunk: Buffer): void {
+    let start = 0;
+    while (start < chunk.length) {
+      const nl = chunk.indexOf(0x0a, start);
+      if (nl < 0) {
+        this.buffer(chunk.subarray(start));
+        return;
+      }
+      if (this.discarding) {
+        this.discarding = false;
+      } else if (this.size + (nl - start) > this.max) {
+        this.overflow();
+        this.discarding = false;
+      } else if (this.size === 0) {
+        this.deliver(chunk.subarray(start, nl));
+      } else {
+        this.parts.push(chunk.subarray(start, nl));
+        const line = Buffer.concat(this.parts, this.size + (nl - start));
+        this.reset();
+        this.deliver(line);
+      }
+      start = nl + 1;
+    }
+  }
+
+  /** End of stream: delivers the last line if it had no `\n`. */
+  end(): void {
+    if (!this.discarding && this.size > 0) {
+      const line = Buffer.concat(this.parts, this.size);
+      this.reset();
+      this.deliver(line);
+    }
+    this.reset();
+    this.discarding = false;
+  }
+
+  private buffer(piece: Buffer): void {
+    if (this.discarding) return;
+    if (this.size + piece.length > this.max) {
+      this.overflow();
+      return;
+    }
+    // Copy: the caller may reuse its chunk buffer.
+    this.parts.push(Buffer.from(piece));
+    this.size += piece.length;
+  }
+
+  private overflow(): void {
+    this.reset();
+    this.discarding = true;
+    this.opts.onError({
+      kind: 'line_too_long',
+      limit: this.max,
+      message: `line exceeds the ${formatBytes(this.max)} limit; the rest of the line was discarded`,
+    });
+  }
+
+  private reset(): void {
+    this.parts = [];
+    this.size = 0;
+  }
+
+  private deliver(bytes: Buffer): void {
+    if (!isUtf8(bytes)) {
+      this.opts.onError({ kind: 'invalid_utf8', message: 'line is not valid UTF-8' });
+      return;
+    }
+    let line = bytes.toString('utf8');
+    if (line.length === 0) return;
+    if (isWs(line.charCodeAt(0)) || isWs(line.charCodeAt(line.length - 1))) line = line.replace(EDGE_WS, '');
+    if (line.length > 0) this.opts.onLine(line);
+  }
+}
+
+function formatBytes(n: number): string {
+  if (n % (1024 * 1024) === 0) return `${n / (1024 * 1024)} MiB`;
+  if (n % 1024 === 0) return `${n / 1024} KiB`;
+  return `${n} bytes`;
+}

@@ -1,0 +1,99 @@
+import type { z } from 'zod';
+import { parseJson } from './json/parseJson.js';
+import { formatIssues } from './formatIssues.js';
+import { describeJsonValue } from './schemas/primitives.js';
+import { METHOD_PARAMS, type Method } from './schemas/Method.js';
+import { EVENT_DATA, type Event } from './schemas/Event.js';
+
+/** The outcome of decoding one value: the typed value, or one readable line saying why not. */
+export type Decoded<T> = { ok: true; value: T } | { ok: false; error: string };
+
+/** Parses one JSON text exactly (serde_json semantics); never throws. */
+export function parseLine(line: string): Decoded<unknown> {
+  try {
+    return { ok: true, value: parseJson(line) };
+  } catch (e) {
+    return { ok: false, error: `malformed JSON: ${(e as Error).message}` };
+  }
+}
+
+/** Validates a parsed value against any protocol schema. */
+export function decodeWith<S extends z.ZodType>(schema: S, value: unknown): Decoded<z.output<S>> {
+  const r = schema.safeParse(value);
+  return r.success ? { ok: true, value: r.data } : { ok: false, error: formatIssues(r.error) };
+}
+
+/** Decodes a client → pod line (`{"method":...}`). */
+export function decodeMethodLine(line: string): Decoded<Method> {
+  const parsed = parseLine(line);
+  return parsed.ok ? decodeMethod(parsed.value) : parsed;
+}
+
+export function decodeMethod(value: unknown): Decoded<Method> {
+  return decodeEnvelope(value, 'method', 'params', METHOD_PARAMS) as Decoded<Method>;
+}
+
+/** Decodes a pod → client line (`{"event":...}`). */
+export function decodeEventLine(line: string): Decoded<Event> {
+  const parsed = parseLine(line);
+  return parsed.ok ? decodeEvent(parsed.value) : parsed;
+}
+
+export function decodeEvent(value: unknown): Decoded<Event> {
+  return decodeEnvelope(value, 'event', 'data', EVENT_DATA) as Decoded<Event>;
+}
+
+/**
+ * serde's adjacently tagged enum: `{"<tag>": name, "<content>": ...}` in any key order, or the
+ * sequence form `[name, content]`. Unknown top-level keys are ignored; v2 `request_id` and
+ * `seq` are kept.
+ */
+function decodeEnvelope(
+  value: unknown,
+  tagKey: 'method' | 'event',
+  contentKey: 'params' | 'data',
+  table: Record<string, z.ZodType | null>,
+): Decoded<Record<string, unknown>> {
+  const fail = (error: string): Decoded<never> => ({ ok: false, error });
+  let tag: unknown;
+  let content: unknown;
+  let hasContent: boolean;
+  let extra: Record<string, unknown> | undefined;
+  if (Array.isArray(value)) {
+    if (value.length === 0 || value.length > 2) return fail(`expected [${tagKey}, ${contentKey}], got an array of ${value.length}`);
+    [tag, content] = value;
+    hasContent = value.length === 2;
+  } else if (value !== null && typeof value === 'object') {
+    const obj = value as Record<string, unknown>;
+    tag = obj[tagKey];
+    hasContent = Object.hasOwn(obj, contentKey);
+    content = obj[contentKey];
+    extra = obj;
+  } else {
+    return fail(`expected a ${tagKey} object, got ${describeJsonValue(value)}`);
+  }
+  if (tag === undefined) return fail(`missing field \`${tagKey}\``);
+  if (typeof tag !== 'string') return fail(`invalid \`${tagKey}\`: expected a string, got ${describeJsonValue(tag)}`);
+  if (!Object.hasOwn(table, tag)) return fail(`unknown ${tagKey} \`${tag}\``);
+
+  const out: Record<string, unknown> = { [tagKey]: tag };
+  if (extra) {
+    const rid = extra.request_id;
+    if (rid !== undefined) {
+      if (typeof rid !== 'string') return fail(`invalid \`request_id\`: expected a string, got ${describeJsonValue(rid)}`);
+      out.request_id = rid;
+    }
+    const seq = extra.seq;
+    if (typeof seq === 'number' && Number.isSafeInteger(seq) && seq >= 0) out.seq = seq;
+  }
+  const schema = table[tag];
+  if (schema === null) {
+    if (hasContent && content !== null) return fail(`\`${tag}\` takes no ${contentKey}, got ${describeJsonValue(content)}`);
+    return { ok: true, value: out };
+  }
+  if (!hasContent) return fail(`missing field \`${contentKey}\` for \`${tag}\``);
+  const r = schema.safeParse(content);
+  if (!r.success) return fail(`invalid ${contentKey} for \`${tag}\`: ${formatIssues(r.error)}`);
+  out[contentKey] = r.data;
+  return { ok: true, value: out };
+}

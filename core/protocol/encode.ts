@@ -1,0 +1,58 @@
+import type { z } from 'zod';
+import { stringifyJsonExact } from './json/stringifyJsonExact.js';
+import { formatIssues } from './formatIssues.js';
+import { METHOD_PARAMS, type Method } from './schemas/Method.js';
+import { EVENT_DATA, type Event } from './schemas/Event.js';
+
+/** Thrown when an in-memory value does not fit its wire schema (a bug in the sender). */
+export class ProtocolEncodeError extends Error {
+  override name = 'ProtocolEncodeError';
+}
+
+/**
+ * Serialises a method as one compact JSON line (without the trailing `\n`), byte-for-byte as
+ * the Rust original: keys in declaration order, unit methods without `params`.
+ */
+export function encodeMethod(m: Method): string {
+  const out: Record<string, unknown> = { method: m.method };
+  if (m.request_id !== undefined) out.request_id = m.request_id;
+  const schema = METHOD_PARAMS[m.method];
+  if (schema) out.params = canonical(schema, m.params, m.method);
+  return stringify(out);
+}
+
+/** Serialises an event as one compact JSON line (without `\n`); v2 fields only when set. */
+export function encodeEvent(e: Event): string {
+  const out: Record<string, unknown> = { event: e.event };
+  if (e.request_id !== undefined) out.request_id = e.request_id;
+  if (e.seq !== undefined) out.seq = e.seq;
+  const schema = EVENT_DATA[e.event];
+  if (!schema) return stringify(out);
+  const data = canonical(schema, e.data, e.event) as { items?: unknown[]; greeting?: unknown };
+  if (e.event === 'history') {
+    // History items are arbitrary JSON that Rust writes from serde_json::Value: sorted keys, Rust floats.
+    const head = JSON.stringify(out).slice(0, -1);
+    return `${head},"data":{"items":${stringifyJsonExact(data.items, { sortKeys: true })},"greeting":${stringify(data.greeting)}}}`;
+  }
+  out.data = data;
+  return stringify(out);
+}
+
+/** Encodes any value with a schema (canonical key order and defaults applied). */
+export function encodeWith<S extends z.ZodType>(schema: S, value: z.input<S> | z.output<S>, what = 'value'): string {
+  return stringify(canonical(schema, value, what));
+}
+
+function canonical(schema: z.ZodType, value: unknown, what: string): unknown {
+  const r = schema.safeParse(value);
+  if (!r.success) throw new ProtocolEncodeError(`cannot encode \`${what}\`: ${formatIssues(r.error)}`);
+  return r.data;
+}
+
+function stringify(value: unknown): string {
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return stringifyJsonExact(value); // bigint (integers above 2^53) needs the exact writer
+  }
+}

@@ -1,0 +1,59 @@
+import { JsonFloat } from './JsonFloat.js';
+import { formatRustFloat } from './formatRustFloat.js';
+
+export interface StringifyExactOptions {
+  /** Emit object keys in byte-wise (UTF-8) order, as serde_json does for `serde_json::Value`. */
+  sortKeys?: boolean;
+}
+
+/**
+ * Compact JSON exactly as serde_json writes it: bigints as exact integers, {@link JsonFloat}
+ * in Rust's float form (`1.0`, `1e+21`), strings escaped like `JSON.stringify` (which matches
+ * serde_json for well-formed strings). `undefined` members are skipped; `toJSON()` is honoured.
+ */
+export function stringifyJsonExact(value: unknown, options: StringifyExactOptions = {}): string {
+  return write(value, options.sortKeys === true);
+}
+
+function write(value: unknown, sortKeys: boolean): string {
+  switch (typeof value) {
+    case 'string':
+      return JSON.stringify(value);
+    case 'number':
+      return Number.isFinite(value) ? String(value) : 'null';
+    case 'bigint':
+      return value.toString();
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'object': {
+      if (value === null) return 'null';
+      if (value instanceof JsonFloat) return formatRustFloat(value.value);
+      if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? 'null' : write(v, sortKeys))).join(',')}]`;
+      const custom = (value as { toJSON?: () => unknown }).toJSON;
+      if (typeof custom === 'function') return write(custom.call(value), sortKeys);
+      let keys = Object.keys(value);
+      if (sortKeys) keys = keys.sort(compareUtf8);
+      const parts: string[] = [];
+      for (const k of keys) {
+        const v = (value as Record<string, unknown>)[k];
+        if (v === undefined || typeof v === 'function') continue;
+        parts.push(`${JSON.stringify(k)}:${write(v, sortKeys)}`);
+      }
+      return `{${parts.join(',')}}`;
+    }
+    default:
+      return 'null';
+  }
+}
+
+/** Orders strings by their UTF-8 bytes (= code point order), not by UTF-16 code units. */
+export function compareUtf8(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.codePointAt(i)!;
+    const y = b.codePointAt(i)!;
+    if (x !== y) return x - y;
+    if (x > 0xffff) i++;
+  }
+  return a.length - b.length;
+}
