@@ -1,4 +1,3 @@
-import { JsonSyntaxError } from './JsonSyntaxError.js';
 import { MAX_JSON_DEPTH, parseJsonExact } from './parseJsonExact.js';
 
 /**
@@ -9,86 +8,103 @@ import { MAX_JSON_DEPTH, parseJsonExact } from './parseJsonExact.js';
  * every error message has the same form). Throws {@link JsonSyntaxError}.
  */
 export function parseJson(text: string): unknown {
-  if (needsExactParse(text)) return parseJsonExact(text);
-  try {
-    return JSON.parse(text);
-  } catch {
-    parseJsonExact(text); // throws the precise error
-    throw new JsonSyntaxError('invalid JSON', 0);
+  const keyTokens = scanForExactness(text);
+  if (keyTokens >= 0) {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      value = NEEDS_EXACT;
+    }
+    // JSON.parse keeps the last of duplicate keys: fewer keys than key tokens means a duplicate.
+    if (value !== NEEDS_EXACT && countKeys(value) === keyTokens) return value;
   }
+  return parseJsonExact(text); // exact result, or the precise error
 }
 
+const NEEDS_EXACT = Symbol('needs exact parse');
 const DIGIT_RUN_LIMIT = 15; // 15 digits are always below 2^53
 
 /** True when `JSON.parse` could silently differ from serde_json on this text. */
 export function needsExactParse(text: string): boolean {
+  const keyTokens = scanForExactness(text);
+  if (keyTokens < 0) return true;
+  try {
+    return countKeys(JSON.parse(text)) !== keyTokens;
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * Scans outside string bodies. Returns -1 when the line needs the exact parser (a float
+ * literal, `-0`, a 16+ digit integer, a `\uD8xx`-style escape, nesting deeper than 128, an
+ * unterminated string), else the number of object keys written in the text.
+ */
+function scanForExactness(text: string): number {
   // A `\uD800`-style escape might be a lone surrogate, which JSON.parse accepts and serde rejects.
-  if (text.includes('\\ud') || text.includes('\\uD')) return true;
+  for (let u = text.indexOf('\\u'); u >= 0; u = text.indexOf('\\u', u + 2)) {
+    const c = text.charCodeAt(u + 2);
+    if (c === 0x64 || c === 0x44) return -1;
+  }
   const n = text.length;
   let depth = 0;
-  // Keys seen per open object; null marks an array level.
-  const keys: (string[] | null)[] = [];
-  let expectKey = false;
+  let keys = 0;
   let i = 0;
   while (i < n) {
     const c = text.charCodeAt(i);
     if (c === 0x22) {
       const end = stringEnd(text, i);
-      if (end < 0) return true;
-      if (expectKey) {
-        const top = keys[keys.length - 1];
-        if (top) {
-          const key = text.slice(i + 1, end);
-          // Escaped keys compare by their raw text; escapes in keys are rare enough to go exact.
-          if (key.includes('\\') || top.includes(key)) return true;
-          top.push(key);
-        }
-        expectKey = false;
-      }
+      if (end < 0) return -1;
       i = end + 1;
+      let k = i;
+      while (isJsonWs(text.charCodeAt(k))) k++;
+      if (text.charCodeAt(k) === 0x3a) keys++;
       continue;
     }
-    switch (c) {
-      case 0x7b: // {
-        if (++depth > MAX_JSON_DEPTH) return true;
-        keys.push([]);
-        expectKey = true;
-        break;
-      case 0x5b: // [
-        if (++depth > MAX_JSON_DEPTH) return true;
-        keys.push(null);
-        break;
-      case 0x7d: // }
-      case 0x5d: // ]
-        depth--;
-        keys.pop();
-        break;
-      case 0x2c: // ,
-        expectKey = keys.length > 0 && keys[keys.length - 1] !== null;
-        break;
-      case 0x2d: // -
-      case 0x30: case 0x31: case 0x32: case 0x33: case 0x34:
-      case 0x35: case 0x36: case 0x37: case 0x38: case 0x39: {
-        let j = i + 1;
-        let digits = c === 0x2d ? 0 : 1;
-        for (;;) {
-          const d = text.charCodeAt(j);
-          if (d >= 0x30 && d <= 0x39) {
-            digits++;
-            j++;
-          } else if (d === 0x2e || d === 0x65 || d === 0x45) {
-            return true; // float literal
-          } else break;
-        }
-        if (digits > DIGIT_RUN_LIMIT) return true;
-        if (c === 0x2d && text.charCodeAt(i + 1) === 0x30 && j === i + 2) return true; // -0
-        i = j;
-        continue;
+    if (c === 0x7b || c === 0x5b) {
+      if (++depth > MAX_JSON_DEPTH) return -1;
+    } else if (c === 0x7d || c === 0x5d) {
+      depth--;
+    } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
+      let j = i + 1;
+      let digits = c === 0x2d ? 0 : 1;
+      for (;;) {
+        const d = text.charCodeAt(j);
+        if (d >= 0x30 && d <= 0x39) {
+          digits++;
+          j++;
+        } else if (d === 0x2e || d === 0x65 || d === 0x45) {
+          return -1; // float literal
+        } else break;
       }
+      if (digits > DIGIT_RUN_LIMIT) return -1;
+      if (c === 0x2d && text.charCodeAt(i + 1) === 0x30 && j === i + 2) return -1; // -0
+      i = j;
+      continue;
     }
     i++;
   }
-  return false;
+  return keys;
+}
+
+function isJsonWs(c: number): boolean {
+  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+}
+
+function countKeys(value: unknown): number {
+  if (value === null || typeof value !== 'object') return 0;
+  let n = 0;
+  if (Array.isArray(value)) {
+    for (const v of value) if (v !== null && typeof v === 'object') n += countKeys(v);
+    return n;
+  }
+  for (const k in value) {
+    n++;
+    const v = (value as Record<string, unknown>)[k];
+    if (v !== null && typeof v === 'object') n += countKeys(v);
+  }
+  return n;
 }
 
 /** Index of the closing quote of the string starting at `start`, or -1. */

@@ -2,11 +2,11 @@ import { z } from 'zod';
 import { ErrorCodeSchema, PodStatusSchema, RunResultSchema, TurnResultSchema } from './enums.js';
 import { SegmentSchema } from './Segment.js';
 import { AlertSchema, GreetingSchema, UuidSchema } from './structs.js';
-import { Bool, Str, U32, U64, struct } from './primitives.js';
+import { Bool, Str, U32, U64, seq, struct } from './primitives.js';
 
 const TurnSchema = struct({ turn: U64 });
 
-export const UserMessageDataSchema = struct({ segments: z.array(SegmentSchema) });
+export const UserMessageDataSchema = struct({ segments: seq(SegmentSchema) });
 export const TurnEndDataSchema = struct({ turn: U64, result: TurnResultSchema });
 export const TextDataSchema = struct({ text: Str });
 export const ToolCallStartDataSchema = struct({ id: Str, name: Str });
@@ -27,7 +27,7 @@ export const UsageDataSchema = struct({
 export const RunEndDataSchema = struct({ result: RunResultSchema });
 export const ErrorDataSchema = struct({ code: ErrorCodeSchema, message: Str });
 /** `items` are provider-neutral history items (arbitrary JSON, keys written sorted). */
-export const HistoryDataSchema = struct({ items: z.array(z.unknown()), greeting: GreetingSchema });
+export const HistoryDataSchema = struct({ items: seq(z.unknown()), greeting: GreetingSchema });
 export const CompactDoneDataSchema = struct({ new_session_id: UuidSchema });
 export const CompactFailedDataSchema = struct({ error: Str });
 
@@ -37,13 +37,13 @@ export const WelcomeDataSchema = struct({
   pod_name: Str,
   session_id: Str,
   status: PodStatusSchema,
-  segment_kinds: z.array(Str),
-  pod_event_kinds: z.array(Str),
+  segment_kinds: seq(Str),
+  pod_event_kinds: seq(Str),
 });
 export const AckDataSchema = struct({ method: Str });
 export const StatusDataSchema = struct({ status: PodStatusSchema, session_id: Str });
 export const LaggedDataSchema = struct({ from_seq: U64, to_seq: U64 });
-export const CompletionsDataSchema = struct({ kind: Str, prefix: Str, items: z.array(Str) });
+export const CompletionsDataSchema = struct({ kind: Str, prefix: Str, items: seq(Str) });
 
 /** Every event, by name, with its data schema; `null` marks a unit event (no `data`). */
 export const EVENT_DATA = {

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { PodEventSchema } from './PodEvent.js';
 import { SegmentSchema } from './Segment.js';
-import { Str, U32, struct } from './primitives.js';
+import { Str, U32, seq, struct } from './primitives.js';
 
 export const RunParamsSchema = struct({
-  input: z.array(SegmentSchema, { error: (iss) => `expected a sequence of segments, got ${iss.input === null ? 'null' : typeof iss.input}` }),
+  input: seq(SegmentSchema),
 });
 export const NotifyParamsSchema = struct({ message: Str });
 /** v2: opens protocol negotiation; the pod answers `welcome`. */

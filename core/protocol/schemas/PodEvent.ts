@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Str, struct } from './primitives.js';
+import { Str, seq, struct } from './primitives.js';
 import { ScopeRuleSchema } from './structs.js';
 import { taggedUnion } from './taggedUnion.js';
 
@@ -15,7 +15,7 @@ export const ScopeSubDelegatedSchema = struct({
   parent_pod: Str,
   sub_pod: Str,
   sub_socket: Str,
-  scope: z.array(ScopeRuleSchema),
+  scope: seq(ScopeRuleSchema),
 });
 
 export const KNOWN_POD_EVENT_SCHEMAS = {

@@ -1,14 +1,27 @@
 import { z } from 'zod';
+import { JsonFloat } from '../json/JsonFloat.js';
+import { formatRustFloat } from '../json/formatRustFloat.js';
 
 const describe = (v: unknown): string => {
   if (v === undefined) return 'nothing';
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'an array';
-  if (typeof v === 'object') return v.constructor?.name === 'JsonFloat' ? `a float (${String(v)})` : 'an object';
+  if (v instanceof JsonFloat) return `a float (${formatRustFloat(v.value)})`;
+  if (typeof v === 'object') return 'an object';
   if (typeof v === 'bigint') return `integer ${v}`;
   if (typeof v === 'number') return Number.isInteger(v) ? `integer ${v}` : `a float (${v})`;
   return `${typeof v} ${JSON.stringify(v)}`;
 };
+
+/** Error text for a value of the wrong type; a missing value reads `missing field`. */
+export function expected(what: string) {
+  return (iss: { input?: unknown }) => (iss.input === undefined ? 'missing field' : `expected ${what}, got ${describe(iss.input)}`);
+}
+
+/** A JSON array (serde `Vec`). */
+export function seq<T extends z.ZodType>(item: T) {
+  return z.array(item, { error: expected('a sequence') });
+}
 
 /**
  * An integer field with Rust's range (`u32`, `u64`, `i64`). Integers beyond 2^53 arrive as
@@ -22,7 +35,7 @@ export function integer(label: string, min: bigint, max: bigint) {
     (v) =>
       (typeof v === 'number' && Number.isInteger(v) && v >= safeMin && v <= safeMax && !Object.is(v, -0)) ||
       (typeof v === 'bigint' && v >= min && v <= max),
-    { error: (iss) => `expected ${label}, got ${describe(iss.input)}` },
+    { error: expected(label) },
   );
 }
 
@@ -31,8 +44,8 @@ export const U64 = integer('u64', 0n, (1n << 64n) - 1n);
 export const I64 = integer('i64', -(1n << 63n), (1n << 63n) - 1n);
 
 /** A plain string; names the received type in its error. */
-export const Str = z.string({ error: (iss) => `expected a string, got ${describe(iss.input)}` });
-export const Bool = z.boolean({ error: (iss) => `expected a boolean, got ${describe(iss.input)}` });
+export const Str = z.string({ error: expected('a string') });
+export const Bool = z.boolean({ error: expected('a boolean') });
 
 /**
  * A unit-variant enum (`"read"`). serde also accepts the map form `{"read": null}`.
@@ -40,7 +53,7 @@ export const Bool = z.boolean({ error: (iss) => `expected a boolean, got ${descr
 export function unitEnum<const T extends readonly [string, ...string[]]>(name: string, values: T) {
   const allowed = values.map((v) => `\`${v}\``).join(', ');
   const inner = z.enum(values, {
-    error: (iss) => (typeof iss.input === 'string' ? `unknown ${name} \`${iss.input}\`, expected one of ${allowed}` : `expected ${name}, got ${describe(iss.input)}`),
+    error: (iss) => (typeof iss.input === 'string' ? `unknown ${name} \`${iss.input}\`, expected one of ${allowed}` : expected(name)(iss)),
   });
   return z.preprocess((v) => {
     if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
@@ -58,7 +71,7 @@ export function unitEnum<const T extends readonly [string, ...string[]]>(name: s
  */
 export function struct<S extends z.core.$ZodLooseShape>(shape: S) {
   const fields = Object.keys(shape);
-  const obj = z.object(shape);
+  const obj = z.object(shape, { error: expected('an object') });
   return z.preprocess((v, ctx) => {
     if (!Array.isArray(v)) return v;
     if (v.length > fields.length) {

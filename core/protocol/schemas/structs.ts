@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AlertLevelSchema, AlertSourceSchema, PermissionSchema } from './enums.js';
-import { Bool, I64, Str, struct } from './primitives.js';
+import { Bool, I64, Str, seq, struct } from './primitives.js';
 
 /** A scope rule; `recursive` defaults to true and is always written. */
 export const ScopeRuleSchema = struct({
@@ -26,7 +26,7 @@ export const GreetingSchema = struct({
   provider: Str,
   model: Str,
   scope_summary: Str,
-  tools: z.array(Str, { error: (iss) => (iss.input === null ? 'expected a sequence, got null' : 'expected a sequence') }),
+  tools: seq(Str),
 });
 export type Greeting = z.infer<typeof GreetingSchema>;
 

@@ -44,7 +44,7 @@ export function taggedUnion<M extends Record<string, z.ZodType>, U>(opts: {
 
     const kind = raw[tag];
     if (kind === undefined) return fail(`missing field \`${tag}\``);
-    if (typeof kind !== 'string') return fail(`invalid ${tag}: expected a string, got ${describeJsonValue(kind)}`, [tag]);
+    if (typeof kind !== 'string') return fail(`expected a string, got ${describeJsonValue(kind)}`, [tag]);
     if (known(kind)) return parseVariant(variants[kind], raw);
     const out = opts.onUnknown(raw, kind);
     return typeof out === 'string' ? fail(out, [tag]) : out;

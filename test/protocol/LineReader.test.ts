@@ -1,0 +1,84 @@
+import { describe, expect, it } from '@jest/globals';
+import fc from 'fast-check';
+import { LineReader, decodeMethodLine, encodeMethod, type LineError, type Method } from '../../core/protocol/index.js';
+
+function collect(chunks: Buffer[], maxLineBytes?: number) {
+  const lines: string[] = [];
+  const errors: LineError[] = [];
+  const r = new LineReader({ maxLineBytes, onLine: (l) => lines.push(l), onError: (e) => errors.push(e) });
+  for (const c of chunks) r.push(c);
+  r.end();
+  return { lines, errors };
+}
+
+describe('LineReader', () => {
+  it('handles CRLF, blank lines and a final line without newline', () => {
+    expect(collect([Buffer.from('a\r\n\n  \r\nb\nc')]).lines).toEqual(['a', 'b', 'c']);
+  });
+
+  it('reports invalid UTF-8 for that line only', () => {
+    const { lines, errors } = collect([Buffer.from([0xff, 0xfe, 0x0a]), Buffer.from('ok\n')]);
+    expect(lines).toEqual(['ok']);
+    expect(errors).toEqual([{ kind: 'invalid_utf8', message: 'line is not valid UTF-8' }]);
+  });
+
+  it('keeps a BOM (serde rejects it later) but trims Unicode whitespace', () => {
+    expect(collect([Buffer.from('\ufeffx\n\u00a0\u3000y\u2028\u0085\n')]).lines).toEqual(['\ufeffx', 'y']);
+  });
+
+  it('reports an over-limit line once, discards the rest of it, and continues', () => {
+    const long = Buffer.alloc(100, 0x61);
+    const { lines, errors } = collect([Buffer.from('first\n'), long, long, Buffer.from('tail\nnext\n')], 64);
+    expect(lines).toEqual(['first', 'next']);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatchObject({ kind: 'line_too_long', limit: 64 });
+    expect(errors[0].message).toBe('line exceeds the 64 bytes limit; the rest of the line was discarded');
+  });
+
+  it('rejects a line over the limit even when it arrives in one chunk with its newline', () => {
+    const { lines, errors } = collect([Buffer.from(`${'x'.repeat(20)}\nok\n`)], 10);
+    expect(lines).toEqual(['ok']);
+    expect(errors).toHaveLength(1);
+  });
+
+  it('does not keep a reference to caller buffers that may be reused', () => {
+    const buf = Buffer.from('abc');
+    const r: string[] = [];
+    const reader = new LineReader({ onLine: (l) => r.push(l), onError: () => {} });
+    reader.push(buf);
+    buf.fill(0x7a);
+    reader.push(Buffer.from('\n'));
+    expect(r).toEqual(['abc']);
+  });
+
+  it('property: any valid stream split at random byte boundaries yields the same messages', () => {
+    const text = fc.string({ unit: 'binary', maxLength: 40 });
+    const method: fc.Arbitrary<Method> = fc.oneof(
+      fc.record({ method: fc.constant('run' as const), params: fc.record({ input: fc.array(fc.record({ kind: fc.constant('text' as const), content: text }), { maxLength: 3 }) }) }),
+      fc.record({ method: fc.constant('notify' as const), params: fc.record({ message: text }) }),
+      fc.constantFrom<Method>({ method: 'pause' }, { method: 'resume' }, { method: 'get_history' }),
+    );
+    fc.assert(
+      fc.property(fc.array(method, { minLength: 1, maxLength: 8 }), fc.array(fc.nat(), { maxLength: 12 }), fc.boolean(), (methods, cuts, crlf) => {
+        const wire = methods.map((m) => encodeMethod(m) + (crlf ? '\r\n' : '\n')).join('');
+        const bytes = Buffer.from(wire, 'utf8');
+        const points = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
+        const chunks: Buffer[] = [];
+        let prev = 0;
+        for (const p of [...points, bytes.length]) {
+          chunks.push(bytes.subarray(prev, p));
+          prev = p;
+        }
+        const { lines, errors } = collect(chunks);
+        expect(errors).toEqual([]);
+        const decoded = lines.map((l) => {
+          const d = decodeMethodLine(l);
+          if (!d.ok) throw new Error(d.error);
+          return encodeMethod(d.value);
+        });
+        expect(decoded).toEqual(methods.map((m) => encodeMethod(m)));
+      }),
+      { numRuns: 300 },
+    );
+  });
+});

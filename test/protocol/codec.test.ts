@@ -1,0 +1,116 @@
+import { describe, expect, it } from '@jest/globals';
+import * as P from '../../core/protocol/index.js';
+
+const dm = (line: string) => P.decodeMethodLine(line);
+const de = (line: string) => P.decodeEventLine(line);
+
+describe('unknown segment kinds', () => {
+  it('keep their raw payload and re-encode as the original object', () => {
+    const line = '{"method":"run","params":{"input":[{"kind":"image","url":"x","size":{"w":1.5,"h":2}},{"kind":"text","content":"hi"}]}}';
+    const d = dm(line);
+    expect(d.ok).toBe(true);
+    if (!d.ok || d.value.method !== 'run') return;
+    const [img, text] = d.value.params.input;
+    expect(img).toBeInstanceOf(P.UnknownSegment);
+    expect(P.segmentKind(img)).toBe('image');
+    expect((img as P.UnknownSegment).raw.url).toBe('x');
+    expect(P.segmentKind(text)).toBe('text');
+    expect(P.encodeMethod(d.value)).toBe(line);
+  });
+
+  it('reach v1 clients as the original object too (Rust reads them as Unknown)', () => {
+    const seg = new P.UnknownSegment({ kind: 'jira', ref: 'X-1' });
+    const [v1] = P.downgradeToV1({ event: 'user_message', data: { segments: [seg] }, seq: 3 });
+    expect(P.encodeEvent(v1)).toBe('{"event":"user_message","data":{"segments":[{"kind":"jira","ref":"X-1"}]}}');
+  });
+});
+
+describe('encoder', () => {
+  it('writes declaration order whatever order the object was built in, and applies defaults', () => {
+    const seg = { content: 'x', kind: 'text' } as unknown as P.Segment;
+    expect(P.encodeMethod({ params: { input: [seg] }, method: 'run' } as P.Method)).toBe('{"method":"run","params":{"input":[{"kind":"text","content":"x"}]}}');
+    expect(P.encodeEvent({ data: { summary: 's', id: 'c' } as never, event: 'tool_result' })).toBe('{"event":"tool_result","data":{"id":"c","summary":"s","is_error":false}}');
+    expect(P.encodeWith(P.ScopeRuleSchema, { permission: 'read', target: '/a' })).toBe('{"target":"/a","permission":"read","recursive":true}');
+  });
+
+  it('writes v2 envelope fields after the tag', () => {
+    expect(P.encodeEvent({ event: 'ack', request_id: 'r1', data: { method: 'run' } })).toBe('{"event":"ack","request_id":"r1","data":{"method":"run"}}');
+    expect(P.encodeEvent({ event: 'text_delta', seq: 7, data: { text: 'a' } })).toBe('{"event":"text_delta","seq":7,"data":{"text":"a"}}');
+    expect(P.encodeMethod({ method: 'get_history', request_id: 'h' })).toBe('{"method":"get_history","request_id":"h"}');
+  });
+
+  it('refuses to encode a value that does not fit its schema, naming the field', () => {
+    expect(() => P.encodeEvent({ event: 'turn_start', data: { turn: -1 } })).toThrow('cannot encode `turn_start`: turn: expected u64, got integer -1');
+  });
+});
+
+describe('decoder', () => {
+  it('reads v2 request_id and seq, ignores other unknown top-level keys', () => {
+    const d = dm('{"request_id":"a1","method":"hello","params":{"protocol_version":2,"client":"t/1"},"x":1}');
+    expect(d).toEqual({ ok: true, value: { method: 'hello', request_id: 'a1', params: { protocol_version: 2, client: 't/1' } } });
+    expect(de('{"event":"status","seq":4,"data":{"status":"compacting","session_id":"s"}}')).toEqual({
+      ok: true,
+      value: { event: 'status', seq: 4, data: { status: 'compacting', session_id: 's' } },
+    });
+  });
+
+  it.each([
+    ['not json', /^malformed JSON: expected value at column 1$/],
+    ['{"method":"run","params":{"input":[{"kind":"text","content":5}]}}', /^invalid params for `run`: input\[0\]\.content: expected a string, got integer 5$/],
+    ['{"method":"frobnicate"}', /^unknown method `frobnicate`$/],
+    ['\ufeff{"method":"pause"}', /^malformed JSON/],
+    ['{"method":"run","request_id":5,"params":{"input":[]}}', /request_id/],
+    ['{"method":"list_completions","params":{}}', /kind: missing field/],
+  ])('rejects %j with one clear line', (line, pattern) => {
+    const d = dm(line);
+    expect(d.ok).toBe(false);
+    if (!d.ok) expect(d.error).toMatch(pattern);
+  });
+
+  it('rejects an unknown event name', () => {
+    expect(de('{"event":"telepathy"}')).toEqual({ ok: false, error: 'unknown event `telepathy`' });
+  });
+});
+
+describe('downgradeToV1', () => {
+  const v1Names = new Set(P.V1_EVENT_NAMES);
+
+  it('turns a cancelled run into error{internal,"Cancelled"} followed by run_end{finished}', () => {
+    expect(P.downgradeToV1({ event: 'run_end', seq: 9, data: { result: 'cancelled' } })).toEqual([
+      { event: 'error', data: { code: 'internal', message: 'Cancelled' } },
+      { event: 'run_end', data: { result: 'finished' } },
+    ]);
+  });
+
+  it('drops v2-only events and strips seq/request_id', () => {
+    expect(P.downgradeToV1({ event: 'status', data: { status: 'idle', session_id: 's' } })).toEqual([]);
+    expect(P.downgradeToV1({ event: 'ack', request_id: 'x', data: { method: 'run' } })).toEqual([]);
+    expect(P.downgradeToV1({ event: 'text_delta', seq: 1, data: { text: 'a' } })).toEqual([{ event: 'text_delta', data: { text: 'a' } }]);
+  });
+
+  it('tells a v1 client how many events it lost', () => {
+    const [alert] = P.downgradeToV1({ event: 'lagged', data: { from_seq: 10, to_seq: 19 } }, () => 42);
+    expect(alert).toEqual({ event: 'alert', data: { level: 'warn', source: 'pod', timestamp_ms: 42, message: expect.stringContaining('10 event(s) were not delivered') } });
+  });
+
+  it('maps v2 error codes to internal', () => {
+    expect(P.downgradeToV1({ event: 'error', request_id: 'r', data: { code: 'invalid_request', message: 'm' } })).toEqual([{ event: 'error', data: { code: 'internal', message: 'm' } }]);
+  });
+
+  it('never yields a name or enum value outside v1, for every event kind', () => {
+    const samples: P.Event[] = [
+      { event: 'welcome', data: { protocol_version: 2, pod_name: 'p', session_id: 's', status: 'idle', segment_kinds: [], pod_event_kinds: [] } },
+      { event: 'completions', data: { kind: 'file_ref', prefix: '', items: [] } },
+      { event: 'lagged', data: { from_seq: 1, to_seq: 1 } },
+      { event: 'run_end', data: { result: 'limit_reached' } },
+      { event: 'compact_start' },
+    ];
+    for (const e of samples) {
+      for (const out of P.downgradeToV1(e)) {
+        expect(v1Names.has(out.event)).toBe(true);
+        const line = P.encodeEvent(out);
+        expect(line).not.toMatch(/"seq"|"request_id"|cancelled|invalid_request/);
+      }
+    }
+  });
+});
