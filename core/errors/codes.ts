@@ -1,0 +1,32 @@
+/**
+ * Every error code yoi reports, with a one-line description of what it means. Sorted
+ * alphabetically; a test keeps it that way. Codes are stable: scripts may match on them.
+ */
+export const ERROR_CODES = {
+  /** A config file could not be loaded or does not match the schema. */
+  YOI_ERR_CONFIG: 'the configuration is invalid (the message names the file and the key)',
+  /** `yoi init` found a config file already present. */
+  YOI_ERR_CONFIG_EXISTS: 'a config file already exists here; yoi init does not overwrite it',
+  /** `--config FILE` or `YOI_CONFIG` names a file that does not exist. */
+  YOI_ERR_CONFIG_NOT_FOUND: 'the config file given with --config or YOI_CONFIG does not exist',
+  /** A plugin's tap or `apply()` threw or rejected; the message names the plugin and the hook. */
+  YOI_ERR_PLUGIN: 'plugin <name> failed in <hook>: <cause>',
+  /** A plugin lists in `dependsOn` a plugin that is not applied before it. */
+  YOI_ERR_PLUGIN_DEPENDENCY: 'plugin <name> depends on <other>, which is not applied before it',
+  /** Two plugins with the same name were applied to one host. */
+  YOI_ERR_PLUGIN_DUPLICATE: 'plugin <name> is applied twice',
+  /** A tap or `applyPlugins()` came after the pod started; taps belong in a plugin\'s apply(). */
+  YOI_ERR_PLUGIN_FROZEN: 'hooks are frozen once the pod starts',
+  /** A plugin definition is malformed (empty name, not made with definePlugin()). */
+  YOI_ERR_PLUGIN_INVALID: 'not a valid plugin',
+  /** A plugin factory was called with options its schema rejects. */
+  YOI_ERR_PLUGIN_OPTIONS: 'plugin <name>: invalid options: <key path>: <problem>',
+  /** A tap used the callback style (`tapAsync`) or passed an async function to `tap()`. */
+  YOI_ERR_PLUGIN_TAP_ASYNC: 'use tapPromise() for async taps; tapAsync() and async functions in tap() are refused',
+  /** `model.provider` names a provider no plugin registers. */
+  YOI_ERR_UNKNOWN_PROVIDER: 'unknown provider <name> (available: <names>)',
+  /** A command line flag or argument is wrong. */
+  YOI_ERR_USAGE: 'invalid command line',
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
