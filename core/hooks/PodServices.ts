@@ -1,4 +1,5 @@
 import type { AlertLevel } from '../protocol/index.js';
+import type { Scope } from '../scope/Scope.js';
 
 /**
  * What the running pod offers to plugins inside hooks. Members are added as the pod grows
@@ -7,4 +8,10 @@ import type { AlertLevel } from '../protocol/index.js';
 export interface PodServices {
   /** Sends an alert to every client (and the replay buffer); the message names its plugin. */
   alert(level: AlertLevel, message: string): void;
+  /**
+   * What the pod may read and write. Every file-touching plugin checks paths here and opens
+   * the canonical path `check()` returns. Optional while hosts are being built: use
+   * `scopeOf(ctx)` (core/scope), which falls back to the config's scope or the project dir.
+   */
+  scope?: Scope;
 }

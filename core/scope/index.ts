@@ -1,0 +1,8 @@
+export { Scope, type ScopeCheck, type ScopeConfigInput, type ScopeLock } from './Scope.js';
+export { canonicalPath } from './canonicalPath.js';
+export { isWithin, ruleMatches } from './ruleMatches.js';
+export { scopeOf } from './scopeOf.js';
+export {
+  PERMISSION_RANK, PermissionSchema, ResolvedRuleSchema, ScopeRuleInputSchema,
+  type Permission, type ResolvedRule, type ScopeRuleInput,
+} from './ScopeRule.js';
