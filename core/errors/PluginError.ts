@@ -1,4 +1,4 @@
-import { YoiError } from './YoiError.js';
+import { YoiError, isYoiError } from './YoiError.js';
 
 /**
  * A plugin's tap (or its `apply()`) threw or rejected. Names the plugin and the hook label
@@ -20,11 +20,11 @@ export class PluginError extends YoiError {
 
 /** True for a PluginError, including one from another copy of yoi. */
 export function isPluginError(value: unknown): value is PluginError {
-  return value instanceof Error && (value as { code?: unknown }).code === 'YOI_ERR_PLUGIN'
-    && typeof (value as { plugin?: unknown }).plugin === 'string';
+  return isYoiError(value) && value.code === 'YOI_ERR_PLUGIN' && typeof (value as { plugin?: unknown }).plugin === 'string';
 }
 
 function messageOf(cause: unknown): string {
-  if (cause instanceof Error) return cause.message.split('\n')[0] || cause.name;
+  const message = (cause as { message?: unknown } | null)?.message;
+  if (typeof message === 'string') return message.split('\n')[0] || String((cause as Error).name);
   return String(cause);
 }

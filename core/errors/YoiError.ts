@@ -16,9 +16,9 @@ export class YoiError extends Error {
 
 /**
  * True for a YoiError, including one thrown by another copy of yoi (a config file may import
- * a different installed copy), where `instanceof` would fail.
+ * a different installed copy, or run in another realm), where `instanceof` would fail.
  */
 export function isYoiError(value: unknown): value is YoiError {
-  const code = value instanceof Error ? (value as { code?: unknown }).code : undefined;
-  return typeof code === 'string' && code.startsWith('YOI_ERR_');
+  const code = typeof value === 'object' && value !== null ? (value as { code?: unknown }).code : undefined;
+  return typeof code === 'string' && code.startsWith('YOI_ERR_') && typeof (value as Error).message === 'string';
 }

@@ -4,16 +4,17 @@ import { formatPath } from '../protocol/index.js';
 /**
  * One readable line for a zod error, naming the key path of the first problem:
  * `model.provider: expected string`, `modle: unknown key (did you mean "model"?)`.
- * `schema` (the one that failed) lets unknown keys suggest the closest known key.
+ * `schema` (the one that failed) lets unknown keys suggest the closest known key; `prefix` is
+ * prepended to every key path (`yoi` for `package.json#yoi`).
  */
-export function formatZodError(error: z.ZodError, schema?: z.ZodType): string {
+export function formatZodError(error: z.ZodError, schema?: z.ZodType, prefix: readonly PropertyKey[] = []): string {
   const issue = error.issues[0];
   const more = error.issues.length > 1 ? ` (and ${error.issues.length - 1} more)` : '';
-  return describeIssue(issue, schema) + more;
+  return describeIssue(issue, schema, prefix) + more;
 }
 
-function describeIssue(issue: z.core.$ZodIssue, schema: z.ZodType | undefined): string {
-  const at = (path: readonly PropertyKey[], text: string) => (path.length ? `${formatPath(path)}: ${text}` : text);
+function describeIssue(issue: z.core.$ZodIssue, schema: z.ZodType | undefined, prefix: readonly PropertyKey[]): string {
+  const at = (path: readonly PropertyKey[], text: string) => (prefix.length + path.length ? `${formatPath([...prefix, ...path])}: ${text}` : text);
   switch (issue.code) {
     case 'unrecognized_keys': {
       const known = schema ? knownKeysAt(schema, issue.path) : [];

@@ -1,0 +1,108 @@
+import { z } from 'zod';
+import { isYoiPlugin, type YoiPlugin } from '../plugin/YoiPlugin.js';
+
+const MiB = 1024 * 1024;
+const KiB = 1024;
+
+/** A plugin value in `plugins`: only objects made by definePlugin() (any copy of yoi) pass. */
+const PluginSchema = z.custom<YoiPlugin>(isYoiPlugin, {
+  error: (issue) => typeof issue.input === 'function'
+    ? 'expected a plugin made with definePlugin(), got the factory: call it, e.g. jira({ ... })'
+    : 'expected a plugin made with definePlugin()',
+});
+
+/** One scope rule: which path the pod's tools may read or write. */
+export const ScopeRuleSchema = z.strictObject({
+  /** The path, absolute or relative to the config file's directory (`~/` is the home directory). */
+  target: z.string().min(1),
+  /** `read`, or `write` (which includes read). */
+  permission: z.enum(['read', 'write']),
+  /** Whether the rule covers everything below `target` (default) or only its direct children. */
+  recursive: z.boolean().optional(),
+});
+
+/** A directory setting: absolute, or relative to the project directory. */
+const DirSchema = z.strictObject({ dir: z.string().min(1).optional() });
+
+/**
+ * The config file's schema (`yoi.config.ts`, `.yoirc*`, `package.json#yoi`...). Strict: an
+ * unknown key is an error, so a typo never goes unnoticed. Defaults are applied here where
+ * they do not depend on where the file is.
+ */
+export const YoiConfigSchema = z.strictObject({
+  /** Default pod name, when `--pod`/`--name` is not given. Also the runtime directory's name. */
+  name: z.string().regex(/^[A-Za-z0-9_][A-Za-z0-9._-]{0,63}$/, {
+    error: 'expected a pod name: up to 64 letters, digits, ".", "_" or "-", not starting with "." or "-"',
+  }).default('default'),
+
+  /**
+   * The model: `provider` names a provider plugin (`echo`, `scripted`, `anthropic`,
+   * `openai-compatible`...); the other keys belong to that provider. Omitted: the offline
+   * `echo` provider, and the pod says so when it starts.
+   */
+  model: z.looseObject({ provider: z.string().min(1) }).optional(),
+
+  /**
+   * The plugins to apply, in order. Omitted: the built-in plugins (`defaultPlugins()`). Given:
+   * exactly this list, so keep the built-ins with `plugins: [...defaultPlugins(), mine()]`.
+   */
+  plugins: z.array(PluginSchema).optional(),
+
+  /** Names of plugins to leave out (lets a plain-data config drop a built-in). */
+  disablePlugins: z.array(z.string().min(1)).optional(),
+
+  /** System prompt for the model (plugins may add to it). */
+  systemPrompt: z.string().optional(),
+
+  /** Most LLM requests one run may make before it stops (tool loops end here). */
+  maxTurns: z.int().min(1).default(50),
+
+  /** What the pod's tools and `@file` references may read and write. */
+  scope: z.strictObject({
+    /** Paths granted. */
+    allow: z.array(ScopeRuleSchema).default([]),
+    /** Paths taken back from `allow`: `deny write` leaves read access, `deny read` none. */
+    deny: z.array(ScopeRuleSchema).default([]),
+  }).prefault({}),
+
+  /** Session logs (one JSONL file per session). Default `.yoi/sessions`. */
+  sessions: DirSchema.prefault({}),
+  /** Knowledge notes for `#slug` references (`<dir>/<slug>.md`). Default `.yoi/knowledge`. */
+  knowledge: DirSchema.prefault({}),
+  /** Workflows for `/slug` invocations (`<dir>/<slug>.md`). Default `.yoi/workflows`. */
+  workflows: DirSchema.prefault({}),
+
+  /** When and how much history is compacted. No threshold: no automatic compaction. */
+  compaction: z.strictObject({
+    /** Compact after a run once the context exceeds this many tokens. */
+    threshold: z.int().min(1).optional(),
+    /** Compact before an LLM request (mid-run) once the context exceeds this many tokens. */
+    requestThreshold: z.int().min(1).optional(),
+    /** Tokens of the most recent history kept verbatim by a compaction. */
+    retainedTokens: z.int().min(0).default(8000),
+  }).prefault({}),
+
+  /** Size limits, in bytes. */
+  limits: z.strictObject({
+    /** Longest protocol line a pod accepts; longer lines are refused with an error. */
+    maxLineBytes: z.int().min(1).default(16 * MiB),
+    /** Outbound buffer per client; beyond it a slow client loses deltas (and is told so). */
+    clientQueueBytes: z.int().min(1).default(8 * MiB),
+    /** Tool output the model sees per call; longer output is cut (and says so). */
+    toolOutputBytes: z.int().min(1).default(16 * KiB),
+    /** File content an `@file` reference adds to the context; longer files give their head. */
+    fileRefBytes: z.int().min(1).default(256 * KiB),
+  }).prefault({}),
+});
+
+/** What a config file may contain (the type `defineConfig` and `satisfies YoiConfig` check). */
+export type YoiConfig = z.input<typeof YoiConfigSchema>;
+
+/** A config after parsing: defaults applied, paths still as written. */
+export type ParsedConfig = z.output<typeof YoiConfigSchema>;
+
+/** One scope rule as written. */
+export type ScopeRule = z.infer<typeof ScopeRuleSchema>;
+
+/** Default directories, relative to the project directory. */
+export const DEFAULT_DIRS = { sessions: '.yoi/sessions', knowledge: '.yoi/knowledge', workflows: '.yoi/workflows' } as const;

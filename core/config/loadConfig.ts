@@ -1,0 +1,111 @@
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { YoiError } from '../errors/YoiError.js';
+import { formatZodError } from '../errors/formatZodError.js';
+import type { YoiPlugin } from '../plugin/YoiPlugin.js';
+import { describeLoadError } from './describeLoadError.js';
+import { resolveConfig, type ResolvedConfig } from './resolveConfig.js';
+import { SEARCH_PLACES } from './searchPlaces.js';
+import { YoiConfigSchema } from './YoiConfigSchema.js';
+
+export interface LoadConfigOptions {
+  /** Where the search starts; also the pod's working directory. */
+  readonly cwd: string;
+  /** `--config FILE`: load this file instead of searching (relative to `cwd`). */
+  readonly configFile?: string;
+  /** Read for `YOI_CONFIG` (same as `--config`, which wins). Default: `process.env`. */
+  readonly env?: NodeJS.ProcessEnv;
+  /** Plugins used when the config lists none. Core cannot import them: callers pass `defaultPlugins()`. */
+  readonly defaultPlugins?: readonly YoiPlugin[];
+  /**
+   * Modules a JS/TS config gets for `import ... from 'yoi'` (and `'yoi/plugins'`), so a config
+   * runs against the yoi that loads it even where yoi is not installed locally.
+   */
+  readonly virtualModules?: () => Promise<Record<string, unknown>>;
+}
+
+/**
+ * Finds, loads and validates the config: `--config`/`YOI_CONFIG`, else the first of
+ * SEARCH_PLACES from `cwd` upward (stopping at the first directory with a package.json), else
+ * all defaults. Throws a one-line YoiError naming the file and the key on any problem.
+ */
+export async function loadConfig(options: LoadConfigOptions): Promise<ResolvedConfig> {
+  const { cwd, env = process.env } = options;
+  const { cosmiconfig } = await import('cosmiconfig');
+  const explorer = cosmiconfig('yoi', {
+    searchPlaces: [...SEARCH_PLACES],
+    searchStrategy: 'project',
+    ignoreEmptySearchPlaces: false,
+    cache: false,
+    loaders: configLoaders(options.virtualModules),
+  });
+
+  const explicit = options.configFile ? { file: options.configFile, from: '--config' }
+    : env.YOI_CONFIG ? { file: env.YOI_CONFIG, from: 'YOI_CONFIG' } : undefined;
+  let found: { filepath: string; config: unknown } | null;
+  let filepath: string | undefined;
+  try {
+    if (explicit) {
+      filepath = path.resolve(cwd, explicit.file);
+      const info = await stat(filepath).catch(() => undefined);
+      if (!info?.isFile()) {
+        throw new YoiError('YOI_ERR_CONFIG_NOT_FOUND', `config file not found: ${explicit.file} (from ${explicit.from})`);
+      }
+      found = await explorer.load(filepath);
+      if (!found) throw new YoiError('YOI_ERR_CONFIG', `${labelOf(cwd, filepath)}: has no "yoi" key`);
+    } else {
+      found = await explorer.search(cwd);
+    }
+  } catch (error) {
+    // Our own errors are complete; errors from loading a file carry cosmiconfig's `filepath`.
+    if (error instanceof YoiError && !('filepath' in error)) throw error;
+    const failed = (error as { filepath?: string }).filepath ?? filepath ?? cwd;
+    throw describeLoadError(error, labelOf(cwd, failed), failed);
+  }
+
+  const configPath = found?.filepath ?? null;
+  const isPackageJson = configPath !== null && path.basename(configPath) === 'package.json';
+  const label = configPath ? labelOf(cwd, configPath) : 'config';
+  const prefix = isPackageJson ? ['yoi'] : [];
+  // An empty file is a config with nothing set.
+  const parsed = YoiConfigSchema.safeParse(found?.config ?? {});
+  if (!parsed.success) {
+    throw new YoiError('YOI_ERR_CONFIG', `${label}: ${formatZodError(parsed.error, YoiConfigSchema, prefix)}`);
+  }
+  return resolveConfig(parsed.data, {
+    cwd, configPath, defaultPlugins: options.defaultPlugins ?? [], where: `${label}: ${prefix.map((p) => `${p}.`).join('')}`,
+  });
+}
+
+/** How a config file is named in messages: relative to the cwd. */
+export function labelOf(cwd: string, filepath: string): string {
+  return path.relative(cwd, filepath) || path.basename(filepath);
+}
+
+type Loader = (filepath: string, contents: string) => Promise<unknown> | unknown;
+
+/**
+ * JS and TS configs go through jiti (fast, no `typescript` at run time, relative `.ts` imports
+ * work, one resolution rule for every extension); JSON gets a loader whose errors carry a
+ * location. YAML and `.yoirc` keep cosmiconfig's YAML loader.
+ */
+function configLoaders(virtualModules: LoadConfigOptions['virtualModules']): Record<string, Loader> {
+  const loadModule: Loader = async (filepath) => {
+    const { createJiti } = await import('jiti');
+    // moduleCache off: a config edited between two loads in one process is read again.
+    const jiti = createJiti(import.meta.url, { moduleCache: false, virtualModules: await virtualModules?.() });
+    const mod = await jiti.import<Record<string, unknown>>(filepath);
+    if (mod === null || typeof mod !== 'object' || !('default' in mod)) {
+      throw new Error('the file has no default export: write `export default { ... }`');
+    }
+    return mod.default;
+  };
+  const loadJson: Loader = (_filepath, contents) => {
+    try {
+      return JSON.parse(contents);
+    } catch (error) {
+      throw Object.assign(error as Error, { source: contents });
+    }
+  };
+  return { '.ts': loadModule, '.js': loadModule, '.mjs': loadModule, '.cjs': loadModule, '.json': loadJson };
+}

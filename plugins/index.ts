@@ -1,0 +1,14 @@
+import type { YoiPlugin } from '../core/plugin/YoiPlugin.js';
+
+/**
+ * The built-in plugins, in the order they are applied. A config without `plugins` gets this
+ * list; a config with `plugins` can keep it with `[...defaultPlugins(), mine()]`.
+ * `exclude` leaves out built-ins by name (what `disablePlugins` does for plain-data configs).
+ */
+export function defaultPlugins(opts: { exclude?: readonly string[] } = {}): YoiPlugin[] {
+  const exclude = new Set(opts.exclude ?? []);
+  const plugins: YoiPlugin[] = [
+    // Built-ins (segment resolvers, offline providers, ...) are listed here, one factory call each.
+  ];
+  return plugins.filter((plugin) => !exclude.has(plugin.name));
+}
