@@ -1,4 +1,7 @@
 import type { YoiPlugin } from '../core/plugin/YoiPlugin.js';
+import { echoProvider } from './providers/echoProvider.js';
+import { scriptedProvider } from './providers/scriptedProvider.js';
+import { textResolver } from './resolvers/textResolver.js';
 
 /**
  * The built-in plugins, in the order they are applied. A config without `plugins` gets this
@@ -9,6 +12,9 @@ export function defaultPlugins(opts: { exclude?: readonly string[] } = {}): YoiP
   const exclude = new Set(opts.exclude ?? []);
   const plugins: YoiPlugin[] = [
     // Built-ins (segment resolvers, offline providers, ...) are listed here, one factory call each.
+    textResolver(),
+    echoProvider(),
+    scriptedProvider(),
   ];
   return plugins.filter((plugin) => !exclude.has(plugin.name));
 }

@@ -9,6 +9,8 @@ export const ERROR_CODES = {
   YOI_ERR_CONFIG_EXISTS: 'a config file already exists here; yoi init does not overwrite it',
   /** `--config FILE` or `YOI_CONFIG` names a file that does not exist. */
   YOI_ERR_CONFIG_NOT_FOUND: 'the config file given with --config or YOI_CONFIG does not exist',
+  /** The pod's socket could not be reached, or the connection closed before the answer. */
+  YOI_ERR_CONNECTION: 'cannot reach pod <name> at <socket>',
   /** A plugin's tap or `apply()` threw or rejected; the message names the plugin and the hook. */
   YOI_ERR_PLUGIN: 'plugin <name> failed in <hook>: <cause>',
   /** A plugin lists in `dependsOn` a plugin that is not applied before it. */
@@ -23,6 +25,22 @@ export const ERROR_CODES = {
   YOI_ERR_PLUGIN_OPTIONS: 'plugin <name>: invalid options: <key path>: <problem>',
   /** A tap used the callback style (`tapAsync`) or passed an async function to `tap()`. */
   YOI_ERR_PLUGIN_TAP_ASYNC: 'use tapPromise() for async taps; tapAsync() and async functions in tap() are refused',
+  /** A pod name is not usable as a directory name. */
+  YOI_ERR_POD_NAME: 'invalid pod name <name>',
+  /** No pod of that name is running (no live socket). */
+  YOI_ERR_POD_NOT_FOUND: 'pod <name> is not running',
+  /** A live pod already listens on that socket. */
+  YOI_ERR_POD_RUNNING: 'pod <name> is already running',
+  /** The configured provider could not be created (e.g. a missing API key). */
+  YOI_ERR_PROVIDER: 'cannot start provider <name>: <cause>',
+  /** The pod refused a request; the message carries the pod's error code and text. */
+  YOI_ERR_REQUEST: '<pod error code>: <message>',
+  /** `--resume` names a session that does not exist, or there is none. */
+  YOI_ERR_SESSION_NOT_FOUND: 'no session <id> in <dir>',
+  /** The socket path is longer than the OS allows for Unix sockets. */
+  YOI_ERR_SOCKET_PATH: 'socket path is too long for this OS',
+  /** The pod did not answer in time. */
+  YOI_ERR_TIMEOUT: 'no answer from pod <name> within <ms> ms',
   /** `model.provider` names a provider no plugin registers. */
   YOI_ERR_UNKNOWN_PROVIDER: 'unknown provider <name> (available: <names>)',
   /** A command line flag or argument is wrong. */

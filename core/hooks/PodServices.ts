@@ -1,5 +1,6 @@
 import type { AlertLevel } from '../protocol/index.js';
 import type { Scope } from '../scope/Scope.js';
+import type { ResolvedConfig } from '../config/resolveConfig.js';
 
 /**
  * What the running pod offers to plugins inside hooks. Members are added as the pod grows
@@ -14,4 +15,6 @@ export interface PodServices {
    * `scopeOf(ctx)` (core/scope), which falls back to the config's scope or the project dir.
    */
   scope?: Scope;
+  /** The pod's resolved config (limits, directories, compaction settings). Set by the pod. */
+  config?: ResolvedConfig;
 }

@@ -1,0 +1,93 @@
+import type { Connection } from '../server/Connection.js';
+import { downgradeToV1, encodeEvent, type Alert, type Event, type EventName } from '../protocol/index.js';
+
+/** Alerts kept for replay to each new connection (ARCHITECTURE §4.3). */
+export const MAX_BUFFERED_ALERTS = 512;
+
+/** Events a slow client never loses; everything else may be replaced by a lag marker. */
+const NEVER_DROPPED = new Set<EventName>(['alert', 'compact_start', 'compact_done', 'compact_failed', 'run_end', 'error', 'shutdown', 'status']);
+
+/**
+ * The pod's one event bus. Broadcasts get a gap-free per-pod `seq`, are encoded once per
+ * protocol version (the bytes are shared by every client of that version; v1 clients get the
+ * downgraded form) and queued on each connection. Replies go to one connection only.
+ */
+export class EventBus {
+  private seq = 0;
+  private readonly connections = new Set<Connection>();
+  private readonly alerts: Alert[] = [];
+  private readonly listeners = new Set<(event: Event) => void>();
+
+  /** The seq of the last broadcast (0 before any). */
+  get lastSeq(): number {
+    return this.seq;
+  }
+
+  get size(): number {
+    return this.connections.size;
+  }
+
+  /** Adds a connection and replays the buffered alerts to it before any live event. */
+  attach(conn: Connection): void {
+    for (const alert of this.alerts) conn.send(this.encodeFor(conn, { event: 'alert', data: alert }), false);
+    this.connections.add(conn);
+  }
+
+  detach(conn: Connection): void {
+    this.connections.delete(conn);
+  }
+
+  get clients(): ReadonlySet<Connection> {
+    return this.connections;
+  }
+
+  /** In-process observers (tests, the pod tree reporter). Errors thrown by them are ignored. */
+  subscribe(listener: (event: Event) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  broadcast(event: Event): number {
+    const seq = ++this.seq;
+    if (event.event === 'alert') {
+      this.alerts.push(event.data);
+      if (this.alerts.length > MAX_BUFFERED_ALERTS) this.alerts.shift();
+    }
+    const stamped = { ...event, seq } as Event;
+    const droppable = !NEVER_DROPPED.has(event.event);
+    let v2: Buffer | undefined;
+    let v1: Buffer | undefined;
+    for (const conn of this.connections) {
+      if (conn.version === 2) {
+        v2 ??= Buffer.from(`${encodeEvent(stamped)}\n`);
+        conn.send(v2, droppable, seq);
+      } else {
+        v1 ??= encodeV1(event);
+        if (v1.length > 0) conn.send(v1, droppable, seq);
+      }
+    }
+    for (const l of this.listeners) {
+      try {
+        l(stamped);
+      } catch {
+        // an observer must not break the broadcast
+      }
+    }
+    return seq;
+  }
+
+  /** Sends an event to one connection only (replies: history, welcome, ack, errors). */
+  reply(conn: Connection, event: Event): void {
+    const buf = this.encodeFor(conn, event);
+    if (buf.length > 0) conn.send(buf, false);
+  }
+
+  private encodeFor(conn: Connection, event: Event): Buffer {
+    return conn.version === 2 ? Buffer.from(`${encodeEvent(event)}\n`) : encodeV1(event);
+  }
+}
+
+function encodeV1(event: Event): Buffer {
+  const lines = downgradeToV1(event);
+  return Buffer.from(lines.map((e) => `${encodeEvent(e)}\n`).join(''));
+}

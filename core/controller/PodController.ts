@@ -1,0 +1,321 @@
+import { z } from 'zod';
+import type { EventBus } from '../bus/EventBus.js';
+import type { Hooks } from '../hooks/createHooks.js';
+import type { PodInfo, RunEndInfo } from '../hooks/HookTypes.js';
+import { messageItem, type HistoryItem } from '../history/HistoryItem.js';
+import type { ResolveContext } from '../pipeline/ResolveContext.js';
+import { resolveSegments } from '../pipeline/resolveSegments.js';
+import type { LlmRequest, Provider, ToolDefinition } from '../provider/Provider.js';
+import type { ErrorCode, Method, PodEvent, PodStatus, RunResult, Segment } from '../protocol/index.js';
+import type { SessionLog } from '../session/SessionLog.js';
+import { estimateItemsTokens } from '../tokens/estimateTokens.js';
+import type { Tool } from '../tools/Tool.js';
+import { notificationText } from './notificationText.js';
+import { CANCELLED_BY_USER, INTERRUPTED_BY_USER, INTERRUPT_NOTE, closeOrphans, orphanToolCalls } from './orphanToolCalls.js';
+import { renderPodEvent } from './renderPodEvent.js';
+import { runToolCalls } from './runToolCalls.js';
+import { AbortedError, ProviderError, streamTurn } from './streamTurn.js';
+
+/** What the controller answers to a method: accepted, or rejected with a code. */
+export type Reply = { ok: true } | { ok: false; code: ErrorCode; message: string };
+
+type Trigger = RunEndInfo['trigger'];
+type Outcome = { result: RunResult } | { result: 'error'; code: ErrorCode; message: string };
+
+interface ActiveRun {
+  readonly trigger: Trigger;
+  readonly abort: AbortController;
+  stop?: 'pause' | 'cancel';
+  instructions: string[];
+  done?: Promise<void>;
+}
+
+export interface ControllerOptions {
+  hooks: Hooks;
+  bus: EventBus;
+  provider: Provider;
+  tools: ReadonlyMap<string, Tool>;
+  pod: PodInfo;
+  session: () => SessionLog;
+  history: HistoryItem[];
+  nextTurn: number;
+  systemPrompt: string;
+  maxTurns: number;
+  toolOutputBytes: number;
+  /** Called on every status change (writes status.json, broadcasts v2 `status`). */
+  onStatus: (status: PodStatus) => void;
+  alert: (message: string) => void;
+  resolveContext: (index: number, signal: AbortSignal) => ResolveContext;
+  /** Runs before each LLM request (mid-turn compaction); may replace history. */
+  beforeRequest?: (signal: AbortSignal) => Promise<void>;
+  /** Runs when a run ended and the pod is idle (post-run compaction). */
+  afterIdle?: () => Promise<void>;
+}
+
+/**
+ * The pod's state machine (idle / running / paused), after yoi with the corrections of
+ * ARCHITECTURE §4.2: every run ends with exactly one terminal event (`run_end`, or `error` for a
+ * failed run); orphan tool calls are closed and persisted on every path; notifications are
+ * committed to history and the log, and start a run when the pod is idle; `maxTurns` counts
+ * tool rounds per run.
+ */
+export class PodController {
+  private state: PodStatus = 'idle';
+  private active?: ActiveRun;
+  private readonly notes: string[] = [];
+  private nextTurn: number;
+  private readonly toolDefs: ToolDefinition[];
+  private stopping = false;
+  /** The latest run's whole lifecycle, including post-run hooks and compaction. */
+  private tail: Promise<void> = Promise.resolve();
+
+  constructor(private readonly opts: ControllerOptions) {
+    this.nextTurn = opts.nextTurn;
+    this.toolDefs = [...opts.tools.values()]
+      .map((t) => ({ name: t.name, description: t.description, inputSchema: z.toJSONSchema(t.input, { unrepresentable: 'any' }) as Record<string, unknown> }))
+      .sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  get status(): PodStatus {
+    return this.state;
+  }
+
+  get history(): HistoryItem[] {
+    return this.opts.history;
+  }
+
+  /** Replaces the history (compaction rotated the session). */
+  replaceHistory(items: readonly HistoryItem[]): void {
+    this.opts.history.length = 0;
+    for (const item of items) this.opts.history.push(item);
+  }
+
+  /** Lets the compaction lifecycle report `compacting` and return to the previous state. */
+  setStatus(status: PodStatus): void {
+    if (this.state === status) return;
+    this.state = status;
+    this.opts.onStatus(status);
+  }
+
+  /** Resolves when no run is active. */
+  async whenSettled(): Promise<void> {
+    let seen: Promise<void> | undefined;
+    while (seen !== this.tail) {
+      seen = this.tail;
+      await seen;
+    }
+  }
+
+  handle(method: Method): Reply | Promise<Reply> {
+    if (this.stopping) return reject('internal', 'Pod is shutting down');
+    switch (method.method) {
+      case 'run':
+        if (this.active) return reject('already_running', 'Pod is already executing a turn');
+        if (this.state === 'compacting') return reject('already_running', 'Pod is compacting its history');
+        this.start('run', method.params.input);
+        return { ok: true };
+      case 'resume':
+        if (this.active) return reject('already_running', 'Pod is already executing a turn');
+        if (this.state !== 'paused') return reject('not_paused', 'Pod is not paused');
+        this.start('resume');
+        return { ok: true };
+      case 'cancel':
+        if (this.active) {
+          this.active.stop = 'cancel';
+          this.active.abort.abort();
+          return { ok: true };
+        }
+        if (this.state === 'paused') {
+          // Abandon the paused run: its open tool calls are closed, never re-executed.
+          this.commit(closeOrphans(this.history, CANCELLED_BY_USER), 'interrupt');
+          this.opts.session().sync();
+          this.setStatus('idle');
+          return { ok: true };
+        }
+        return reject('not_running', 'Pod is not running');
+      case 'pause':
+        if (this.active) {
+          this.active.stop ??= 'pause';
+          this.active.abort.abort();
+          return { ok: true };
+        }
+        if (this.state === 'paused') return { ok: true };
+        return reject('not_running', 'Pod is not running');
+      case 'notify':
+        this.notify(method.params.message, 'notify');
+        return { ok: true };
+      case 'pod_event':
+        return this.podEvent(method.params);
+      default:
+        return reject('invalid_request', `method \`${method.method}\` is not handled by the controller`);
+    }
+  }
+
+  /** Queues a notification (committed before the next LLM request); starts a run when idle. */
+  notify(text: string, trigger: Trigger): void {
+    this.notes.push(text);
+    if (!this.active && this.state === 'idle' && !this.stopping) this.start(trigger);
+  }
+
+  /** Stops accepting methods, cancels the active run (it still ends with its terminal event). */
+  async shutdown(): Promise<void> {
+    this.stopping = true;
+    if (this.active) {
+      this.active.stop = 'cancel';
+      this.active.abort.abort();
+    }
+    await this.whenSettled();
+  }
+
+  private async podEvent(event: PodEvent): Promise<Reply> {
+    const { hooks, pod } = this.opts;
+    const kind = event.kind === 'unknown' ? event.rawKind : event.kind;
+    const side = hooks.podEvent.get(kind);
+    if (side && side.taps.length > 0) await side.promise(event, { ...pod, signal: AbortSignal.timeout(30_000) });
+    const text = renderPodEvent(hooks, event, (m) => this.opts.alert(m));
+    this.notify(text, 'pod_event');
+    return { ok: true };
+  }
+
+  private start(trigger: Trigger, input?: Segment[]): void {
+    const run: ActiveRun = { trigger, abort: new AbortController(), instructions: [] };
+    const wasPaused = this.state === 'paused';
+    this.active = run;
+    this.setStatus('running');
+    // The run's events start on the next microtask, so the requester's `ack` comes first.
+    run.done = Promise.resolve().then(() => this.execute(run, input, wasPaused)).finally(() => {
+      if (this.active === run) this.active = undefined;
+    });
+    this.tail = run.done;
+  }
+
+  private async execute(run: ActiveRun, input: Segment[] | undefined, wasPaused: boolean): Promise<void> {
+    let outcome: Outcome;
+    if (input) this.opts.bus.broadcast({ event: 'user_message', data: { segments: input } });
+    try {
+      if (wasPaused && run.trigger !== 'resume') {
+        this.commit([...closeOrphans(this.history, INTERRUPTED_BY_USER), messageItem('system', INTERRUPT_NOTE)], 'interrupt');
+      }
+      if (input) await this.commitUserInput(input, run);
+      if (run.trigger === 'resume') await this.runPendingCalls(run);
+      outcome = { result: await this.turnLoop(run) };
+    } catch (e) {
+      if (run.abort.signal.aborted) outcome = { result: run.stop === 'pause' ? 'paused' : 'cancelled' };
+      else outcome = { result: 'error', code: e instanceof ProviderError ? 'provider_error' : 'internal', message: oneLine(e) };
+    }
+    await this.finish(run, outcome);
+  }
+
+  private async commitUserInput(segments: Segment[], run: ActiveRun): Promise<void> {
+    const { hooks, resolveContext } = this.opts;
+    const resolved = await resolveSegments(hooks, segments, (i) => resolveContext(i, run.abort.signal));
+    for (const message of resolved.alerts) this.opts.alert(message);
+    const items = [messageItem('user', resolved.userText), ...resolved.contextItems];
+    this.history.push(...items);
+    run.instructions = resolved.instructions;
+    this.opts.session().append({
+      type: 'user_input',
+      ts: Date.now(),
+      segments, // written in wire form: unknown kinds keep their raw payload
+      items,
+      ...(resolved.instructions.length ? { instructions: resolved.instructions } : {}),
+    });
+    if (run.abort.signal.aborted) throw new AbortedError('aborted');
+  }
+
+  private async runPendingCalls(run: ActiveRun): Promise<void> {
+    const pending = orphanToolCalls(this.history).map((c) => ({ id: c.call_id, name: c.name, arguments: c.arguments }));
+    if (pending.length === 0) return;
+    const results = await runToolCalls(pending, this.toolOptions(run));
+    this.commit(results.filter((r) => r !== undefined), 'tool');
+    if (run.abort.signal.aborted) throw new AbortedError('aborted');
+  }
+
+  private async turnLoop(run: ActiveRun): Promise<RunResult> {
+    const { hooks, bus, provider, pod } = this.opts;
+    const { signal } = run.abort;
+    for (let rounds = 0; ; ) {
+      if (this.opts.beforeRequest) await this.opts.beforeRequest(signal);
+      this.drainNotes();
+      const turn = this.nextTurn++;
+      const system = [this.opts.systemPrompt, ...run.instructions].join('\n\n');
+      let request: LlmRequest = { system, items: [...this.history], tools: this.toolDefs, signal };
+      request = await hooks.beforeTurn.promise(request, { ...pod, turn, signal });
+      bus.broadcast({ event: 'turn_start', data: { turn } });
+      const out = await streamTurn(provider, request, bus);
+      const usage = {
+        input_tokens: out.usage.input_tokens ?? estimateItemsTokens(request.items, request.system),
+        output_tokens: out.usage.output_tokens ?? Math.ceil(out.text.length / 4),
+      };
+      bus.broadcast({ event: 'usage', data: usage });
+      this.opts.session().append({ type: 'usage', ts: Date.now(), turn, ...usage });
+      bus.broadcast({ event: 'turn_end', data: { turn, result: 'finished' } });
+      const items: HistoryItem[] = [];
+      if (out.text !== '') items.push(messageItem('assistant', out.text));
+      for (const c of out.toolCalls) items.push({ type: 'tool_call', call_id: c.id, name: c.name, arguments: c.arguments });
+      this.commit(items, 'assistant');
+      await hooks.afterTurn.promise({ turn, text: out.text, toolCalls: out.toolCalls, usage }, pod);
+      if (out.toolCalls.length === 0) return 'finished';
+      const results = await runToolCalls(out.toolCalls, this.toolOptions(run));
+      this.commit(results.filter((r) => r !== undefined), 'tool');
+      if (signal.aborted) throw new AbortedError('aborted');
+      if (++rounds >= this.opts.maxTurns) return 'limit_reached';
+    }
+  }
+
+  private async finish(run: ActiveRun, outcome: Outcome): Promise<void> {
+    const { bus, hooks, pod } = this.opts;
+    const session = this.opts.session();
+    if (outcome.result === 'cancelled') this.commit(closeOrphans(this.history, CANCELLED_BY_USER), 'interrupt');
+    if (outcome.result === 'error') this.commit(closeOrphans(this.history, `[Interrupted: ${outcome.message}]`), 'interrupt');
+    session.append({ type: 'run_end', ts: Date.now(), result: outcome.result, ...('message' in outcome ? { error: outcome.message } : {}) });
+    session.sync();
+    if (outcome.result === 'error') bus.broadcast({ event: 'error', data: { code: outcome.code, message: outcome.message } });
+    else bus.broadcast({ event: 'run_end', data: { result: outcome.result } });
+    this.active = undefined;
+    this.setStatus(outcome.result === 'paused' ? 'paused' : 'idle');
+    await hooks.runEnd.promise({
+      ...pod,
+      result: outcome.result,
+      trigger: run.trigger,
+      ...('message' in outcome ? { error: outcome.message } : {}),
+    });
+    if (this.stopping || this.state !== 'idle') return;
+    if (this.opts.afterIdle) await this.opts.afterIdle();
+    if (this.notes.length > 0 && !this.active && this.state === 'idle' && !this.stopping) this.start('notify');
+  }
+
+  /** Work that must finish before the pod is settled but after the run's terminal event. */
+  track(work: Promise<void>): void {
+    const previous = this.tail;
+    this.tail = Promise.all([previous, work]).then(() => undefined);
+  }
+
+  private drainNotes(): void {
+    if (this.notes.length === 0) return;
+    const items = this.notes.splice(0).map((n) => messageItem('system', notificationText(n)));
+    this.commit(items, 'notification');
+  }
+
+  private commit(items: HistoryItem[], source: 'assistant' | 'tool' | 'notification' | 'interrupt'): void {
+    if (items.length === 0) return;
+    this.history.push(...items);
+    this.opts.session().append({ type: 'items', ts: Date.now(), source, items });
+  }
+
+  private toolOptions(run: ActiveRun) {
+    const { hooks, bus, tools, pod } = this.opts;
+    return { hooks, bus, tools, pod, signal: run.abort.signal, outputLimitBytes: this.opts.toolOutputBytes, alert: this.opts.alert };
+  }
+}
+
+function reject(code: ErrorCode, message: string): Reply {
+  return { ok: false, code, message };
+}
+
+function oneLine(e: unknown): string {
+  const m = e instanceof Error ? e.message : String(e);
+  return m.replace(/\s*\n\s*/g, ' ').slice(0, 1000);
+}
+
+export type { Provider };

@@ -1,0 +1,99 @@
+import type { Hooks } from '../hooks/createHooks.js';
+import { messageItem, type HistoryItem } from '../history/HistoryItem.js';
+import { KNOWN_SEGMENT_SCHEMAS, UnknownSegment, segmentKind, type Segment } from '../protocol/index.js';
+import { ResolutionSchema, type Resolution } from './Resolution.js';
+import type { ResolveContext } from './ResolveContext.js';
+
+/** A run's input after resolution: what the model sees, and what clients must be told. */
+export interface ResolvedInput {
+  /** The user message: inline segments and placeholders, in order. */
+  userText: string;
+  /** System items placed right after the user message (`[File: …]`, `[Knowledge: …]`). */
+  contextItems: HistoryItem[];
+  /** System instructions for this run only (`[Workflow: …]`). */
+  instructions: string[];
+  /** Alert messages (level warn): every fallback and every resolver warning. */
+  alerts: string[];
+}
+
+/** What the user referred to, for placeholders and alerts. */
+function refOf(kind: string, payload: Record<string, unknown>): string {
+  for (const key of ['path', 'slug', 'ref', 'url', 'id']) {
+    const v = payload[key];
+    if (typeof v === 'string' && v !== '') return v.length > 200 ? `${v.slice(0, 200)}…` : v;
+  }
+  return kind;
+}
+
+const SIGIL: Record<string, string> = { file_ref: '@', knowledge_ref: '#', workflow_invoke: '/' };
+
+/**
+ * Resolves each segment through `resolveSegment.for(kind)` (ARCHITECTURE §5). A kind without a
+ * resolver, a declining or failing resolver, an `unresolved` result or an invalid result all
+ * fall back the same way: a placeholder in the model's context at the segment's place
+ * (`[unresolved <kind>: <ref>]`, or `[unknown input: kind=<kind>]` for a kind the protocol does
+ * not know), plus an alert naming the kind and the reason. Nothing is dropped; nothing throws.
+ */
+export async function resolveSegments(
+  hooks: Hooks,
+  segments: readonly Segment[],
+  makeContext: (index: number) => ResolveContext,
+): Promise<ResolvedInput> {
+  const out: ResolvedInput = { userText: '', contextItems: [], instructions: [], alerts: [] };
+  for (let i = 0; i < segments.length; i++) {
+    const segment = segments[i];
+    const kind = segmentKind(segment);
+    const payload = (segment instanceof UnknownSegment ? segment.raw : segment) as Record<string, unknown>;
+    const ref = refOf(kind, payload);
+    const hook = hooks.resolveSegment.get(kind);
+    const handled = Object.hasOwn(KNOWN_SEGMENT_SCHEMAS, kind) || (hook !== undefined && hook.taps.length > 0);
+    const fallback = (reason: string, shownRef = ref) => {
+      out.userText += handled ? `[unresolved ${kind}: ${shownRef}]` : `[unknown input: kind=${kind}]`;
+      out.alerts.push(`${kind} ${SIGIL[kind] ?? ''}${shownRef} was not resolved (${reason}); the model sees a placeholder`);
+    };
+
+    if (!hook || hook.taps.length === 0) {
+      fallback(handled ? `no resolver plugin for ${kind}` : `no plugin handles segments of kind "${kind}"`);
+      continue;
+    }
+    let result: Resolution | undefined;
+    try {
+      const raw = await hook.promise(payload, makeContext(i));
+      if (raw !== undefined) {
+        const parsed = ResolutionSchema.safeParse(raw);
+        if (!parsed.success) {
+          fallback(`a resolver returned an invalid result: ${parsed.error.issues[0]?.message ?? 'bad shape'}`);
+          continue;
+        }
+        result = parsed.data;
+      }
+    } catch (e) {
+      fallback(oneLine((e as Error).message ?? String(e)));
+      continue;
+    }
+    if (!result) {
+      fallback('every resolver declined it');
+      continue;
+    }
+    switch (result.type) {
+      case 'inline':
+        out.userText += result.text;
+        break;
+      case 'context': {
+        const text = `[${result.label}]\n${result.text}`;
+        if (result.role === 'instruction') out.instructions.push(text);
+        else out.contextItems.push(messageItem('system', text));
+        if (result.warning) out.alerts.push(result.warning);
+        break;
+      }
+      case 'unresolved':
+        fallback(result.reason, result.ref ?? ref);
+        break;
+    }
+  }
+  return out;
+}
+
+function oneLine(s: string): string {
+  return s.replace(/\s*\n\s*/g, ' ').slice(0, 500);
+}

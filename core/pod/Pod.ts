@@ -1,0 +1,215 @@
+import fs from 'node:fs';
+import type { ResolvedConfig } from '../config/resolveConfig.js';
+import { EventBus } from '../bus/EventBus.js';
+import { PodController, type Reply } from '../controller/PodController.js';
+import { YoiError } from '../errors/YoiError.js';
+import type { PodInfo } from '../hooks/HookTypes.js';
+import type { PodServices } from '../hooks/PodServices.js';
+import type { PluginHost } from '../plugin/PluginHost.js';
+import type { Provider } from '../provider/Provider.js';
+import { POD_EVENT_KINDS, PROTOCOL_VERSION, type AlertLevel, type AlertSource, type Greeting, type Method, type PodStatus } from '../protocol/index.js';
+import { Scope } from '../scope/Scope.js';
+import type { Connection } from '../server/Connection.js';
+import { SocketServer } from '../server/SocketServer.js';
+import type { SessionLog } from '../session/SessionLog.js';
+import { createProvider, createTools } from './createRuntimeParts.js';
+import { defaultSystemPrompt } from './defaultSystemPrompt.js';
+import { openSession } from './openSession.js';
+import { handleClientMethod } from './handleClientMethod.js';
+import { ensurePrivateDir, isSocketLive, writeFileAtomic, type PodStatusFile } from './podFiles.js';
+import { checkSocketPath, podPaths, validatePodName, type PodPaths } from './runtimePaths.js';
+
+export interface StartPodOptions {
+  config: ResolvedConfig;
+  /** Host with the config's plugins applied, not started (see createHostFromConfig). */
+  host: PluginHost;
+  /** Pod name; default `config.name`. */
+  name?: string;
+  socketPath?: string;
+  /** Restore the newest session (`true`) or the given session id. */
+  resume?: string | true;
+  env?: NodeJS.ProcessEnv;
+}
+
+/**
+ * One running pod: the socket server, the event bus, the controller and the session log,
+ * assembled from a resolved config and its plugin host. `Pod.start` returns once the socket
+ * accepts connections; `stop()` shuts down cleanly (the active run gets its terminal event,
+ * clients get `shutdown`, the log is flushed, the runtime directory is removed).
+ */
+export class Pod {
+  readonly bus = new EventBus();
+  readonly closed: Promise<void>;
+  /** Startup notes for the operator (resumed session, repaired log, default model). */
+  readonly notes: string[] = [];
+  private resolveClosed!: () => void;
+  private stopping?: Promise<void>;
+  private server!: SocketServer;
+  controller!: PodController;
+  session!: SessionLog;
+  provider!: Provider;
+  info!: PodInfo;
+  greeting!: Greeting;
+  scope!: Scope;
+
+  private constructor(
+    readonly name: string,
+    readonly paths: PodPaths,
+    readonly config: ResolvedConfig,
+    readonly host: PluginHost,
+  ) {
+    this.closed = new Promise((r) => (this.resolveClosed = r));
+  }
+
+  static async start(opts: StartPodOptions): Promise<Pod> {
+    const env = opts.env ?? process.env;
+    const name = opts.name ?? opts.config.name;
+    const bad = validatePodName(name);
+    if (bad) throw new YoiError('YOI_ERR_POD_NAME', bad);
+    const paths = podPaths(name, env, opts.socketPath);
+    const tooLong = checkSocketPath(paths.socket);
+    if (tooLong) throw new YoiError('YOI_ERR_SOCKET_PATH', tooLong);
+    const pod = new Pod(name, paths, opts.config, opts.host);
+    await pod.boot(opts, env);
+    return pod;
+  }
+
+  get sessionId(): string {
+    return this.session.sessionId;
+  }
+
+  get status(): PodStatus {
+    return this.controller.status;
+  }
+
+  /** Broadcasts an alert to every client (and the replay buffer). */
+  alert(level: AlertLevel, message: string, source: AlertSource = 'pod'): void {
+    this.bus.broadcast({ event: 'alert', data: { level, source, message, timestamp_ms: Date.now() } });
+  }
+
+  private async boot(opts: StartPodOptions, env: NodeJS.ProcessEnv): Promise<void> {
+    const { config, host } = this;
+    ensurePrivateDir(this.paths.base);
+    ensurePrivateDir(this.paths.dir);
+    if (fs.existsSync(this.paths.socket)) {
+      if (await isSocketLive(this.paths.socket)) {
+        throw new YoiError('YOI_ERR_POD_RUNNING', `pod ${this.name} is already running (socket ${this.paths.socket})`);
+      }
+      fs.rmSync(this.paths.socket, { force: true }); // stale: nobody listens
+    }
+
+    this.scope = new Scope(config.scope, config.projectDir);
+    const services: PodServices = { alert: (level, message) => this.alert(level, message), scope: this.scope, config };
+    this.info = { podName: this.name, cwd: config.cwd, projectDir: config.projectDir, services };
+    host.onTapError = (error) => this.alert('warn', error.message);
+
+    this.provider = createProvider(host, config, env);
+    const tools = createTools(host, this.info);
+    const scopeSummary = this.scope.summary();
+    const opened = openSession({
+      dir: config.sessions.dir, resume: opts.resume, podName: this.name, cwd: config.cwd,
+      provider: this.provider.name, model: this.provider.model,
+      systemPrompt: config.systemPrompt ?? defaultSystemPrompt({ cwd: config.cwd, scopeSummary }),
+    });
+    this.session = opened.log;
+    this.notes.push(...opened.notes);
+    if (config.modelIsDefault) this.notes.unshift('no model configured: using the offline echo provider');
+    this.greeting = {
+      pod_name: this.name, cwd: config.cwd, provider: this.provider.name, model: this.provider.model,
+      scope_summary: scopeSummary, tools: [...tools.keys()],
+    };
+
+    this.controller = new PodController({
+      hooks: host.hooks, bus: this.bus, provider: this.provider, tools, pod: this.info,
+      session: () => this.session, history: opened.history, nextTurn: opened.nextTurn,
+      systemPrompt: opened.systemPrompt, maxTurns: config.maxTurns, toolOutputBytes: config.limits.toolOutputBytes,
+      onStatus: (status) => this.onStatus(status),
+      alert: (message) => this.alert('warn', message),
+      resolveContext: (index, signal) => ({ ...this.info, index, signal }),
+    });
+
+    host.start();
+    this.server = new SocketServer({
+      socketPath: this.paths.socket, bus: this.bus,
+      maxLineBytes: config.limits.maxLineBytes, queueLimitBytes: config.limits.clientQueueBytes,
+      onMethod: (conn, method) => this.onMethod(conn, method),
+    });
+    await this.server.listen();
+    fs.writeFileSync(this.paths.pid, `${process.pid}\n`, { mode: 0o600 });
+    this.writeStatus();
+    try {
+      await host.hooks.podStart.promise(this.info);
+    } catch (e) {
+      await this.stop();
+      throw e;
+    }
+  }
+
+  private onMethod(conn: Connection, method: Method): void | Promise<void> {
+    if (method.method === 'shutdown') {
+      if (conn.version === 2) this.bus.reply(conn, { event: 'ack', data: { method: 'shutdown' }, ...rid(method) });
+      void this.stop();
+      return;
+    }
+    return handleClientMethod(this, conn, method);
+  }
+
+  private onStatus(status: PodStatus): void {
+    this.writeStatus();
+    this.bus.broadcast({ event: 'status', data: { status, session_id: this.sessionId } });
+  }
+
+  /** Rewrites status.json (atomically); also called when the session id changes. */
+  writeStatus(): void {
+    const file: PodStatusFile = {
+      pod_name: this.name, state: this.controller.status, session_id: this.sessionId, pid: process.pid,
+      socket: this.paths.socket, started_at: this.startedAt,
+    };
+    try {
+      writeFileAtomic(this.paths.status, `${JSON.stringify(file, null, 2)}\n`);
+    } catch {
+      // the runtime dir is gone (shutting down)
+    }
+  }
+
+  private readonly startedAt = Date.now();
+
+  /** The v2 `welcome` for a connection that sent `hello`. */
+  welcome() {
+    return {
+      protocol_version: PROTOCOL_VERSION, pod_name: this.name, session_id: this.sessionId, status: this.status,
+      segment_kinds: this.host.keysOf('resolveSegment'), pod_event_kinds: [...POD_EVENT_KINDS],
+    };
+  }
+
+  /** Manual (v2 `compact`) or automatic compaction; answered like a controller method. */
+  async compact(_reason: 'manual' | 'threshold' | 'request'): Promise<Reply> {
+    return { ok: false, code: 'internal', message: 'compaction is not available in this build' };
+  }
+
+  /** Clean shutdown; safe to call more than once. */
+  stop(): Promise<void> {
+    this.stopping ??= this.shutdown();
+    return this.stopping;
+  }
+
+  private async shutdown(): Promise<void> {
+    try {
+      await this.controller?.shutdown();
+      await this.host.hooks.podStop.promise(this.info).catch(() => undefined);
+      this.bus.broadcast({ event: 'shutdown' });
+      this.session?.close();
+      await this.server?.close();
+      await this.provider?.close?.().catch(() => undefined);
+    } finally {
+      fs.rmSync(this.paths.dir, { recursive: true, force: true });
+      if (this.paths.socket !== `${this.paths.dir}/sock`) fs.rmSync(this.paths.socket, { force: true });
+      this.resolveClosed();
+    }
+  }
+}
+
+/** `{request_id}` of a method, to spread into its replies. */
+export function rid(method: Method): { request_id?: string } {
+  return method.request_id !== undefined ? { request_id: method.request_id } : {};
+}

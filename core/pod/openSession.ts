@@ -1,0 +1,67 @@
+import { v7 as uuidv7 } from 'uuid';
+import { YoiError } from '../errors/YoiError.js';
+import type { HistoryItem } from '../history/HistoryItem.js';
+import { STOPPED_MID_CALL, closeOrphans } from '../controller/orphanToolCalls.js';
+import { SessionLog } from '../session/SessionLog.js';
+import { listSessions, readSession } from '../session/readSession.js';
+import path from 'node:path';
+
+export interface OpenedSession {
+  log: SessionLog;
+  history: HistoryItem[];
+  nextTurn: number;
+  systemPrompt: string;
+  /** Said once at start: what was restored, what was repaired. */
+  notes: string[];
+}
+
+export interface OpenSessionOptions {
+  dir: string;
+  /** `true`: the newest session; a string: that session id; undefined: a new session. */
+  resume?: string | true;
+  podName: string;
+  cwd: string;
+  provider: string;
+  model: string;
+  systemPrompt: string;
+}
+
+/**
+ * Starts a new session log, or restores one (`--resume`). A restored session keeps its system
+ * prompt (stable prompt prefix) and appends to the same file; tool calls left open by a crash
+ * are closed with a synthetic result, and that closure is written to the log.
+ */
+export function openSession(opts: OpenSessionOptions): OpenedSession {
+  if (opts.resume === undefined) {
+    const sessionId = uuidv7();
+    const log = SessionLog.create(opts.dir, sessionId, {
+      type: 'session_start', v: 1, ts: Date.now(), session_id: sessionId, pod_name: opts.podName,
+      cwd: opts.cwd, provider: opts.provider, model: opts.model, system_prompt: opts.systemPrompt,
+    });
+    return { log, history: [], nextTurn: 0, systemPrompt: opts.systemPrompt, notes: [] };
+  }
+  const file = opts.resume === true ? listSessions(opts.dir)[0] : path.join(opts.dir, `${opts.resume}.jsonl`);
+  if (!file) throw new YoiError('YOI_ERR_SESSION_NOT_FOUND', `no session to resume in ${opts.dir}`);
+  let state;
+  try {
+    state = readSession(file);
+  } catch (e) {
+    const missing = (e as NodeJS.ErrnoException).code === 'ENOENT';
+    throw new YoiError('YOI_ERR_SESSION_NOT_FOUND', missing ? `no session ${opts.resume} in ${opts.dir}` : `cannot resume ${file}: ${(e as Error).message}`);
+  }
+  const log = SessionLog.open(file, state.sessionId);
+  const history = [...state.history];
+  const notes = [`resumed session ${state.sessionId} (${history.length} items)`];
+  if (state.skippedLines > 0) notes.push(`${state.skippedLines} unreadable line(s) in the session log were skipped`);
+  const closures = closeOrphans(history, STOPPED_MID_CALL);
+  if (closures.length > 0) {
+    history.push(...closures);
+    log.append({ type: 'items', ts: Date.now(), source: 'interrupt', items: closures });
+    notes.push(`${closures.length} tool call(s) left open by the last stop were closed`);
+  }
+  if (state.interrupted) {
+    log.append({ type: 'run_end', ts: Date.now(), result: 'error', error: 'the pod stopped during this run' });
+    log.sync();
+  }
+  return { log, history, nextTurn: state.nextTurn, systemPrompt: state.start.system_prompt, notes };
+}

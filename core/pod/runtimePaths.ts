@@ -1,0 +1,53 @@
+import os from 'node:os';
+import path from 'node:path';
+
+/** Longest Unix socket path the OS accepts (sun_path minus its NUL): Linux 107, macOS/BSD 103. */
+export const MAX_SOCKET_PATH_BYTES = process.platform === 'linux' ? 107 : 103;
+
+/** `$YOI_RUNTIME_DIR`, else `$XDG_RUNTIME_DIR/yoi`, else `<os tmpdir>/yoi-<uid>` (ARCHITECTURE §4.1). */
+export function runtimeBase(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.YOI_RUNTIME_DIR) return path.resolve(env.YOI_RUNTIME_DIR);
+  if (env.XDG_RUNTIME_DIR) return path.join(env.XDG_RUNTIME_DIR, 'yoi');
+  const uid = typeof process.getuid === 'function' ? process.getuid() : 'user';
+  return path.join(os.tmpdir(), `yoi-${uid}`);
+}
+
+/** The files of one pod under the runtime base. */
+export interface PodPaths {
+  readonly base: string;
+  readonly dir: string;
+  readonly socket: string;
+  readonly pid: string;
+  readonly status: string;
+  readonly spawnedPods: string;
+  readonly log: string;
+}
+
+const POD_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+/** A pod name becomes a directory name: letters, digits, `.`, `_`, `-`; at most 64 characters. */
+export function validatePodName(name: string): string | undefined {
+  if (POD_NAME.test(name) && name !== '.' && name !== '..') return undefined;
+  return `invalid pod name ${JSON.stringify(name)}: use letters, digits, ".", "_" or "-" (at most 64, starting with a letter or digit)`;
+}
+
+export function podPaths(name: string, env: NodeJS.ProcessEnv = process.env, socketOverride?: string): PodPaths {
+  const base = runtimeBase(env);
+  const dir = path.join(base, name);
+  return {
+    base,
+    dir,
+    socket: socketOverride ? path.resolve(socketOverride) : path.join(dir, 'sock'),
+    pid: path.join(dir, 'pid'),
+    status: path.join(dir, 'status.json'),
+    spawnedPods: path.join(dir, 'spawned_pods.json'),
+    log: path.join(dir, 'pod.log'),
+  };
+}
+
+/** Explains why a socket path cannot be bound, before the OS answers with a bare EINVAL. */
+export function checkSocketPath(socket: string): string | undefined {
+  const bytes = Buffer.byteLength(socket);
+  if (bytes <= MAX_SOCKET_PATH_BYTES) return undefined;
+  return `socket path is too long for this OS (${bytes} bytes, the limit is ${MAX_SOCKET_PATH_BYTES}): ${socket}; set YOI_RUNTIME_DIR to a shorter directory or pass --socket`;
+}

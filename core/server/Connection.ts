@@ -1,0 +1,195 @@
+import type { Socket } from 'node:net';
+import { LineReader, type LineError } from '../protocol/index.js';
+
+/** Bytes the kernel/socket may hold before we keep lines in our own (bounded) queue. */
+const SOCKET_HIGH_WATER = 64 * 1024;
+
+/** Events a slow client lost: replaced in its queue by one `lagged` (v2) or alert (v1) line. */
+interface LagMarker {
+  lag: true;
+  from: number;
+  to: number;
+  count: number;
+}
+
+interface QueuedLine {
+  lag?: false;
+  buf: Buffer;
+  droppable: boolean;
+  seq?: number;
+}
+
+export interface ConnectionOptions {
+  id: number;
+  maxLineBytes: number;
+  /** Bound of the outbound queue in bytes (ARCHITECTURE §4.3, default 8 MiB). */
+  queueLimitBytes: number;
+  onLine: (conn: Connection, line: string) => void | Promise<void>;
+  onLineError: (conn: Connection, error: LineError) => void;
+  onClose: (conn: Connection) => void;
+  /** Renders the line that tells this client what it lost (depends on its protocol version). */
+  renderLag: (conn: Connection, from: number, to: number, count: number) => Buffer;
+}
+
+/**
+ * One client connection. Reading and writing are independent: a dedicated reader frames the
+ * incoming bytes and hands each line on in order, and writes go through a bounded queue so a
+ * stalled client never blocks the pod or other clients and never grows memory without bound.
+ * On overflow the queued droppable events are replaced by a lag marker; it is not disconnected.
+ */
+export class Connection {
+  readonly id: number;
+  /** 1 until the client negotiates v2 with `hello`. */
+  version: 1 | 2 = 1;
+  /** Outbound lines; `head` is the next to write (avoids O(n) shifts on long queues). */
+  private queue: (QueuedLine | LagMarker)[] = [];
+  private head = 0;
+  private queuedBytes = 0;
+  private closed = false;
+  private readonly reader: LineReader;
+  /** Lines are handled one after another, in arrival order. */
+  private chain: Promise<void> = Promise.resolve();
+  private droppedTotal = 0;
+
+  constructor(
+    private readonly socket: Socket,
+    private readonly opts: ConnectionOptions,
+  ) {
+    this.id = opts.id;
+    this.reader = new LineReader({
+      maxLineBytes: opts.maxLineBytes,
+      onLine: (line) => this.enqueueLine(line),
+      onError: (err) => opts.onLineError(this, err),
+    });
+    socket.on('data', (chunk: Buffer) => this.reader.push(chunk));
+    // A client that writes a method and closes at once still has that method processed.
+    socket.on('end', () => this.reader.end());
+    socket.on('drain', () => this.flush());
+    socket.on('error', () => socket.destroy());
+    socket.on('close', () => {
+      this.closed = true;
+      this.queue = [];
+      this.head = 0;
+      this.queuedBytes = 0;
+      opts.onClose(this);
+    });
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  /** Bytes waiting for this client, in our queue and in the socket. */
+  get backlogBytes(): number {
+    return this.queuedBytes + this.socket.writableLength;
+  }
+
+  /** Events dropped for this client so far. */
+  get dropped(): number {
+    return this.droppedTotal;
+  }
+
+  /** Resolves once every line received so far has been handled. */
+  idle(): Promise<void> {
+    return this.chain;
+  }
+
+  private enqueueLine(line: string): void {
+    this.chain = this.chain.then(
+      () => this.opts.onLine(this, line),
+      () => this.opts.onLine(this, line),
+    ) as Promise<void>;
+  }
+
+  /** Queues one encoded line (with its `\n`). `droppable` lines may be dropped on overflow. */
+  send(buf: Buffer, droppable = false, seq?: number): void {
+    if (this.closed) return;
+    if (this.pending === 0 && this.socket.writableLength < SOCKET_HIGH_WATER) {
+      this.socket.write(buf);
+      return;
+    }
+    if (this.queuedBytes + buf.length > this.opts.queueLimitBytes) {
+      this.dropDroppables();
+      if (droppable && this.queuedBytes + buf.length > this.opts.queueLimitBytes) {
+        this.markLost(seq);
+        return;
+      }
+    }
+    this.queue.push({ buf, droppable, seq });
+    this.queuedBytes += buf.length;
+  }
+
+  /** Ends the connection after the queued lines were written (or after `graceMs`). */
+  end(graceMs = 1000): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => this.socket.destroy(), graceMs);
+      this.socket.once('close', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      const finish = () => (this.pending === 0 ? this.socket.end() : setTimeout(finish, 5));
+      finish();
+    });
+  }
+
+  destroy(): void {
+    this.socket.destroy();
+  }
+
+  private get pending(): number {
+    return this.queue.length - this.head;
+  }
+
+  private flush(): void {
+    while (this.pending > 0 && this.socket.writableLength < SOCKET_HIGH_WATER && !this.closed) {
+      const item = this.queue[this.head++];
+      if (item.lag) {
+        this.socket.write(this.opts.renderLag(this, item.from, item.to, item.count));
+      } else {
+        this.queuedBytes -= item.buf.length;
+        this.socket.write(item.buf);
+      }
+    }
+    if (this.head > 1024 && this.head * 2 > this.queue.length) {
+      this.queue = this.queue.slice(this.head);
+      this.head = 0;
+    }
+  }
+
+  /** Replaces every queued droppable line by lag markers, keeping everything else in order. */
+  private dropDroppables(): void {
+    const kept: (QueuedLine | LagMarker)[] = [];
+    let bytes = 0;
+    for (let i = this.head; i < this.queue.length; i++) {
+      const item = this.queue[i];
+      if (!item.lag && item.droppable) {
+        this.droppedTotal++;
+        const last = kept[kept.length - 1];
+        if (last?.lag && (item.seq === undefined || item.seq === last.to + 1)) {
+          last.to = item.seq ?? last.to;
+          last.count++;
+        } else {
+          kept.push({ lag: true, from: item.seq ?? 0, to: item.seq ?? 0, count: 1 });
+        }
+        continue;
+      }
+      if (!item.lag) bytes += item.buf.length;
+      kept.push(item);
+    }
+    this.queue = kept;
+    this.head = 0;
+    this.queuedBytes = bytes;
+  }
+
+  private markLost(seq: number | undefined): void {
+    this.droppedTotal++;
+    const last = this.pending > 0 ? this.queue[this.queue.length - 1] : undefined;
+    if (last?.lag && (seq === undefined || seq === last.to + 1)) {
+      last.to = seq ?? last.to;
+      last.count++;
+    } else {
+      this.queue.push({ lag: true, from: seq ?? 0, to: seq ?? 0, count: 1 });
+    }
+  }
+}

@@ -1,0 +1,93 @@
+import fs from 'node:fs';
+import net from 'node:net';
+import type { EventBus } from '../bus/EventBus.js';
+import { Connection } from './Connection.js';
+import { decodeMethodLine, downgradeToV1, encodeEvent, type Event, type Method } from '../protocol/index.js';
+
+export interface SocketServerOptions {
+  socketPath: string;
+  bus: EventBus;
+  maxLineBytes: number;
+  queueLimitBytes: number;
+  /** A decoded method from a client. Lines of one connection are handled in order. */
+  onMethod: (conn: Connection, method: Method) => void | Promise<void>;
+}
+
+/**
+ * Listens on the pod's Unix socket (mode 0600). Each connection gets a dedicated reader and a
+ * bounded writer (see Connection). A bad line — malformed, unknown method, over the size limit,
+ * invalid UTF-8 — gets one `error` on that connection only; the connection stays open.
+ */
+export class SocketServer {
+  private readonly server: net.Server;
+  private nextId = 1;
+
+  constructor(private readonly opts: SocketServerOptions) {
+    this.server = net.createServer({ allowHalfOpen: true }, (socket) => this.accept(socket));
+  }
+
+  listen(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const onError = (err: Error) => reject(err);
+      this.server.once('error', onError);
+      // umask-independent: the socket is private to its owner.
+      const previous = process.umask(0o177);
+      this.server.listen(this.opts.socketPath, () => {
+        process.umask(previous);
+        this.server.off('error', onError);
+        fs.chmodSync(this.opts.socketPath, 0o600);
+        resolve();
+      });
+      process.umask(previous);
+    });
+  }
+
+  /** Stops accepting, lets every connection flush (bounded by `graceMs`), then closes them. */
+  async close(graceMs = 1000): Promise<void> {
+    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    await Promise.all([...this.opts.bus.clients].map((c) => c.end(graceMs)));
+    await closed;
+  }
+
+  private accept(socket: net.Socket): void {
+    const { bus } = this.opts;
+    const conn = new Connection(socket, {
+      id: this.nextId++,
+      maxLineBytes: this.opts.maxLineBytes,
+      queueLimitBytes: this.opts.queueLimitBytes,
+      onLine: (c, line) => {
+        const decoded = decodeMethodLine(line);
+        if (!decoded.ok) {
+          bus.reply(c, badLine(`invalid method: ${decoded.error}`, requestIdOf(line)));
+          return;
+        }
+        return this.opts.onMethod(c, decoded.value);
+      },
+      onLineError: (c, err) => bus.reply(c, badLine(`invalid method: ${err.message}`)),
+      onClose: (c) => bus.detach(c),
+      renderLag: (c, from, to, count) => {
+        const lagged: Event = { event: 'lagged', data: { from_seq: from, to_seq: to } };
+        if (c.version === 2) return Buffer.from(`${encodeEvent(lagged)}\n`);
+        const [alert] = downgradeToV1(lagged);
+        if (alert.event === 'alert') alert.data.message = `${count} event(s) were not delivered because this client read too slowly; send get_history to resync`;
+        return Buffer.from(`${encodeEvent(alert)}\n`);
+      },
+    });
+    bus.attach(conn);
+  }
+}
+
+function badLine(message: string, requestId?: string): Event {
+  return { event: 'error', data: { code: 'invalid_request', message }, ...(requestId ? { request_id: requestId } : {}) };
+}
+
+/** Best effort: echo the request_id of a line that parsed as JSON but was not a valid method. */
+function requestIdOf(line: string): string | undefined {
+  if (!line.includes('"request_id"')) return undefined;
+  try {
+    const v = JSON.parse(line) as { request_id?: unknown };
+    return typeof v?.request_id === 'string' ? v.request_id : undefined;
+  } catch {
+    return undefined;
+  }
+}

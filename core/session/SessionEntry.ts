@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import { HistoryItemSchema } from '../history/HistoryItem.js';
+
+const Ts = z.number().int();
+
+/**
+ * One line of a session log (`<project>/.yoi/sessions/<uuidv7>.jsonl`). The user's input keeps
+ * its typed segments (raw payload of unknown kinds included) next to the items the model saw,
+ * so clients re-render chips and refs from history and a restore never re-reads files.
+ */
+export const SessionEntrySchema = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('session_start'),
+    v: z.literal(1),
+    ts: Ts,
+    session_id: z.string(),
+    pod_name: z.string(),
+    cwd: z.string(),
+    provider: z.string(),
+    model: z.string(),
+    system_prompt: z.string(),
+    /** Set on the first entry of a session made by compaction. */
+    compacted_from: z.object({ session_id: z.string(), at: Ts }).optional(),
+    /** The history a compacted session starts with (summary + retained tail). */
+    history: z.array(HistoryItemSchema).optional(),
+  }),
+  z.object({
+    type: z.literal('user_input'),
+    ts: Ts,
+    /** Wire form of the typed segments, exactly as the client sent them. */
+    segments: z.array(z.unknown()),
+    /** The user message and context items added to history. */
+    items: z.array(HistoryItemSchema),
+    /** System instructions that applied to this run only (workflows). */
+    instructions: z.array(z.string()).optional(),
+  }),
+  z.object({
+    type: z.literal('items'),
+    ts: Ts,
+    source: z.enum(['assistant', 'tool', 'notification', 'interrupt']),
+    items: z.array(HistoryItemSchema),
+  }),
+  z.object({
+    type: z.literal('usage'),
+    ts: Ts,
+    turn: z.number().int().nonnegative(),
+    input_tokens: z.number().int().nonnegative().nullable(),
+    output_tokens: z.number().int().nonnegative().nullable(),
+  }),
+  z.object({
+    type: z.literal('run_end'),
+    ts: Ts,
+    result: z.enum(['finished', 'paused', 'limit_reached', 'cancelled', 'error']),
+    error: z.string().optional(),
+  }),
+]);
+export type SessionEntry = z.infer<typeof SessionEntrySchema>;
+export type SessionEntryOf<T extends SessionEntry['type']> = Extract<SessionEntry, { type: T }>;

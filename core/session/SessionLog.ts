@@ -1,0 +1,70 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { stringifyJsonExact } from '../protocol/index.js';
+import type { SessionEntry } from './SessionEntry.js';
+
+/**
+ * Append-only JSONL writer of one session. Durability contract: `append` returns after the
+ * entry reached the OS (a `write(2)` of the whole line), so an entry that was appended survives
+ * the pod being killed (SIGKILL); `sync` (called at every run end and on shutdown) makes the
+ * file durable against power loss. A crash mid-write leaves at most a torn last line, which
+ * readers ignore.
+ */
+export class SessionLog {
+  private fd: number | undefined;
+
+  private constructor(
+    readonly sessionId: string,
+    readonly file: string,
+  ) {
+    this.fd = fs.openSync(file, 'a', 0o600);
+  }
+
+  /** Creates the log of a new session, writing its first entry. */
+  static create(dir: string, sessionId: string, start: SessionEntry): SessionLog {
+    fs.mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, `${sessionId}.jsonl`);
+    if (fs.existsSync(file)) throw new Error(`session ${sessionId} already exists`);
+    const log = new SessionLog(sessionId, file);
+    log.append(start);
+    log.sync();
+    return log;
+  }
+
+  /** Opens an existing session to append to it (after a restore). */
+  static open(file: string, sessionId: string): SessionLog {
+    const log = new SessionLog(sessionId, file);
+    // A torn last line must not swallow the next entry: start on a fresh line.
+    const size = fs.fstatSync(log.fd!).size;
+    if (size > 0) {
+      const last = Buffer.alloc(1);
+      const rfd = fs.openSync(file, 'r');
+      fs.readSync(rfd, last, 0, 1, size - 1);
+      fs.closeSync(rfd);
+      if (last[0] !== 0x0a) fs.writeSync(log.fd!, '\n');
+    }
+    return log;
+  }
+
+  append(entry: SessionEntry): void {
+    if (this.fd === undefined) throw new Error(`session log ${this.file} is closed`);
+    let line: string;
+    try {
+      line = JSON.stringify(entry);
+    } catch {
+      line = stringifyJsonExact(entry); // bigint in a raw segment payload
+    }
+    fs.writeSync(this.fd, `${line}\n`);
+  }
+
+  sync(): void {
+    if (this.fd !== undefined) fs.fdatasyncSync(this.fd);
+  }
+
+  close(): void {
+    if (this.fd === undefined) return;
+    this.sync();
+    fs.closeSync(this.fd);
+    this.fd = undefined;
+  }
+}

@@ -1,0 +1,39 @@
+import type { HistoryItem } from '../../core/history/HistoryItem.js';
+import { estimateItemsTokens } from '../../core/tokens/estimateTokens.js';
+import type { LlmRequest, ProviderPart } from '../../core/provider/Provider.js';
+
+/**
+ * What the echo provider answers: every context item given since the model's last reply, one
+ * `[<role>] <text>` line each (role user, system or tool), so the resolved context of a run is
+ * visible from any client.
+ */
+export function echoText(items: readonly HistoryItem[]): string {
+  let start = items.length;
+  while (start > 0 && !(items[start - 1].type === 'message' && (items[start - 1] as { role: string }).role === 'assistant') && items[start - 1].type !== 'tool_call') start--;
+  const lines: string[] = [];
+  for (const item of items.slice(start)) {
+    if (item.type === 'message') lines.push(`[${item.role}] ${item.content.map((p) => p.text).join('')}`);
+    else if (item.type === 'tool_result') lines.push(`[tool] ${item.content !== undefined ? `${item.summary}\n${item.content}` : item.summary}`);
+  }
+  return lines.length > 0 ? lines.join('\n') : '[echo] nothing new since the last reply';
+}
+
+/** Splits text into streaming chunks: per line, long lines in pieces of `size` characters. */
+export function chunkText(text: string, size = 64): string[] {
+  const chunks: string[] = [];
+  for (const line of text.split(/(?<=\n)/)) {
+    for (let i = 0; i < line.length; i += size) chunks.push(line.slice(i, i + size));
+  }
+  return chunks;
+}
+
+/** Streams the echo answer to `request`, with usage estimated from the context size. */
+export async function* echoStream(request: LlmRequest): AsyncGenerator<ProviderPart> {
+  const text = echoText(request.items);
+  for (const chunk of chunkText(text)) {
+    if (request.signal.aborted) return;
+    yield { type: 'text-delta', text: chunk };
+  }
+  yield { type: 'usage', input_tokens: estimateItemsTokens(request.items, request.system), output_tokens: Math.ceil(text.length / 4) };
+  yield { type: 'finish', reason: 'stop' };
+}

@@ -1,0 +1,89 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { z } from 'zod';
+import { definePlugin } from '../../core/plugin/definePlugin.js';
+import { estimateItemsTokens } from '../../core/tokens/estimateTokens.js';
+import type { LlmRequest, Provider, ProviderPart } from '../../core/provider/Provider.js';
+import { formatZodError } from '../../core/errors/formatZodError.js';
+import { echoStream } from './echoReply.js';
+
+export const SCRIPTED = 'yoi:scripted';
+
+/** One scripted reply, consumed by one LLM request (ARCHITECTURE §8). */
+export const ScriptReplySchema = z.strictObject({
+  text: z.string().optional(),
+  /** Streamed as separate `text_delta`s (instead of `text`). */
+  chunks: z.array(z.string()).optional(),
+  tool_calls: z.array(z.strictObject({ name: z.string(), arguments: z.record(z.string(), z.unknown()) })).optional(),
+  usage: z.strictObject({ input_tokens: z.int().min(0), output_tokens: z.int().min(0) }).optional(),
+  /** Wait this long before streaming (abortable). */
+  delay_ms: z.int().min(0).optional(),
+  /** Fail the request with this provider error, after streaming any text. */
+  error: z.string().optional(),
+});
+export const ScriptSchema = z.array(ScriptReplySchema);
+export type ScriptReply = z.infer<typeof ScriptReplySchema>;
+
+const ModelSchema = z.looseObject({ provider: z.literal('scripted'), script: z.string().min(1) });
+
+/**
+ * The offline `scripted` provider: `model: { provider: 'scripted', script: 'replies.json' }`
+ * (path relative to the project directory). Each LLM request consumes the next reply; once the
+ * script is exhausted it answers like `echo`. Usage numbers and errors drive tests of
+ * compaction thresholds and failure paths.
+ */
+export const scriptedProvider = definePlugin({
+  name: SCRIPTED,
+  apply(host) {
+    host.hooks.providers.for('scripted').tap(SCRIPTED, (model, ctx): Provider => {
+      const parsed = ModelSchema.safeParse(model);
+      if (!parsed.success) throw new Error(`model.${formatZodError(parsed.error, ModelSchema)}`);
+      const file = path.resolve(ctx.projectDir, parsed.data.script);
+      let script: ScriptReply[];
+      try {
+        const r = ScriptSchema.safeParse(JSON.parse(fs.readFileSync(file, 'utf8')));
+        if (!r.success) throw new Error(formatZodError(r.error, ScriptSchema));
+        script = r.data;
+      } catch (e) {
+        throw new Error(`cannot use script ${file}: ${(e as Error).message}`);
+      }
+      let next = 0;
+      let callId = 0;
+      return {
+        name: 'scripted',
+        model: path.basename(file),
+        stream: (request) => (next < script.length ? replay(script[next++], request, () => `call_${++callId}`) : echoStream(request)),
+      };
+    });
+  },
+});
+
+async function* replay(reply: ScriptReply, request: LlmRequest, newId: () => string): AsyncGenerator<ProviderPart> {
+  const { signal } = request;
+  if (reply.delay_ms) await sleep(reply.delay_ms, undefined, { signal }).catch(() => undefined);
+  if (signal.aborted) return;
+  const chunks = reply.chunks ?? (reply.text !== undefined ? [reply.text] : []);
+  for (const text of chunks) {
+    if (signal.aborted) return;
+    yield { type: 'text-delta', text };
+  }
+  if (reply.error !== undefined) {
+    yield { type: 'error', message: reply.error };
+    return;
+  }
+  for (const call of reply.tool_calls ?? []) {
+    const id = newId();
+    const args = JSON.stringify(call.arguments);
+    yield { type: 'tool-call-start', id, name: call.name };
+    yield { type: 'tool-call-delta', id, delta: args };
+    yield { type: 'tool-call-done', id, name: call.name, arguments: args };
+  }
+  const text = chunks.join('');
+  yield {
+    type: 'usage',
+    input_tokens: reply.usage?.input_tokens ?? estimateItemsTokens(request.items, request.system),
+    output_tokens: reply.usage?.output_tokens ?? Math.ceil(text.length / 4),
+  };
+  yield { type: 'finish', reason: reply.tool_calls?.length ? 'tool-calls' : 'stop' };
+}

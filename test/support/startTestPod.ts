@@ -1,0 +1,77 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { PodClient } from '../../core/client/PodClient.js';
+import { createHostFromConfig } from '../../core/config/createHostFromConfig.js';
+import { loadConfig } from '../../core/config/loadConfig.js';
+import { Pod } from '../../core/pod/Pod.js';
+import type { YoiPlugin } from '../../core/plugin/YoiPlugin.js';
+import type { Event } from '../../core/protocol/index.js';
+import { defaultPlugins } from '../../plugins/index.js';
+
+export interface TestPodOptions {
+  /** Files to create in the project directory (relative path → content). */
+  files?: Record<string, string>;
+  /** Written as the project's yoi.config.json (plain data). */
+  config?: Record<string, unknown>;
+  /** Replaces the config's plugin list (a programmatic config). */
+  plugins?: YoiPlugin[];
+  name?: string;
+  resume?: string | true;
+  /** Reuse a project dir (restart tests). */
+  dir?: string;
+}
+
+export interface TestPod {
+  pod: Pod;
+  dir: string;
+  runtimeDir: string;
+  socket: string;
+  connect(protocol?: 1 | 2): Promise<PodClient>;
+  stop(): Promise<void>;
+}
+
+/** A temp project dir; the runtime dir lives under it with a short path (sun_path limit). */
+export function makeProject(files: Record<string, string> = {}): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'yoi-t-'));
+  for (const [rel, content] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+    fs.writeFileSync(path.join(dir, rel), content);
+  }
+  return dir;
+}
+
+/** Starts a real pod in this process, listening on a real Unix socket. */
+export async function startTestPod(opts: TestPodOptions = {}): Promise<TestPod> {
+  const dir = opts.dir ?? makeProject(opts.files);
+  if (opts.dir && opts.files) for (const [rel, c] of Object.entries(opts.files)) fs.writeFileSync(path.join(dir, rel), c);
+  if (opts.config) fs.writeFileSync(path.join(dir, 'yoi.config.json'), JSON.stringify(opts.config));
+  const runtimeDir = path.join(dir, 'run');
+  const env = { ...process.env, YOI_RUNTIME_DIR: runtimeDir };
+  const loaded = await loadConfig({ cwd: dir, env, defaultPlugins: defaultPlugins() });
+  const config = opts.plugins ? { ...loaded, plugins: opts.plugins } : loaded;
+  const host = createHostFromConfig(config);
+  const pod = await Pod.start({ config, host, name: opts.name ?? 'test', env, resume: opts.resume });
+  return {
+    pod,
+    dir,
+    runtimeDir,
+    socket: pod.paths.socket,
+    connect: (protocol = 2) => PodClient.connect({ socketPath: pod.paths.socket, protocol, clientName: 'test/1' }),
+    stop: () => pod.stop(),
+  };
+}
+
+/** Collects every event a client receives. */
+export function recorder(client: PodClient): Event[] {
+  const events: Event[] = [];
+  client.onEvent((e) => events.push(e));
+  return events;
+}
+
+/** Waits for the next terminal event of a run (`run_end` or a broadcast `error`). */
+export function runEnded(client: PodClient, timeoutMs = 10_000): Promise<Event> {
+  return client.waitFor((e) => e.event === 'run_end' || (e.event === 'error' && e.request_id === undefined), timeoutMs);
+}
+
+export const text = (content: string) => ({ kind: 'text' as const, content });
