@@ -1,5 +1,5 @@
 import type { PodServices } from '../hooks/PodServices.js';
-import { Scope, type ScopeConfigInput } from './Scope.js';
+import { Scope } from './Scope.js';
 
 /** Fallback scopes for hosts that provide none, one per services object (built once). */
 const fallbacks = new WeakMap<PodServices, Scope>();
@@ -13,8 +13,7 @@ export function scopeOf({ services, projectDir }: { readonly services: PodServic
   if (services.scope) return services.scope;
   let scope = fallbacks.get(services);
   if (!scope) {
-    const config = (services as { config?: { scope?: ScopeConfigInput } }).config;
-    scope = new Scope(config?.scope, projectDir);
+    scope = new Scope(services.config?.scope, projectDir);
     fallbacks.set(services, scope);
   }
   return scope;

@@ -1,0 +1,47 @@
+import path from 'node:path';
+import { escapePath, glob } from 'tinyglobby';
+import type { CompleteContext } from '../../../core/hooks/HookTypes.js';
+import { scopeOf } from '../../../core/scope/scopeOf.js';
+import { MAX_PATH_BYTES } from './resolveFileRef.js';
+
+/** Directory levels searched below the typed directory. */
+const MAX_DEPTH = 8;
+/** Never offered: dependency trees and VCS internals. */
+const IGNORED = ['**/node_modules/**', '**/.git/**'];
+const DEFAULT_LIMIT = 100;
+
+/**
+ * Completions for `@prefix`: paths relative to the cwd, in the typed directory or below it,
+ * whose name starts with what follows the last `/`. Directories end with `/`. Only readable
+ * paths are offered (symlinks leading out of scope are dropped). Shallow first, then by name;
+ * at most `ctx.limit` items.
+ */
+export async function completeFilePaths(ctx: CompleteContext): Promise<string[]> {
+  const prefix = typeof ctx.prefix === 'string' ? ctx.prefix : '';
+  if (prefix.includes('\0') || Buffer.byteLength(prefix) > MAX_PATH_BYTES || ctx.signal.aborted) return [];
+  const limit = Number.isInteger(ctx.limit) && ctx.limit > 0 ? ctx.limit : DEFAULT_LIMIT;
+  const slash = prefix.lastIndexOf('/');
+  const typedDir = prefix.slice(0, slash + 1);
+  const namePart = prefix.slice(slash + 1);
+
+  const scope = scopeOf(ctx);
+  const base = scope.check(path.resolve(ctx.cwd, typedDir || '.'), 'read');
+  if (!base.ok) return [];
+  let found: string[];
+  try {
+    found = await glob([`**/${escapePath(namePart)}*`], {
+      cwd: base.path, onlyFiles: false, dot: true, followSymbolicLinks: false, deep: MAX_DEPTH,
+      ignore: IGNORED, expandDirectories: false, signal: ctx.signal,
+    });
+  } catch {
+    return [];
+  }
+  const depth = (p: string) => p.replace(/\/$/, '').split('/').length;
+  found.sort((a, b) => depth(a) - depth(b) || (a < b ? -1 : a > b ? 1 : 0));
+  const items: string[] = [];
+  for (const rel of found) {
+    if (items.length >= limit || ctx.signal.aborted) break;
+    if (scope.canRead(path.join(base.path, rel))) items.push(typedDir + rel);
+  }
+  return items;
+}

@@ -1,0 +1,54 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Scope } from '../../../core/scope/Scope.js';
+
+/** Directory entries looked at before giving up on a complete count. */
+export const MAX_SCANNED_ENTRIES = 5000;
+
+export interface DirectoryListing {
+  /** Names sorted (code point order), directories with a trailing `/`, at most `maxEntries`. */
+  readonly entries: readonly string[];
+  /** Readable entries found (up to the scan limit). */
+  readonly total: number;
+  /** True when the directory has more entries than were scanned. */
+  readonly partial: boolean;
+}
+
+/**
+ * A short listing of a directory (canonical and readable). Entries the pod may not read — a
+ * denied child, a symlink leading outside scope — are left out, so a listing reveals nothing
+ * beyond the scope. Returns `undefined` when cancelled.
+ */
+export async function listDirectory(
+  dir: string, { scope, maxEntries, signal }: { scope: Scope; maxEntries: number; signal: AbortSignal },
+): Promise<DirectoryListing | undefined> {
+  const names: string[] = [];
+  let partial = false;
+  const handle = await fs.promises.opendir(dir, { bufferSize: 256 });
+  try {
+    for await (const entry of handle) {
+      if (signal.aborted) return undefined;
+      if (names.length >= MAX_SCANNED_ENTRIES) {
+        partial = true;
+        break;
+      }
+      const check = scope.check(path.join(dir, entry.name), 'read');
+      if (!check.ok) continue;
+      names.push(entry.name + (isDirectory(entry, check.path) ? '/' : ''));
+    }
+  } finally {
+    // Breaking out of the loop closes the handle already; closing twice throws.
+    await handle.close().catch(() => undefined);
+  }
+  names.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return { entries: names.slice(0, maxEntries), total: names.length, partial };
+}
+
+function isDirectory(entry: fs.Dirent, canonical: string): boolean {
+  if (!entry.isSymbolicLink()) return entry.isDirectory();
+  try {
+    return fs.statSync(canonical).isDirectory();
+  } catch {
+    return false;
+  }
+}

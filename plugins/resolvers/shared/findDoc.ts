@@ -1,0 +1,90 @@
+import path from 'node:path';
+import type { Resolution } from '../../../core/pipeline/Resolution.js';
+import type { ResolveContext } from '../../../core/pipeline/ResolveContext.js';
+import { canonicalPath } from '../../../core/scope/canonicalPath.js';
+import { isWithin } from '../../../core/scope/ruleMatches.js';
+import { scopeOf } from '../../../core/scope/scopeOf.js';
+import { displayRef } from './displayRef.js';
+import { listSlugs } from './listSlugs.js';
+import { parseFrontMatter, type FrontMatter } from './parseFrontMatter.js';
+import { readTextFile } from './readTextFile.js';
+import { segmentField } from './segmentField.js';
+import { suggestSlugs } from './suggestSlugs.js';
+import { slugProblem } from './validateSlug.js';
+
+/** Which kind of document is looked up: words for reasons, the sigil users type. */
+export interface DocKind {
+  /** `knowledge note`, `workflow`. */
+  readonly noun: string;
+  /** `#` or `/`. */
+  readonly sigil: string;
+  /** Segment kind, for malformed-segment reasons. */
+  readonly segmentKind: string;
+}
+
+export type FoundDoc =
+  | { readonly ok: true; readonly slug: string; readonly data: FrontMatter; readonly body: string; readonly warnings: readonly string[] }
+  | { readonly ok: false; readonly resolution: Resolution };
+
+/**
+ * Finds `<dir>/<slug>.md` for a `#slug` or `/slug` segment and splits its front matter. The
+ * slug is validated first (it can only name a file inside `dir`); a document that a symlink
+ * takes out of `dir` is read only when it lies in the pod's read scope. An unknown slug gives
+ * up to three "did you mean" suggestions from the existing documents.
+ */
+export async function findDoc(
+  segment: unknown, ctx: ResolveContext, { kind, dir, maxBytes }: { kind: DocKind; dir: string; maxBytes: number },
+): Promise<FoundDoc> {
+  const fail = (reason: string, ref?: string): FoundDoc => ({ ok: false, resolution: { type: 'unresolved', reason, ...(ref === undefined ? {} : { ref }) } });
+  const slug = segmentField(segment, 'slug');
+  if (typeof slug !== 'string') return fail(`malformed ${kind.segmentKind} segment: \`slug\` is not a string`);
+  const ref = displayRef(slug);
+  const problem = slugProblem(slug);
+  if (problem) return fail(`invalid ${kind.noun} name: ${problem}`, ref);
+  if (ctx.signal.aborted) return fail('cancelled', ref);
+
+  const home = canonicalPath(dir) ?? path.resolve(dir);
+  const file = canonicalPath(`${slug}.md`, home);
+  if (file === undefined) return fail(`${kind.sigil}${ref} cannot be resolved`, ref);
+  if (!isWithin(file, home) && !scopeOf(ctx).canRead(file)) {
+    return fail(`${kind.sigil}${ref} leads outside ${shownDir(dir, ctx)} and the pod's scope`, ref);
+  }
+
+  const read = await readTextFile(file, { maxBytes, signal: ctx.signal });
+  switch (read.kind) {
+    case 'missing':
+    case 'directory': {
+      const suggestions = suggestSlugs(slug, await listSlugs(home, ctx.signal));
+      const hint = suggestions.length ? ` (did you mean ${suggestions.map((s) => kind.sigil + s).join(', ')}?)` : '';
+      return fail(`no ${kind.noun} ${kind.sigil}${ref} in ${shownDir(dir, ctx)}${hint}`, ref);
+    }
+    case 'text': {
+      const doc = parseFrontMatter(read.text);
+      const warnings: string[] = [];
+      if (doc.problem) warnings.push(`${kind.sigil}${ref}: ${doc.problem}; the document was used without it`);
+      if (read.shownBytes < read.size) {
+        warnings.push(`${kind.sigil}${ref} was truncated to its first ${read.shownBytes} of ${read.size} bytes (limit ${maxBytes})`);
+      }
+      const body = read.shownBytes < read.size
+        ? `${doc.body}\n\n[truncated: ${read.size - read.shownBytes} of ${read.size} bytes cut]`
+        : doc.body;
+      return { ok: true, slug, data: doc.data, body, warnings };
+    }
+    case 'binary':
+      return fail(`${kind.sigil}${ref} is a binary file; not included`, ref);
+    case 'special':
+      return fail(`${kind.sigil}${ref} is ${read.what}, not a regular file; not opened`, ref);
+    case 'denied':
+      return fail(`${kind.sigil}${ref}: permission denied`, ref);
+    case 'aborted':
+      return fail('cancelled', ref);
+    case 'error':
+      return fail(`${kind.sigil}${ref} cannot be read (${read.code})`, ref);
+  }
+}
+
+/** The directory as users configured it: relative to the project when inside it. */
+function shownDir(dir: string, ctx: ResolveContext): string {
+  const relative = path.relative(ctx.projectDir, dir);
+  return relative && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : dir;
+}
