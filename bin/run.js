@@ -1,5 +1,56 @@
 #!/usr/bin/env node
-// Entry point of the `yoi` command. Kept tiny so `yoi --version` starts fast.
-import { execute } from '@oclif/core';
+// Entry point of the `yoi` command. `--version` and the root help are answered without loading
+// oclif, which costs more than the rest of a short command; everything else goes to oclif.
+// Errors end as one line on stderr with a non-zero exit code (see cli/formatCliError.ts).
+import { readFileSync, statSync } from 'node:fs';
 
-await execute({ dir: import.meta.url });
+const argv = process.argv.slice(2);
+const root = new URL('../', import.meta.url);
+
+if (argv[0] === '--version' || argv[0] === '-v') {
+  // The same line oclif prints (its `userAgent`).
+  const pkg = JSON.parse(readFileSync(new URL('package.json', root), 'utf8'));
+  process.stdout.write(`${pkg.oclif?.bin ?? pkg.name}/${pkg.version} ${process.platform}-${process.arch} node-${process.version}\n`);
+} else if (!printPrerenderedHelp()) {
+  const { run, flush } = await import('@oclif/core');
+  try {
+    await run(argv, import.meta.url);
+    await flush();
+  } catch (error) {
+    if (error?.code === 'EEXIT') {
+      process.exitCode = error.oclif?.exit ?? 0;
+    } else {
+      const { formatCliError } = await import('../dist/cli/formatCliError.js');
+      const { line, exitCode } = formatCliError(error);
+      process.stderr.write(`${line}\n`);
+      if (process.env.YOI_DEBUG) process.stderr.write(`${error?.stack ?? ''}\n`);
+      process.exitCode = exitCode;
+    }
+  }
+}
+
+/**
+ * `yoi`, `yoi --help`, `yoi -h`: print the root help oclif rendered at build time
+ * (dist/cli/help.json, written by dist/cli/renderHelp.js after `oclif manifest`). Used only when
+ * it is known to match what oclif would print now: same manifest and package.json as when it
+ * was rendered, at least as many columns, no theme or column override. Returns false otherwise.
+ */
+function printPrerenderedHelp() {
+  if (!(argv.length === 0 || (argv.length === 1 && (argv[0] === '--help' || argv[0] === '-h')))) return false;
+  if (process.env.OCLIF_COLUMNS || process.env.YOI_CONFIG_DIR) return false;
+  try {
+    const cached = JSON.parse(readFileSync(new URL('dist/cli/help.json', root), 'utf8'));
+    if (process.stdout.isTTY && process.stdout.columns < cached.columns) return false;
+    for (const [file, stamp] of Object.entries(cached.stamps)) {
+      const info = statSync(new URL(file, root));
+      if (`${info.size}:${info.mtimeMs}` !== stamp) return false;
+    }
+    const home = process.env.XDG_CONFIG_HOME || `${process.env.HOME}/.config`;
+    if (statSync(`${home}/yoi/theme.json`, { throwIfNoEntry: false })) return false;
+    const userAgent = `yoi/${cached.version} ${process.platform}-${process.arch} node-${process.version}`;
+    process.stdout.write(cached.text.replaceAll(cached.userAgentMark, userAgent));
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -4,11 +4,20 @@ import type { ResolvedConfig } from './resolveConfig.js';
 const SECRET_KEY = /(api[-_]?key|token|secret|password)/i;
 
 /**
- * The resolved config as plain JSON (for `yoi config --json` and logs). Plugins appear by name
- * only and credentials in `model` are masked, so the output is safe to paste into a bug report.
+ * The resolved config as plain JSON (for `yoi config --json` and logs), in reading order.
+ * Plugins appear by name only and credentials in `model` are masked, so the output is safe to
+ * paste into a bug report.
  */
 export function configToJson(config: ResolvedConfig): Record<string, unknown> {
-  const { plugins, model, ...rest } = config;
+  const {
+    configPath, projectDir, cwd, name, model, modelIsDefault, plugins, disablePlugins,
+    systemPrompt, maxTurns, scope, sessions, knowledge, workflows, compaction, limits, ...rest
+  } = config;
   const shownModel = Object.fromEntries(Object.entries(model).map(([k, v]) => [k, SECRET_KEY.test(k) && v ? '***' : v]));
-  return { ...rest, model: shownModel, plugins: plugins.map((p) => p.name) };
+  return {
+    configPath, projectDir, cwd, name, model: shownModel, modelIsDefault,
+    plugins: plugins.map((p) => p.name), disablePlugins,
+    systemPrompt, maxTurns, scope, sessions, knowledge, workflows, compaction, limits,
+    ...rest,
+  };
 }

@@ -5,11 +5,13 @@ import { labelOf } from './loadConfig.js';
 
 /**
  * Applies the config's plugins to a fresh PluginHost and checks that `model.provider` names a
- * provider some plugin registers. The host is not started: the pod starts it once listening.
+ * provider some plugin registers (unless `checkProvider: false`, for tools that only list
+ * plugins). The host is not started: the pod starts it once listening.
  */
-export function createHostFromConfig(config: ResolvedConfig): PluginHost {
+export function createHostFromConfig(config: ResolvedConfig, { checkProvider = true } = {}): PluginHost {
   const host = new PluginHost();
   host.applyPlugins(config.plugins);
+  if (!checkProvider) return host;
 
   const provider = config.model.provider;
   const available = host.keysOf('providers');

@@ -5,7 +5,7 @@ import { configToJson } from '../../../core/config/configToJson.js';
 import { createHostFromConfig } from '../../../core/config/createHostFromConfig.js';
 import { loadConfig } from '../../../core/config/loadConfig.js';
 import { definePlugin } from '../../../core/plugin/definePlugin.js';
-import { tempProject } from './tempProject.js';
+import { tempProject } from '../../support/tempProject.js';
 
 const fake = definePlugin({
   name: 'test:fake-provider',

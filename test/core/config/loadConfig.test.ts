@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import path from 'node:path';
 import { loadConfig, type LoadConfigOptions } from '../../../core/config/loadConfig.js';
 import { definePlugin } from '../../../core/plugin/definePlugin.js';
-import { tempProject } from './tempProject.js';
+import { tempProject } from '../../support/tempProject.js';
 
 const projects: ReturnType<typeof tempProject>[] = [];
 function project(files: Record<string, string>) {

@@ -1,0 +1,178 @@
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { tempProject } from '../support/tempProject.js';
+import { BIN, runCli } from './runCli.js';
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const pkg = JSON.parse(readFileSync(path.join(repo, 'package.json'), 'utf8')) as { version: string };
+// Configs in temp dirs import the built package by path (the CLI also serves `import 'yoi'`).
+const dist = path.join(repo, 'dist', 'index.js');
+
+const projects: ReturnType<typeof tempProject>[] = [];
+function project(files: Record<string, string> = {}) {
+  const p = tempProject({ 'package.json': '{"name":"demo","private":true}', ...files });
+  projects.push(p);
+  return p;
+}
+afterEach(() => projects.splice(0).forEach((p) => p.remove()));
+
+/** Every failure is exactly one `yoi: ...` line on stderr, nothing on stdout, and a non-zero code. */
+function expectOneLineError(result: ReturnType<typeof runCli>, message: string | RegExp, code = 1) {
+  expect(result.stdout).toBe('');
+  expect(result.stderr.endsWith('\n')).toBe(true);
+  expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
+  expect(result.stderr.trimEnd()).toMatch(typeof message === 'string' ? new RegExp(`^${escape(message)}$`) : message);
+  expect(result.code).toBe(code);
+}
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+describe('yoi --version / --help', () => {
+  it('prints the version line, for --version and -v', () => {
+    const p = project();
+    for (const flag of ['--version', '-v']) {
+      const r = runCli([flag], { cwd: p.root });
+      expect(r).toEqual({ code: 0, stderr: '', stdout: `yoi/${pkg.version} ${process.platform}-${process.arch} node-${process.version}\n` });
+    }
+  });
+
+  it('prints the root help, identical to what oclif renders', () => {
+    const p = project();
+    const fast = runCli(['--help'], { cwd: p.root });
+    expect(fast.code).toBe(0);
+    expect(fast.stdout).toMatch(/^USAGE\n {2}\$ yoi \[COMMAND\]$/m);
+    for (const command of ['config', 'init', 'plugins']) expect(fast.stdout).toMatch(new RegExp(`^ {2}${command} `, 'm'));
+    expect(fast.stdout).toContain(`yoi/${pkg.version} ${process.platform}-${process.arch} node-${process.version}`);
+    // OCLIF_COLUMNS makes bin/run.js hand the request to oclif itself.
+    const oclif = runCli(['--help'], { cwd: p.root, env: { OCLIF_COLUMNS: '80' } });
+    expect(oclif.stdout).toBe(fast.stdout);
+    expect(runCli([], { cwd: p.root }).stdout).toBe(fast.stdout);
+    expect(runCli(['-h'], { cwd: p.root }).stdout).toBe(fast.stdout);
+  });
+
+  it('shows help for a command', () => {
+    const r = runCli(['config', '--help'], { cwd: project().root });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('$ yoi config [--config FILE] [--json]');
+  });
+});
+
+describe('yoi config', () => {
+  it('prints the resolved config as JSON', () => {
+    const p = project({ 'yoi.config.ts': "export default { name: 'demo', model: { provider: 'echo', apiKey: 'sk-1' }, sessions: { dir: 'logs' } };", 'sub/.keep': '' });
+    const r = runCli(['config', '--json'], { cwd: p.path('sub') });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const json = JSON.parse(r.stdout);
+    expect(json).toMatchObject({
+      configPath: p.path('yoi.config.ts'), projectDir: p.root, cwd: p.path('sub'), name: 'demo',
+      model: { provider: 'echo', apiKey: '***' }, modelIsDefault: false, sessions: { dir: p.path('logs') }, maxTurns: 50,
+    });
+    expect(json.plugins).toEqual(expect.arrayContaining([expect.any(String)]));
+  });
+
+  it('prints a readable form, and says when no model is configured', () => {
+    const p = project({ '.yoirc.yaml': 'name: rc\n' });
+    const r = runCli(['config'], { cwd: p.root });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`# config: ${p.path('.yoirc.yaml')}\n`);
+    expect(r.stdout).toContain('# no model configured: using the offline echo provider\n');
+    expect(r.stdout).toContain('\nname: rc\n');
+  });
+
+  it('takes --config and YOI_CONFIG', () => {
+    const p = project({ 'a.json': '{"name":"from-flag"}', 'b.json': '{"name":"from-env"}' });
+    expect(JSON.parse(runCli(['config', '--json'], { cwd: p.root, env: { YOI_CONFIG: 'b.json' } }).stdout).name).toBe('from-env');
+    expect(JSON.parse(runCli(['config', '--json', '--config', 'a.json'], { cwd: p.root, env: { YOI_CONFIG: 'b.json' } }).stdout).name).toBe('from-flag');
+  });
+});
+
+describe('yoi plugins', () => {
+  it("lists each plugin with the hooks and kinds it taps, for plugins made with the config's 'yoi' import", () => {
+    const p = project({
+      'yoi.config.ts': [
+        "import { definePlugin } from 'yoi';",
+        "import { defaultPlugins } from 'yoi/plugins';",
+        "const jira = definePlugin({ name: 'acme:jira', apply(host) {",
+        "  host.hooks.resolveSegment.for('jira').tapPromise('acme:jira', async () => undefined);",
+        "  host.hooks.afterTurn.tapPromise('acme:jira', async () => {});",
+        '} });',
+        "const idle = definePlugin({ name: 'acme:idle', apply() {} });",
+        'export default { plugins: [...defaultPlugins(), jira(), idle()] };',
+      ].join('\n'),
+    });
+    const r = runCli(['plugins', '--json'], { cwd: p.root });
+    expect(r.stderr).toBe('');
+    const plugins = JSON.parse(r.stdout) as { name: string; hooks: string[] }[];
+    expect(plugins.slice(-2)).toEqual([
+      { name: 'acme:jira', hooks: ['resolveSegment(jira)', 'afterTurn'] },
+      { name: 'acme:idle', hooks: [] },
+    ]);
+    const text = runCli(['plugins'], { cwd: p.root }).stdout;
+    expect(text).toMatch(/^acme:jira +resolveSegment\(jira\), afterTurn$/m);
+    expect(text).toMatch(/^acme:idle +\(no taps\)$/m);
+    expect(text).toMatch(/^segment kinds: .*jira/m);
+  });
+
+  it('works with plugins imported from the package by path too', () => {
+    const p = project({
+      'yoi.config.mjs': `import { definePlugin } from ${JSON.stringify(dist)};\nexport default { plugins: [definePlugin({ name: 'acme:p', apply(h) { h.hooks.providers.for('fake').tap('acme:p', () => undefined); } })()], model: { provider: 'fake' } };`,
+    });
+    const r = runCli(['plugins', '--json'], { cwd: p.root });
+    expect(JSON.parse(r.stdout)).toEqual([{ name: 'acme:p', hooks: ['providers(fake)'] }]);
+    expect(JSON.parse(runCli(['config', '--json'], { cwd: p.root }).stdout).plugins).toEqual(['acme:p']);
+  });
+});
+
+describe('yoi init', () => {
+  it('writes a yoi.config.ts that loads, then refuses to overwrite it', () => {
+    const p = project();
+    const first = runCli(['init'], { cwd: p.root });
+    expect(first).toMatchObject({ code: 0, stderr: '' });
+    expect(readFileSync(p.path('yoi.config.ts'), 'utf8')).toContain('satisfies YoiConfig');
+    const config = runCli(['config', '--json'], { cwd: p.root });
+    expect(config.stderr).toBe('');
+    expect(JSON.parse(config.stdout)).toMatchObject({ configPath: p.path('yoi.config.ts'), name: 'default' });
+    expectOneLineError(runCli(['init'], { cwd: p.root }), 'yoi: yoi.config.ts already exists: edit it, or remove it to start over');
+  });
+
+  it('refuses when package.json has a "yoi" key', () => {
+    const p = project({ 'package.json': '{"yoi":{}}' });
+    expectOneLineError(runCli(['init'], { cwd: p.root }), 'yoi: package.json already has a "yoi" key: edit it, or remove it to start over');
+  });
+});
+
+describe('errors are one line on stderr with a non-zero exit code', () => {
+  it('for a config with a bad key', () => {
+    const p = project({ 'yoi.config.ts': "export default { model: { provider: 'echo' }, maxTurns: 'many' };" });
+    expectOneLineError(runCli(['config'], { cwd: p.root }), 'yoi: yoi.config.ts: maxTurns: expected number');
+  });
+
+  it('for a config with a syntax error or a missing import', () => {
+    const p = project({ 'yoi.config.ts': "export default {\n  name: 'x'\n  maxTurns: 3,\n};" });
+    expectOneLineError(runCli(['config'], { cwd: p.root }), /^yoi: yoi\.config\.ts:3:2: syntax error: /);
+    p.write('yoi.config.ts', "import { x } from './missing.js';\nexport default x;");
+    expectOneLineError(runCli(['plugins'], { cwd: p.root }), "yoi: yoi.config.ts: failed to load: Cannot find module './missing.js'");
+  });
+
+  it('for an unknown provider, naming the ones available', () => {
+    const p = project({ 'yoi.config.json': '{"model":{"provider":"nope"}}' });
+    expectOneLineError(runCli(['config'], { cwd: p.root }), /^yoi: yoi\.config\.json: model\.provider: unknown provider "nope" \(available: .*\)$/);
+  });
+
+  it('for a missing --config file', () => {
+    expectOneLineError(runCli(['config', '--config', 'nope.ts'], { cwd: project().root }), 'yoi: config file not found: nope.ts (from --config)');
+  });
+
+  it('for an unknown flag, an unexpected argument or an unknown command (usage errors exit 2)', () => {
+    const cwd = project().root;
+    expectOneLineError(runCli(['config', '--bogus'], { cwd }), 'yoi: Nonexistent flag: --bogus (see: yoi config --help)', 2);
+    expectOneLineError(runCli(['plugins', 'extra'], { cwd }), /^yoi: .*extra.* \(see: yoi (plugins )?--help\)$/, 2);
+    expectOneLineError(runCli(['nosuch'], { cwd }), 'yoi: unknown command "nosuch" (see: yoi --help)', 2);
+  });
+});
+
+it('runs from any directory (bin path is absolute)', () => {
+  expect(path.isAbsolute(BIN)).toBe(true);
+});
