@@ -49,7 +49,8 @@ export async function resolveSegments(
     const handled = Object.hasOwn(KNOWN_SEGMENT_SCHEMAS, kind) || (hook !== undefined && hook.taps.length > 0);
     const fallback = (reason: string, shownRef = ref) => {
       out.userText += handled ? `[unresolved ${kind}: ${shownRef}]` : `[unknown input: kind=${kind}]`;
-      out.alerts.push(`${kind} ${SIGIL[kind] ?? ''}${shownRef} was not resolved (${reason}); the model sees a placeholder`);
+      const what = SIGIL[kind] ? `${kind} ${SIGIL[kind]}${shownRef}` : `${kind} segment${shownRef !== kind ? ` (${shownRef})` : ''}`;
+      out.alerts.push(`${what} was not resolved (${reason}); the model sees a placeholder`);
     };
 
     if (!hook || hook.taps.length === 0) {

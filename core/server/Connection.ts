@@ -62,8 +62,12 @@ export class Connection {
       onError: (err) => opts.onLineError(this, err),
     });
     socket.on('data', (chunk: Buffer) => this.reader.push(chunk));
-    // A client that writes a method and closes at once still has that method processed.
-    socket.on('end', () => this.reader.end());
+    // At the client's EOF: handle the lines already received (a client that writes a method and
+    // closes at once still has it processed), flush their replies, then close our side too.
+    socket.on('end', () => {
+      this.reader.end();
+      void this.chain.then(() => this.end());
+    });
     socket.on('drain', () => this.flush());
     socket.on('error', () => socket.destroy());
     socket.on('close', () => {

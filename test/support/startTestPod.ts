@@ -75,3 +75,14 @@ export function runEnded(client: PodClient, timeoutMs = 10_000): Promise<Event> 
 }
 
 export const text = (content: string) => ({ kind: 'text' as const, content });
+
+/** Resolves once `events` (a recorder) holds an event matching `pred`, past ones included. */
+export async function until(events: Event[], pred: (e: Event) => boolean, timeoutMs = 10_000): Promise<Event> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = events.find(pred);
+    if (found) return found;
+    if (Date.now() > deadline) throw new Error(`timed out; saw ${JSON.stringify(events.map((e) => e.event))}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
