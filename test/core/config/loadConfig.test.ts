@@ -119,8 +119,9 @@ describe('loadConfig: plugins', () => {
       ].join('\n'),
     });
     const config = await load(p.root, { virtualModules: yoiModule });
-    expect(config.plugins.map((x) => x.name)).toEqual(['acme:jira']);
-    expect(config.plugins[0].options).toEqual({ baseUrl: 'https://jira.acme.dev' });
+    const { defaultPlugins } = await import('../../../plugins/index.js');
+    expect(config.plugins.map((x) => x.name)).toEqual([...defaultPlugins().map((x) => x.name), 'acme:jira']);
+    expect(config.plugins.at(-1)?.options).toEqual({ baseUrl: 'https://jira.acme.dev' });
   });
 
   it('names the file when a plugin in it gets bad options', async () => {
