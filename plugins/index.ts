@@ -2,6 +2,12 @@ import type { YoiPlugin } from '../core/plugin/YoiPlugin.js';
 import { echoProvider } from './providers/echoProvider.js';
 import { scriptedProvider } from './providers/scriptedProvider.js';
 import { textResolver } from './resolvers/textResolver.js';
+import { pasteResolver } from './resolvers/pasteResolver.js';
+import { fileRefResolver } from './resolvers/fileRef/fileRefResolver.js';
+import { knowledgeResolver } from './resolvers/knowledgeResolver.js';
+import { workflowResolver } from './resolvers/workflowResolver.js';
+
+export { pasteResolver, fileRefResolver, knowledgeResolver, workflowResolver };
 
 /**
  * The built-in plugins, in the order they are applied. A config without `plugins` gets this
@@ -13,6 +19,10 @@ export function defaultPlugins(opts: { exclude?: readonly string[] } = {}): YoiP
   const plugins: YoiPlugin[] = [
     // Built-ins (segment resolvers, offline providers, ...) are listed here, one factory call each.
     textResolver(),
+    pasteResolver(),
+    fileRefResolver(),
+    knowledgeResolver(),
+    workflowResolver(),
     echoProvider(),
     scriptedProvider(),
   ];
