@@ -7,6 +7,7 @@ export { z } from 'zod';
 export { definePlugin, type PluginDefinition, type PluginFactory } from './core/plugin/definePlugin.js';
 export { PluginHost, type HookMapName, type PluginDescription } from './core/plugin/PluginHost.js';
 export { isYoiPlugin, type YoiPlugin } from './core/plugin/YoiPlugin.js';
+export { STAGE_EARLY, STAGE_DEFAULT, STAGE_LATE } from './core/plugin/stages.js';
 
 export { defineConfig } from './core/config/defineConfig.js';
 export { YoiConfigSchema, ScopeRuleSchema, type YoiConfig, type ParsedConfig, type ScopeRule } from './core/config/YoiConfigSchema.js';

@@ -283,3 +283,19 @@ describe('PluginHost introspection', () => {
     await expect(host.hooks.resolveSegment.for('jira').promise(segment, ctx)).rejects.toMatchObject({ plugin: 'acme:jira' });
   });
 });
+
+describe('PluginHost stages', () => {
+  it('runs an early-stage tap before taps applied earlier', async () => {
+    const { STAGE_EARLY, STAGE_LATE } = await import('../../../core/plugin/stages.js');
+    const order: string[] = [];
+    const tapAt = (name: string, stage?: number) => definePlugin({ name, apply(h) {
+      h.hooks.resolveSegment.for('paste').tapPromise({ name, stage }, async () => {
+        order.push(name);
+        return undefined;
+      });
+    } })();
+    const host = hostWith(tapAt('yoi:paste'), tapAt('acme:late', STAGE_LATE), tapAt('acme:override', STAGE_EARLY));
+    await host.hooks.resolveSegment.for('paste').promise(segment, ctx);
+    expect(order).toEqual(['acme:override', 'yoi:paste', 'acme:late']);
+  });
+});
