@@ -20,7 +20,10 @@ if (argv[0] === '--version' || argv[0] === '-v') {
     if (error?.code === 'EEXIT') {
       process.exitCode = error.oclif?.exit ?? 0;
     } else {
-      const { formatCliError } = await import('../dist/cli/formatCliError.js');
+      // Without a build (dist/ missing) the formatter is gone too; still print one line.
+      const { formatCliError } = await import('../dist/cli/formatCliError.js').catch(() => ({
+        formatCliError: (e) => ({ line: `yoi: ${String(e?.message ?? e).split('\n')[0]}`, exitCode: 1 }),
+      }));
       const { line, exitCode } = formatCliError(error);
       process.stderr.write(`${line}\n`);
       if (process.env.YOI_DEBUG) process.stderr.write(`${error?.stack ?? ''}\n`);
