@@ -55,7 +55,7 @@ export async function findDoc(
     case 'missing':
     case 'directory': {
       const suggestions = suggestSlugs(slug, await listSlugs(home, ctx.signal));
-      const hint = suggestions.length ? ` (did you mean ${suggestions.map((s) => kind.sigil + s).join(', ')}?)` : '';
+      const hint = suggestions.length ? `; did you mean ${suggestions.map((s) => kind.sigil + s).join(', ')}?` : '';
       return fail(`no ${kind.noun} ${kind.sigil}${ref} in ${shownDir(dir, ctx)}${hint}`, ref);
     }
     case 'text': {

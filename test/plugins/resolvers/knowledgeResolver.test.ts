@@ -65,9 +65,9 @@ describe('yoi:knowledge', () => {
 
   it('suggests up to three close slugs for an unknown one', async () => {
     expect(await resolve('styel')).toEqual({
-      type: 'unresolved', ref: 'styel', reason: 'no knowledge note #styel in .yoi/knowledge (did you mean #style, #stale, #styles?)',
+      type: 'unresolved', ref: 'styel', reason: 'no knowledge note #styel in .yoi/knowledge; did you mean #style, #stale, #styles?',
     });
-    expect(await resolve('review')).toMatchObject({ reason: 'no knowledge note #review in .yoi/knowledge (did you mean #team/review?)' });
+    expect(await resolve('review')).toMatchObject({ reason: 'no knowledge note #review in .yoi/knowledge; did you mean #team/review?' });
     expect(await resolve('zzzzzzzz')).toMatchObject({ reason: 'no knowledge note #zzzzzzzz in .yoi/knowledge' });
     expect(await resolve('folder')).toMatchObject({ type: 'unresolved', reason: expect.stringMatching(/^no knowledge note #folder/) });
   });

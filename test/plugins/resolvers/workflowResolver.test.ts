@@ -44,9 +44,9 @@ describe('yoi:workflow', () => {
 
   it('suggests close slugs for an unknown one', async () => {
     expect(await resolve('relase')).toEqual({
-      type: 'unresolved', ref: 'relase', reason: 'no workflow /relase in .yoi/workflows (did you mean /release?)',
+      type: 'unresolved', ref: 'relase', reason: 'no workflow /relase in .yoi/workflows; did you mean /release?',
     });
-    expect(await resolve('deploy')).toMatchObject({ reason: 'no workflow /deploy in .yoi/workflows (did you mean /ops/deploy?)' });
+    expect(await resolve('deploy')).toMatchObject({ reason: 'no workflow /deploy in .yoi/workflows; did you mean /ops/deploy?' });
   });
 
   it('refuses invalid slugs and links out of the directory', async () => {
