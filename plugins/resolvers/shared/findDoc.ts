@@ -10,7 +10,7 @@ import { parseFrontMatter, type FrontMatter } from './parseFrontMatter.js';
 import { readTextFile } from './readTextFile.js';
 import { segmentField } from './segmentField.js';
 import { suggestSlugs } from './suggestSlugs.js';
-import { slugProblem } from './validateSlug.js';
+import { slugProblem } from './slugProblem.js';
 
 /** Which kind of document is looked up: words for reasons, the sigil users type. */
 export interface DocKind {

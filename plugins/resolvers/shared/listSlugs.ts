@@ -1,5 +1,5 @@
 import { glob } from 'tinyglobby';
-import { slugProblem } from './validateSlug.js';
+import { slugProblem } from './slugProblem.js';
 
 /** Most documents looked at for suggestions and completions. */
 export const MAX_LISTED_SLUGS = 5000;
