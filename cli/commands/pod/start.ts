@@ -1,0 +1,47 @@
+import { Flags } from '@oclif/core';
+import { YoiCommand } from '../../YoiCommand.js';
+import { configFlags } from '../../flags.js';
+
+export default class PodStart extends YoiCommand {
+  static override summary = 'Start a pod: one agent session served on a Unix socket.';
+  static override description =
+    'Runs in the foreground until stopped (Ctrl-C, SIGTERM or `yoi pod stop`); prints `listening <socket>` as its first line once it accepts connections. With --detach it returns as soon as the pod is ready.';
+  static override examples = ['<%= config.bin %> pod start', '<%= config.bin %> pod start --name reviewer --detach', '<%= config.bin %> pod start --resume'];
+  static override flags = {
+    ...configFlags,
+    name: Flags.string({ description: "pod name (default: the config's name, else \"default\")", helpValue: 'N' }),
+    socket: Flags.string({ description: 'socket path (default: <runtime dir>/<name>/sock)', helpValue: 'PATH' }),
+    detach: Flags.boolean({ description: 'start in the background and return once it is ready' }),
+    resume: Flags.string({ description: 'restore the newest session, or the given session id', helpValue: '[ID]' }),
+    adopt: Flags.boolean({ hidden: true, description: 'started by a parent pod (with --callback)' }),
+    callback: Flags.string({ hidden: true, description: "the parent pod's socket", helpValue: 'SOCK' }),
+  };
+
+  async run(): Promise<void> {
+    // `--resume` takes an optional value: a bare `--resume` means the newest session.
+    const argv = [...this.argv];
+    const i = argv.indexOf('--resume');
+    if (i >= 0 && (i === argv.length - 1 || argv[i + 1].startsWith('-'))) argv.splice(i + 1, 0, 'latest');
+    const { flags } = await this.parse({ flags: PodStart.flags, args: {}, strict: true }, argv);
+    if (flags.detach) {
+      const { startDetached } = await import('../../startDetached.js');
+      this.print(`listening ${await startDetached(argv.filter((a) => a !== '--detach'), flags)}`);
+      return;
+    }
+    const { loadProject } = await import('../../loadProject.js');
+    const { Pod } = await import('../../../core/pod/Pod.js');
+    const { config, host } = await loadProject({ configFile: flags.config });
+    const pod = await Pod.start({
+      config, host, name: flags.name, socketPath: flags.socket,
+      resume: flags.resume === undefined ? undefined : flags.resume === 'latest' ? true : flags.resume,
+    });
+    this.print(`listening ${pod.paths.socket}`);
+    for (const note of pod.notes) process.stderr.write(`yoi: ${note}\n`);
+    const stop = () => void pod.stop();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+    await pod.closed;
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+  }
+}

@@ -1,0 +1,20 @@
+import { YoiCommand } from '../../YoiCommand.js';
+import { configFlags, jsonFlag, podFlags } from '../../flags.js';
+
+export default class PodStatus extends YoiCommand {
+  static override summary = "Show one pod's state, session and model.";
+  static override flags = { ...configFlags, ...podFlags, ...jsonFlag };
+
+  async run(): Promise<void> {
+    const { flags } = await this.parse(PodStatus);
+    const { connectPod } = await import('../../podTarget.js');
+    const { client } = await connectPod(flags);
+    const history = await client.request({ method: 'get_history' });
+    await client.close();
+    const w = client.welcome!;
+    const greeting = history.event === 'history' ? history.data.greeting : undefined;
+    const status = { pod: w.pod_name, status: w.status, session_id: w.session_id, provider: greeting?.provider, model: greeting?.model, cwd: greeting?.cwd, tools: greeting?.tools, segment_kinds: w.segment_kinds, items: history.event === 'history' ? history.data.items.length : 0 };
+    if (flags.json) this.print(JSON.stringify(status, null, 2));
+    else for (const [k, v] of Object.entries(status)) this.print(`${k}: ${Array.isArray(v) ? v.join(', ') : v}`);
+  }
+}

@@ -1,0 +1,38 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * Starts `yoi pod start` (without --detach) as a background process in its own session, its
+ * output in `<pod dir>/pod.log`, and returns the socket path once the pod accepts connections.
+ * If the pod exits first, its last log line becomes the error.
+ */
+export async function startDetached(argv: string[], flags: { name?: string; socket?: string; config?: string }): Promise<string> {
+  const { resolvePodTarget } = await import('./podTarget.js');
+  const { podPaths } = await import('../core/pod/runtimePaths.js');
+  const { ensurePrivateDir, isSocketLive } = await import('../core/pod/podFiles.js');
+  const { YoiError } = await import('../core/errors/YoiError.js');
+  const target = flags.socket ? { name: flags.name ?? 'default', socket: path.resolve(flags.socket) } : await resolvePodTarget({ pod: flags.name, config: flags.config });
+  const paths = podPaths(flags.name ?? target.name, process.env, flags.socket);
+  ensurePrivateDir(paths.base);
+  ensurePrivateDir(paths.dir);
+  const logFile = path.join(paths.dir, 'pod.log');
+  const log = fs.openSync(logFile, 'a', 0o600);
+  const bin = fileURLToPath(new URL('../../bin/run.js', import.meta.url));
+  const child = spawn(process.execPath, [bin, 'pod', 'start', ...argv], { detached: true, stdio: ['ignore', log, log], env: process.env });
+  fs.closeSync(log);
+  let exited: number | null | undefined;
+  child.once('exit', (code) => (exited = code));
+  child.unref();
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    if (exited !== undefined) {
+      const lines = fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8').trim().split('\n') : [];
+      throw new YoiError('YOI_ERR_CONNECTION', (lines.at(-1) ?? `the pod exited with code ${exited}`).replace(/^yoi: /, ''));
+    }
+    if (await isSocketLive(paths.socket, 200)) return paths.socket;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new YoiError('YOI_ERR_TIMEOUT', `the pod did not start listening within 15 s (see ${logFile})`);
+}
