@@ -28,6 +28,10 @@ export type { Tool, ToolContext, ToolOutput } from './core/tools/Tool.js';
 export type { Resolution } from './core/pipeline/Resolution.js';
 export type { ResolveContext } from './core/pipeline/ResolveContext.js';
 
+export { Scope, scopeOf, canonicalPath, type ScopeCheck, type ScopeLock } from './core/scope/index.js';
+export { PodClient, PodRequestError, type PodClientOptions } from './core/client/PodClient.js';
+export { messageItem, itemText, HistoryItemSchema, type HistoryItem } from './core/history/HistoryItem.js';
+
 export * from './core/protocol/index.js';
 
 export { defaultPlugins } from './plugins/index.js';
