@@ -213,11 +213,14 @@ export class PodController {
     const items = [messageItem('user', resolved.userText), ...resolved.contextItems];
     this.history.push(...items);
     run.instructions = resolved.instructions;
+    // Inlined segment contents are logged once, in `segments`; the message text refers to them.
+    const byReference = resolved.userParts.some((p) => typeof p === 'number');
     this.opts.session().append({
       type: 'user_input',
       ts: Date.now(),
       segments, // written in wire form: unknown kinds keep their raw payload
-      items,
+      items: byReference ? [messageItem('user', ''), ...resolved.contextItems] : items,
+      ...(byReference ? { user_text: resolved.userParts } : {}),
       ...(resolved.instructions.length ? { instructions: resolved.instructions } : {}),
     });
     if (run.abort.signal.aborted) throw new AbortedError('aborted');

@@ -8,6 +8,11 @@ import type { ResolveContext } from './ResolveContext.js';
 export interface ResolvedInput {
   /** The user message: inline segments and placeholders, in order. */
   userText: string;
+  /**
+   * `userText` as parts: a number is the index of a segment whose own `content` was inlined
+   * as is (text, paste), a string is literal text. Lets the session log keep a paste once.
+   */
+  userParts: (string | number)[];
   /** System items placed right after the user message (`[File: …]`, `[Knowledge: …]`). */
   contextItems: HistoryItem[];
   /** System instructions for this run only (`[Workflow: …]`). */
@@ -39,46 +44,39 @@ export async function resolveSegments(
   segments: readonly Segment[],
   makeContext: (index: number) => ResolveContext,
 ): Promise<ResolvedInput> {
-  const out: ResolvedInput = { userText: '', contextItems: [], instructions: [], alerts: [] };
-  for (let i = 0; i < segments.length; i++) {
+  // Segments are independent: resolve them concurrently (bounded), assemble in input order.
+  const outcomes = new Array<Outcome>(segments.length);
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < segments.length; i = next++) outcomes[i] = await resolveOne(hooks, segments[i], () => makeContext(i));
+  };
+  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, segments.length) }, worker));
+
+  const out: ResolvedInput = { userText: '', userParts: [], contextItems: [], instructions: [], alerts: [] };
+  const literal = (text: string) => {
+    out.userText += text;
+    out.userParts.push(text);
+  };
+  outcomes.forEach((o, i) => {
     const segment = segments[i];
     const kind = segmentKind(segment);
     const payload = (segment instanceof UnknownSegment ? segment.raw : segment) as Record<string, unknown>;
     const ref = refOf(kind, payload);
-    const hook = hooks.resolveSegment.get(kind);
-    const handled = Object.hasOwn(KNOWN_SEGMENT_SCHEMAS, kind) || (hook !== undefined && hook.taps.length > 0);
     const fallback = (reason: string, shownRef = ref) => {
-      out.userText += handled ? `[unresolved ${kind}: ${shownRef}]` : `[unknown input: kind=${kind}]`;
+      literal(o.handled ? `[unresolved ${kind}: ${shownRef}]` : `[unknown input: kind=${kind}]`);
       const what = SIGIL[kind] ? `${kind} ${SIGIL[kind]}${shownRef}` : `${kind} segment${shownRef !== kind ? ` (${shownRef})` : ''}`;
       out.alerts.push(`${what} was not resolved (${reason}); the model sees a placeholder`);
     };
-
-    if (!hook || hook.taps.length === 0) {
-      fallback(handled ? `no resolver plugin for ${kind}` : `no plugin handles segments of kind "${kind}"`);
-      continue;
-    }
-    let result: Resolution | undefined;
-    try {
-      const raw = await hook.promise(payload, makeContext(i));
-      if (raw !== undefined) {
-        const parsed = ResolutionSchema.safeParse(raw);
-        if (!parsed.success) {
-          fallback(`a resolver returned an invalid result: ${parsed.error.issues[0]?.message ?? 'bad shape'}`);
-          continue;
-        }
-        result = parsed.data;
-      }
-    } catch (e) {
-      fallback(oneLine((e as Error).message ?? String(e)));
-      continue;
-    }
-    if (!result) {
-      fallback('every resolver declined it');
-      continue;
-    }
+    if ('failed' in o) return fallback(o.failed);
+    const result = o.result;
     switch (result.type) {
       case 'inline':
-        out.userText += result.text;
+        if (result.text === payload.content) {
+          out.userText += result.text;
+          out.userParts.push(i);
+        } else {
+          literal(result.text);
+        }
         break;
       case 'context': {
         const text = `[${result.label}]\n${result.text}`;
@@ -91,8 +89,33 @@ export async function resolveSegments(
         fallback(result.reason, result.ref ?? ref);
         break;
     }
-  }
+  });
   return out;
+}
+
+/** Segments resolved at once (bounded so hundreds of @refs do not exhaust file descriptors). */
+const CONCURRENCY = 8;
+
+type Outcome = { handled: boolean } & ({ result: Resolution } | { failed: string });
+
+/** Runs the resolvers of one segment; every way of not resolving becomes `failed` with a reason. */
+async function resolveOne(hooks: Hooks, segment: Segment, makeContext: () => ResolveContext): Promise<Outcome> {
+  const kind = segmentKind(segment);
+  const payload = (segment instanceof UnknownSegment ? segment.raw : segment) as Record<string, unknown>;
+  const hook = hooks.resolveSegment.get(kind);
+  const handled = Object.hasOwn(KNOWN_SEGMENT_SCHEMAS, kind) || (hook !== undefined && hook.taps.length > 0);
+  if (!hook || hook.taps.length === 0) {
+    return { handled, failed: handled ? `no resolver plugin for ${kind}` : `no plugin handles segments of kind "${kind}"` };
+  }
+  try {
+    const raw = await hook.promise(payload, makeContext());
+    if (raw === undefined) return { handled, failed: 'every resolver declined it' };
+    const parsed = ResolutionSchema.safeParse(raw);
+    if (!parsed.success) return { handled, failed: `a resolver returned an invalid result: ${parsed.error.issues[0]?.message ?? 'bad shape'}` };
+    return { handled, result: parsed.data };
+  } catch (e) {
+    return { handled, failed: oneLine((e as Error)?.message ?? String(e)) };
+  }
 }
 
 function oneLine(s: string): string {

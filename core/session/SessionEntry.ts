@@ -31,6 +31,12 @@ export const SessionEntrySchema = z.discriminatedUnion('type', [
     segments: z.array(z.unknown()),
     /** The user message and context items added to history. */
     items: z.array(HistoryItemSchema),
+    /**
+     * When set, the user message's text (items[0], stored empty) is these parts joined: a
+     * number stands for the `content` of that segment (a paste is stored once), a string is
+     * literal text.
+     */
+    user_text: z.array(z.union([z.string(), z.number().int().nonnegative()])).optional(),
     /** System instructions that applied to this run only (workflows). */
     instructions: z.array(z.string()).optional(),
   }),

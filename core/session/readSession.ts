@@ -53,7 +53,7 @@ export function readSession(file: string): SessionState {
           return r.success ? [r.data] : [];
         });
         userInputs.push({ index: history.length, segments });
-        history.push(...e.items);
+        history.push(...(e.user_text ? withUserText(e.items, e.user_text, e.segments) : e.items));
         open = true;
         break;
       }
@@ -70,6 +70,15 @@ export function readSession(file: string): SessionState {
     }
   }
   return { sessionId: start.session_id, file, start, history, userInputs, nextTurn, interrupted: open, skippedLines: skipped };
+}
+
+/** Rebuilds the user message's text from its parts (see SessionEntry `user_text`). */
+function withUserText(items: HistoryItem[], parts: (string | number)[], segments: unknown[]): HistoryItem[] {
+  const text = parts
+    .map((p) => (typeof p === 'string' ? p : String((segments[p] as { content?: unknown } | undefined)?.content ?? '')))
+    .join('');
+  const [first, ...rest] = items;
+  return first?.type === 'message' ? [{ ...first, content: [{ type: 'text', text }] }, ...rest] : items;
 }
 
 /** Session files of a directory, newest first (uuidv7 names sort by creation time). */
