@@ -1,6 +1,7 @@
 import type { AlertLevel } from '../protocol/index.js';
 import type { Scope } from '../scope/Scope.js';
 import type { ResolvedConfig } from '../config/resolveConfig.js';
+import type { FileActivity } from '../tools/FileActivity.js';
 
 /**
  * What the running pod offers to plugins inside hooks. Members are added as the pod grows
@@ -17,4 +18,6 @@ export interface PodServices {
   scope?: Scope;
   /** The pod's resolved config (limits, directories, compaction settings). Set by the pod. */
   config?: ResolvedConfig;
+  /** Files the pod's tools read or wrote recently (newest first); compaction reads `recent(5)`. */
+  files?: FileActivity;
 }

@@ -10,6 +10,7 @@ import type { Provider } from '../provider/Provider.js';
 import { POD_EVENT_KINDS, PROTOCOL_VERSION, type AlertLevel, type AlertSource, type Greeting, type Method, type PodStatus } from '../protocol/index.js';
 import { Scope } from '../scope/Scope.js';
 import type { Connection } from '../server/Connection.js';
+import { FileActivity } from '../tools/FileActivity.js';
 import { SocketServer } from '../server/SocketServer.js';
 import type { SessionLog } from '../session/SessionLog.js';
 import { createProvider, createTools } from './createRuntimeParts.js';
@@ -99,7 +100,7 @@ export class Pod {
     }
 
     this.scope = new Scope(config.scope, config.projectDir);
-    const services: PodServices = { alert: (level, message) => this.alert(level, message), scope: this.scope, config };
+    const services: PodServices = { alert: (level, message) => this.alert(level, message), scope: this.scope, config, files: new FileActivity() };
     this.info = { podName: this.name, cwd: config.cwd, projectDir: config.projectDir, services };
     host.onTapError = (error) => this.alert('warn', error.message);
 
