@@ -1,19 +1,59 @@
 import type { HistoryItem } from '../history/HistoryItem.js';
 
+/** Tokens a message costs beyond its text (role and separators), as chat formats count them. */
+const MESSAGE_OVERHEAD = 4;
+
+type Count = (text: string) => number;
+
+let count: Count | undefined;
+let loading: Promise<void> | undefined;
+/** Per-item counts: history items are immutable once committed, so each is tokenized once. */
+let cache = new WeakMap<HistoryItem, number>();
+
 /**
- * A quick token estimate (about 4 characters per token) for providers that report no usage
- * and for offline providers. Cheap enough to run before every request.
+ * Loads the tokenizer (gpt-tokenizer, o200k_base) once per process. Imported lazily: its
+ * tables take ~0.2 s to load, which a CLI command must not pay. Until it is loaded, estimates
+ * fall back to ~4 characters per token; the pod awaits this before its first LLM request.
  */
-export function estimateTextTokens(text: string): number {
-  return Math.ceil(text.length / 4);
+export function loadTokenizer(): Promise<void> {
+  loading ??= import('gpt-tokenizer/encoding/o200k_base').then((m) => {
+    // Text like `<|endoftext|>` in a user's file is ordinary text here, not a special token.
+    const options = { disallowedSpecial: new Set<string>() };
+    count = (text) => m.countTokens(text, options);
+    cache = new WeakMap();
+  });
+  return loading;
 }
 
+/** True once `loadTokenizer()` has finished. */
+export function tokenizerLoaded(): boolean {
+  return count !== undefined;
+}
+
+/** Tokens of a text: exact for o200k_base once the tokenizer is loaded, else about chars/4. */
+export function estimateTextTokens(text: string): number {
+  if (text === '') return 0;
+  return count ? count(text) : Math.ceil(text.length / 4);
+}
+
+/** Tokens of one history item (cached per item once the tokenizer is loaded). */
+export function estimateItemTokens(item: HistoryItem): number {
+  const cached = cache.get(item);
+  if (cached !== undefined) return cached;
+  let n = MESSAGE_OVERHEAD;
+  if (item.type === 'message') for (const p of item.content) n += estimateTextTokens(p.text);
+  else if (item.type === 'tool_call') n += estimateTextTokens(item.name) + estimateTextTokens(item.arguments);
+  else n += estimateTextTokens(item.summary) + estimateTextTokens(item.content ?? '');
+  if (count) cache.set(item, n);
+  return n;
+}
+
+/**
+ * Tokens of a request's context: the system prompt plus every item. Used where a provider
+ * reports no usage, and by the offline providers; cheap before every request (items cached).
+ */
 export function estimateItemsTokens(items: readonly HistoryItem[], system = ''): number {
-  let chars = system.length;
-  for (const item of items) {
-    if (item.type === 'message') for (const p of item.content) chars += p.text.length + 4;
-    else if (item.type === 'tool_call') chars += item.name.length + item.arguments.length + 8;
-    else chars += item.summary.length + (item.content?.length ?? 0) + 8;
-  }
-  return Math.ceil(chars / 4);
+  let n = estimateTextTokens(system);
+  for (const item of items) n += estimateItemTokens(item);
+  return n;
 }

@@ -1,0 +1,59 @@
+import { beforeAll, describe, expect, it } from '@jest/globals';
+import { messageItem, type HistoryItem } from '../../../core/history/HistoryItem.js';
+import { ContextTracker } from '../../../core/tokens/ContextTracker.js';
+import { estimateItemTokens, estimateItemsTokens, estimateTextTokens, loadTokenizer, tokenizerLoaded } from '../../../core/tokens/estimateTokens.js';
+
+describe('token estimates', () => {
+  it('fall back to about 4 characters per token until the tokenizer is loaded, then count exactly', async () => {
+    expect(tokenizerLoaded()).toBe(false);
+    expect(estimateTextTokens('abcdefgh')).toBe(2);
+    await loadTokenizer();
+    expect(tokenizerLoaded()).toBe(true);
+    // o200k_base: "hello world" is two tokens; a special token in user text is plain text.
+    expect(estimateTextTokens('hello world')).toBe(2);
+    expect(estimateTextTokens('<|endoftext|>')).toBeGreaterThan(1);
+    expect(estimateTextTokens('')).toBe(0);
+  });
+
+  it('count each item once: the text plus a small per-item overhead, cached per item', async () => {
+    await loadTokenizer();
+    const user = messageItem('user', 'hello world');
+    expect(estimateItemTokens(user)).toBe(2 + 4);
+    const call: HistoryItem = { type: 'tool_call', call_id: 'c', name: 'Read', arguments: '{"path":"a.ts"}' };
+    const result: HistoryItem = { type: 'tool_result', call_id: 'c', summary: 'Read 3 lines', content: 'x\ny\nz' };
+    const total = estimateItemsTokens([user, call, result], 'You help.');
+    expect(total).toBe(estimateTextTokens('You help.') + estimateItemTokens(user) + estimateItemTokens(call) + estimateItemTokens(result));
+    // Items are immutable once committed: the cached count is what is returned.
+    (user.content[0] as { text: string }).text = 'changed into a much longer text than before';
+    expect(estimateItemTokens(user)).toBe(6);
+  });
+});
+
+describe('ContextTracker', () => {
+  beforeAll(() => loadTokenizer());
+  const history: HistoryItem[] = [messageItem('user', 'question'), messageItem('assistant', 'answer')];
+
+  it('estimates the whole context until a provider reports usage', () => {
+    const t = new ContextTracker();
+    expect(t.current(history, 'sys')).toBe(estimateItemsTokens(history, 'sys'));
+  });
+
+  it('is the reported input tokens plus an estimate of the items added since that request', () => {
+    const t = new ContextTracker();
+    t.record(10_000, 1); // the request saw the user message only
+    expect(t.current(history, 'sys')).toBe(10_000 + estimateItemTokens(history[1]));
+    const more = [...history, { type: 'tool_result', call_id: 'c', summary: 'ok', content: 'line '.repeat(100) } as HistoryItem];
+    expect(t.current(more, 'sys')).toBe(10_000 + estimateItemTokens(more[1]) + estimateItemTokens(more[2]));
+  });
+
+  it('estimates again after a reset, a request without usage, or a history replaced by a shorter one', () => {
+    const t = new ContextTracker();
+    t.record(10_000, 2);
+    expect(t.current(history.slice(0, 1), 'sys')).toBe(estimateItemsTokens(history.slice(0, 1), 'sys'));
+    t.record(undefined, 2);
+    expect(t.current(history, 'sys')).toBe(estimateItemsTokens(history, 'sys'));
+    t.record(10_000, 2);
+    t.reset();
+    expect(t.current(history, 'sys')).toBe(estimateItemsTokens(history, 'sys'));
+  });
+});
