@@ -11,6 +11,8 @@ export const ERROR_CODES = {
   YOI_ERR_CONFIG_NOT_FOUND: 'the config file given with --config or YOI_CONFIG does not exist',
   /** The pod's socket could not be reached, or the connection closed before the answer. */
   YOI_ERR_CONNECTION: 'cannot reach pod <name> at <socket>',
+  /** An interactive command (`yoi attach`) was run without a terminal on stdin and stdout. */
+  YOI_ERR_NOT_A_TERMINAL: 'yoi attach needs an interactive terminal',
   /** A plugin's tap or `apply()` threw or rejected; the message names the plugin and the hook. */
   YOI_ERR_PLUGIN: 'plugin <name> failed in <hook>: <cause>',
   /** A plugin lists in `dependsOn` a plugin that is not applied before it. */
