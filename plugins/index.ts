@@ -6,6 +6,7 @@ import { pasteResolver } from './resolvers/pasteResolver.js';
 import { fileRefResolver } from './resolvers/fileRef/fileRefResolver.js';
 import { knowledgeResolver } from './resolvers/knowledgeResolver.js';
 import { workflowResolver } from './resolvers/workflowResolver.js';
+import { compactSummary } from './compaction/compactSummary.js';
 
 export { pasteResolver, fileRefResolver, knowledgeResolver, workflowResolver };
 
@@ -23,6 +24,7 @@ export function defaultPlugins(opts: { exclude?: readonly string[] } = {}): YoiP
     fileRefResolver(),
     knowledgeResolver(),
     workflowResolver(),
+    compactSummary(),
     echoProvider(),
     scriptedProvider(),
   ];
