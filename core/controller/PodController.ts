@@ -50,6 +50,10 @@ export interface ControllerOptions {
   beforeRequest?: (signal: AbortSignal) => Promise<void>;
   /** Runs when a run ended and the pod is idle (post-run compaction). */
   afterIdle?: () => Promise<void>;
+  /** After each LLM request: the usage the provider reported and the history length it saw. */
+  onUsage?: (usage: { input_tokens?: number; output_tokens?: number }, historyLength: number) => void;
+  /** `pause`/`cancel` while work runs with no active run (a compaction); true if it was stopped. */
+  interruptIdleWork?: (kind: 'pause' | 'cancel') => boolean;
 }
 
 /**
@@ -78,6 +82,16 @@ export class PodController {
 
   get status(): PodStatus {
     return this.state;
+  }
+
+  /** True while a run executes (including its mid-turn compaction). */
+  get busy(): boolean {
+    return this.active !== undefined;
+  }
+
+  /** The system prompt of the session (without per-run instructions). */
+  get systemPrompt(): string {
+    return this.opts.systemPrompt;
   }
 
   get history(): HistoryItem[] {
@@ -132,6 +146,7 @@ export class PodController {
           this.setStatus('idle');
           return { ok: true };
         }
+        if (this.state === 'compacting' && this.opts.interruptIdleWork?.('cancel')) return { ok: true };
         return reject('not_running', 'Pod is not running');
       case 'pause':
         if (this.active) {
@@ -140,6 +155,7 @@ export class PodController {
           return { ok: true };
         }
         if (this.state === 'paused') return { ok: true };
+        if (this.state === 'compacting' && this.opts.interruptIdleWork?.('pause')) return { ok: true };
         return reject('not_running', 'Pod is not running');
       case 'notify':
         this.notify(method.params.message, 'notify');
@@ -240,12 +256,14 @@ export class PodController {
     for (let rounds = 0; ; ) {
       if (this.opts.beforeRequest) await this.opts.beforeRequest(signal);
       this.drainNotes();
+      const sent = this.history.length;
       const turn = this.nextTurn++;
       const system = [this.opts.systemPrompt, ...run.instructions].join('\n\n');
       let request: LlmRequest = { system, items: [...this.history], tools: this.toolDefs, signal };
       request = await hooks.beforeTurn.promise(request, { ...pod, turn, signal });
       bus.broadcast({ event: 'turn_start', data: { turn } });
       const out = await streamTurn(provider, request, bus);
+      this.opts.onUsage?.(out.usage, sent);
       const usage = {
         input_tokens: out.usage.input_tokens ?? estimateItemsTokens(request.items, request.system),
         output_tokens: out.usage.output_tokens ?? Math.ceil(out.text.length / 4),
@@ -292,6 +310,16 @@ export class PodController {
   track(work: Promise<void>): void {
     const previous = this.tail;
     this.tail = Promise.all([previous, work]).then(() => undefined);
+  }
+
+  /**
+   * Work done while no run is active (a manual compaction): tracked like a run's tail, and
+   * notifications that arrived meanwhile start their run once it is over.
+   */
+  runWhileIdle(work: () => Promise<void>): void {
+    this.track(work().finally(() => {
+      if (this.notes.length > 0 && !this.active && this.state === 'idle' && !this.stopping) this.start('notify');
+    }));
   }
 
   private drainNotes(): void {

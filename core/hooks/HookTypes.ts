@@ -59,24 +59,37 @@ export interface ToolCallInfo extends PodInfo {
  */
 export type ToolCallDecision = { action: 'skip' | 'refuse'; reason: string };
 
+/**
+ * Why a compaction runs: `threshold` (post-run, `compaction.threshold`), `request` (mid-turn,
+ * before an LLM request would exceed `compaction.requestThreshold`), `manual` (v2 `compact`).
+ */
+export type CompactReason = 'threshold' | 'request' | 'manual';
+
 /** `beforeCompact` / `compact`: what to compact. */
 export interface CompactRequest {
+  /** The whole current history (the strategy decides what to summarise and what to keep). */
   readonly items: readonly HistoryItem[];
-  /** Tokens of recent history to keep verbatim. */
+  /** Tokens of recent history to keep verbatim (`compaction.retainedTokens`). */
   readonly retainedTokens: number;
   /** Estimated tokens of `items`. */
   readonly totalTokens: number;
-  readonly reason: 'threshold' | 'request' | 'manual';
-  /** Paths of the files most recently touched by tools (newest first). */
+  readonly reason: CompactReason;
+  /** Paths of the files most recently touched by tools (newest first, at most 5). */
   readonly recentFiles: readonly string[];
 }
 
 export interface CompactContext extends PodInfo {
+  /** Aborts when the compaction is paused, cancelled or the pod stops; stop promptly. */
   readonly signal: AbortSignal;
   readonly provider: Provider;
+  /** The pod's system prompt. */
   readonly system: string;
+  /** Estimated tokens of these items (the pod's tokenizer; cached per item). */
   countTokens(items: readonly HistoryItem[]): number;
-  /** Streams a request through the pod's provider and returns its text. */
+  /**
+   * Streams a request through the pod's provider (no tools, nothing shown to clients) and
+   * returns its text. Rejects on a provider error or an abort.
+   */
   complete(request: Omit<LlmRequest, 'signal' | 'tools'>): Promise<string>;
 }
 
@@ -87,8 +100,8 @@ export interface CompactResult {
 
 /** `afterCompact`: how a compaction ended. */
 export type CompactOutcome =
-  | { ok: true; oldSessionId: string; newSessionId: string; tokensBefore: number; tokensAfter: number }
-  | { ok: false; oldSessionId: string; error: string };
+  | { ok: true; reason: CompactReason; oldSessionId: string; newSessionId: string; tokensBefore: number; tokensAfter: number }
+  | { ok: false; reason: CompactReason; oldSessionId: string; error: string; /** Paused, cancelled or stopped, not failed. */ aborted: boolean };
 
 /** `runEnd`: how a run ended. */
 export interface RunEndInfo extends PodInfo {

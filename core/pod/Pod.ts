@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import type { ResolvedConfig } from '../config/resolveConfig.js';
 import { EventBus } from '../bus/EventBus.js';
+import { Compactor } from '../compaction/Compactor.js';
 import { PodController, type Reply } from '../controller/PodController.js';
 import { YoiError } from '../errors/YoiError.js';
 import type { PodInfo } from '../hooks/HookTypes.js';
@@ -13,6 +14,7 @@ import type { Connection } from '../server/Connection.js';
 import { FileActivity } from '../tools/FileActivity.js';
 import { SocketServer } from '../server/SocketServer.js';
 import type { SessionLog } from '../session/SessionLog.js';
+import { loadTokenizer } from '../tokens/estimateTokens.js';
 import { createProvider, createTools } from './createRuntimeParts.js';
 import { defaultSystemPrompt } from './defaultSystemPrompt.js';
 import { openSession } from './openSession.js';
@@ -47,6 +49,7 @@ export class Pod {
   private stopping?: Promise<void>;
   private server!: SocketServer;
   controller!: PodController;
+  compactor!: Compactor;
   session!: SessionLog;
   provider!: Provider;
   info!: PodInfo;
@@ -120,6 +123,14 @@ export class Pod {
       scope_summary: scopeSummary, tools: [...tools.keys()],
     };
 
+    void loadTokenizer().catch(() => undefined); // in the background: awaited before the first request
+    const start = { pod_name: this.name, cwd: config.cwd, provider: this.provider.name, model: this.provider.model, system_prompt: opened.systemPrompt };
+    this.compactor = new Compactor({
+      hooks: host.hooks, bus: this.bus, provider: this.provider, info: this.info, settings: config.compaction,
+      sessionsDir: config.sessions.dir, controller: () => this.controller, startFields: () => start,
+      session: { get: () => this.session, set: (log) => (this.session = log) },
+      alert: (level, message) => this.alert(level, message, 'compactor'),
+    });
     this.controller = new PodController({
       hooks: host.hooks, bus: this.bus, provider: this.provider, tools, pod: this.info,
       session: () => this.session, history: opened.history, nextTurn: opened.nextTurn,
@@ -127,6 +138,10 @@ export class Pod {
       onStatus: (status) => this.onStatus(status),
       alert: (message) => this.alert('warn', message),
       resolveContext: (index, signal) => ({ ...this.info, index, signal }),
+      beforeRequest: (signal) => this.compactor.beforeRequest(signal),
+      afterIdle: () => this.compactor.afterIdle(),
+      onUsage: (usage, length) => this.compactor.onUsage(usage, length),
+      interruptIdleWork: (kind) => this.compactor.interrupt(kind),
     });
 
     host.start();
@@ -158,6 +173,7 @@ export class Pod {
   private onStatus(status: PodStatus): void {
     this.writeStatus();
     this.bus.broadcast({ event: 'status', data: { status, session_id: this.sessionId } });
+    this.compactor.statusChanged(status);
   }
 
   /** Rewrites status.json (atomically); also called when the session id changes. */
@@ -183,9 +199,10 @@ export class Pod {
     };
   }
 
-  /** Manual (v2 `compact`) or automatic compaction; answered like a controller method. */
-  async compact(_reason: 'manual' | 'threshold' | 'request'): Promise<Reply> {
-    return { ok: false, code: 'internal', message: 'compaction is not available in this build' };
+  /** The v2 `compact` method (see Compactor.requestManual); answered like a controller method. */
+  async compact(_reason: 'manual' = 'manual'): Promise<Reply> {
+    if (this.stopping) return { ok: false, code: 'internal', message: 'Pod is shutting down' };
+    return this.compactor.requestManual();
   }
 
   /** Clean shutdown; safe to call more than once. */
@@ -196,6 +213,7 @@ export class Pod {
 
   private async shutdown(): Promise<void> {
     try {
+      this.compactor?.abort('the pod is stopping');
       await this.controller?.shutdown();
       await this.host.hooks.podStop.promise(this.info).catch(() => undefined);
       this.bus.broadcast({ event: 'shutdown' });

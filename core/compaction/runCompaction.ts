@@ -1,0 +1,91 @@
+import { v7 as uuidv7 } from 'uuid';
+import { z } from 'zod';
+import { AbortedError } from '../controller/streamTurn.js';
+import { HistoryItemSchema } from '../history/HistoryItem.js';
+import type { CompactContext, CompactReason, CompactRequest } from '../hooks/HookTypes.js';
+import type { ContextTracker } from '../tokens/ContextTracker.js';
+import { estimateItemsTokens } from '../tokens/estimateTokens.js';
+import { completeText } from './completeText.js';
+import type { CompactorOptions } from './Compactor.js';
+import { writeCompactedSession } from './writeCompactedSession.js';
+
+/** How many recently touched files a compaction passes to the strategy. */
+export const RECENT_FILES = 5;
+
+const ItemsSchema = z.array(HistoryItemSchema);
+
+export interface RunCompactionOptions extends CompactorOptions {
+  reason: CompactReason;
+  signal: AbortSignal;
+  tokens: ContextTracker;
+}
+
+/**
+ * One compaction attempt: asks the strategy (`beforeCompact` → `compact`) for the new history,
+ * then rotates the session: a new session file whose `session_start` records
+ * `compacted_from` and the new history, the pod's log and history switched to it. Throws, with
+ * everything unchanged, when the strategy fails, returns nothing or returns invalid items, or
+ * when `signal` aborts before the switch. The old log is closed as it was, never modified.
+ */
+export async function runCompaction(opts: RunCompactionOptions): Promise<{ newSessionId: string }> {
+  const { hooks, provider, info, signal } = opts;
+  const controller = opts.controller();
+  const items = [...controller.history];
+  const ctx: CompactContext = {
+    ...info,
+    signal,
+    provider,
+    system: controller.systemPrompt,
+    countTokens: (list) => estimateItemsTokens(list),
+    complete: (request) => completeText(provider, { ...request, tools: [], signal }),
+  };
+  let request: CompactRequest = {
+    items,
+    retainedTokens: opts.settings.retainedTokens,
+    totalTokens: estimateItemsTokens(items),
+    reason: opts.reason,
+    recentFiles: recentFiles(info.services),
+  };
+  request = await untilAborted(hooks.beforeCompact.promise(request, ctx), signal);
+  const result = await untilAborted(hooks.compact.promise(request, ctx), signal);
+  if (!result) throw new Error('no compaction strategy answered (no plugin taps `compact`)');
+  const parsed = ItemsSchema.safeParse(result.items);
+  if (!parsed.success) throw new Error(`the compaction strategy returned invalid history items: ${parsed.error.issues[0]?.message ?? 'unknown'}`);
+  if (signal.aborted) throw new AbortedError('aborted');
+
+  // From here to the end nothing awaits: the switch cannot be interleaved with a pause.
+  const old = opts.session.get();
+  const at = Date.now();
+  const log = writeCompactedSession(opts.sessionsDir, {
+    type: 'session_start', v: 1, ts: at, session_id: uuidv7(), ...opts.startFields(),
+    compacted_from: { session_id: old.sessionId, at }, history: parsed.data,
+  });
+  opts.session.set(log);
+  old.close();
+  controller.replaceHistory(parsed.data);
+  opts.tokens.reset();
+  return { newSessionId: log.sessionId };
+}
+
+/** Settles with `work`, or rejects as soon as `signal` aborts (a strategy may ignore it). */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(new AbortedError('aborted'));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new AbortedError('aborted'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+/** `services.files.recent(5)` when a FileActivity service is present; paths only. */
+function recentFiles(services: unknown): string[] {
+  const files = (services as { files?: { recent?: (n: number) => unknown } }).files;
+  if (typeof files?.recent !== 'function') return [];
+  try {
+    const list = files.recent(RECENT_FILES);
+    if (!Array.isArray(list)) return [];
+    return list.flatMap((f: unknown) => (typeof f === 'string' ? [f] : typeof (f as { path?: unknown })?.path === 'string' ? [(f as { path: string }).path] : [])).slice(0, RECENT_FILES);
+  } catch {
+    return [];
+  }
+}

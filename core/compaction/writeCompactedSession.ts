@@ -1,0 +1,45 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { SessionEntryOf } from '../session/SessionEntry.js';
+import { SessionLog } from '../session/SessionLog.js';
+
+/**
+ * Writes the first entry of a session made by compaction and opens it for appending. The file
+ * appears whole or not at all: it is written under a hidden temp name, fsynced, then renamed
+ * into place (and the directory fsynced), so a pod killed mid-compaction leaves either the old
+ * session as the newest (a restart resumes it) or the new one complete. Session listings skip
+ * the temp name (it does not end in `.jsonl`).
+ */
+export function writeCompactedSession(dir: string, start: SessionEntryOf<'session_start'>): SessionLog {
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `${start.session_id}.jsonl`);
+  const tmp = path.join(dir, `.${start.session_id}.jsonl.tmp`);
+  if (fs.existsSync(file)) throw new Error(`session ${start.session_id} already exists`);
+  const fd = fs.openSync(tmp, 'w', 0o600);
+  try {
+    fs.writeSync(fd, `${JSON.stringify(start)}\n`);
+    fs.fdatasyncSync(fd);
+  } catch (e) {
+    fs.closeSync(fd);
+    fs.rmSync(tmp, { force: true });
+    throw e;
+  }
+  fs.closeSync(fd);
+  fs.renameSync(tmp, file);
+  syncDir(dir);
+  return SessionLog.open(file, start.session_id);
+}
+
+/** Makes a rename durable (best effort: some filesystems refuse to fsync a directory). */
+function syncDir(dir: string): void {
+  try {
+    const fd = fs.openSync(dir, 'r');
+    try {
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    // not supported here; the rename itself is still atomic
+  }
+}
