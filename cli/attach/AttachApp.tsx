@@ -1,0 +1,70 @@
+import { Box, Text, useStdout } from 'ink';
+import { useEffect, useState, useSyncExternalStore } from 'react';
+import type { AttachStore } from './AttachStore.js';
+import { inputLines } from './inputLines.js';
+import { hintLine, queuedLines, statusLine } from './statusLine.js';
+import { viewport } from './viewport.js';
+
+export interface AttachAppProps {
+  store: AttachStore;
+  /** The pod's name as addressed (until `welcome` names it). */
+  podName: string;
+  /** Receives the transcript's size on every render (for scrolling by pages). */
+  onLayout?: (layout: { total: number; height: number }) => void;
+  /** Terminal size; defaults to the output stream's. */
+  columns?: number;
+  rows?: number;
+}
+
+/** Input lines shown at most; longer input scrolls around the cursor. */
+const MAX_INPUT_LINES = 8;
+
+/**
+ * The full-screen view of `yoi attach`: the transcript (scrollable), the input, a hint line and
+ * the status bar. It only renders the store's state; all behaviour lives in AttachController.
+ */
+export function AttachApp({ store, podName, onLayout, columns, rows }: AttachAppProps) {
+  const state = useSyncExternalStore(store.subscribe, store.getState);
+  const size = useTerminalSize();
+  const width = Math.max(20, columns ?? size.columns);
+  // One row is left free: ink redraws the whole screen when its output fills the terminal.
+  const height = Math.max(6, (rows ?? size.rows) - 1);
+
+  const input = inputLines(state.input, width, Math.min(MAX_INPUT_LINES, Math.max(1, height - 4)));
+  const transcriptHeight = Math.max(1, height - input.length - 2);
+  const view = viewport(state.transcript.blocks, queuedLines(state), width, transcriptHeight, state.scroll, state.showTools);
+  onLayout?.({ total: view.total, height: transcriptHeight });
+
+  return (
+    <Box flexDirection="column" width={width} height={height}>
+      <Box flexDirection="column" height={transcriptHeight}>
+        {view.lines.map((line, i) => (
+          <Text key={i} wrap="truncate-end">
+            {line || ' '}
+          </Text>
+        ))}
+      </Box>
+      {input.map((line, i) => (
+        <Text key={`in${i}`} wrap="truncate-end">
+          {line}
+        </Text>
+      ))}
+      <Text wrap="truncate-end">{hintLine(state)}</Text>
+      <Text wrap="truncate-end">{statusLine(state, podName)}</Text>
+    </Box>
+  );
+}
+
+function useTerminalSize(): { columns: number; rows: number } {
+  const { stdout } = useStdout();
+  const read = () => ({ columns: stdout.columns || 80, rows: stdout.rows || 24 });
+  const [size, setSize] = useState(read);
+  useEffect(() => {
+    const onResize = () => setSize(read());
+    stdout.on('resize', onResize);
+    return () => {
+      stdout.off('resize', onResize);
+    };
+  }, [stdout]);
+  return size;
+}

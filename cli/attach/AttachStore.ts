@@ -1,0 +1,62 @@
+import type { Segment } from '../../core/protocol/index.js';
+import { InputBuffer } from './InputBuffer.js';
+import type { RefKind } from './refTokens.js';
+import { emptyTranscript, type TranscriptState } from './transcriptReducer.js';
+import type { Scroll } from './viewport.js';
+
+export type Connection = 'connecting' | 'connected' | 'reconnecting';
+
+/** Completion candidates for the reference before the cursor (`start..end` are atom indexes). */
+export interface Completion {
+  kind: RefKind;
+  prefix: string;
+  start: number;
+  items: readonly string[];
+  /** The candidate Tab inserts next. */
+  selected: number;
+}
+
+export interface AttachState {
+  readonly transcript: TranscriptState;
+  readonly input: InputBuffer;
+  /** Inputs submitted while a run was active (or the pod unreachable), sent in order when it is idle. */
+  readonly queue: readonly (readonly Segment[])[];
+  readonly connection: Connection;
+  readonly scroll: Scroll;
+  /** A one-line hint under the input (a key's effect, a confirmation to give). */
+  readonly notice?: string;
+  readonly completion?: Completion;
+  /** Tool calls expanded (arguments and output) instead of one line each. */
+  readonly showTools: boolean;
+}
+
+export const initialAttachState: AttachState = {
+  transcript: emptyTranscript, input: InputBuffer.empty, queue: [], connection: 'connecting', scroll: 'follow', showTools: false,
+};
+
+/**
+ * The client's state and its subscribers (the ink view reads it with `useSyncExternalStore`).
+ * Updates are synchronous; the view renders at most at ink's frame rate.
+ */
+export class AttachStore {
+  private state: AttachState;
+  private readonly listeners = new Set<() => void>();
+
+  constructor(initial: AttachState = initialAttachState) {
+    this.state = initial;
+  }
+
+  readonly getState = (): AttachState => this.state;
+
+  readonly subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  update(f: (s: AttachState) => AttachState): void {
+    const next = f(this.state);
+    if (next === this.state) return;
+    this.state = next;
+    for (const l of this.listeners) l();
+  }
+}
