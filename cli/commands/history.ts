@@ -1,22 +1,48 @@
+import { Flags } from '@oclif/core';
 import { YoiCommand } from '../YoiCommand.js';
 import { configFlags, jsonFlag, podFlags } from '../flags.js';
 
 export default class History extends YoiCommand {
   static override summary = "Print a pod's conversation history.";
-  static override flags = { ...configFlags, ...podFlags, ...jsonFlag };
+  static override description =
+    'Prints the current session (after a compaction: the summary and the recent items it kept). With --chain, also the sessions it was compacted from, oldest first, read from the session logs of the project.';
+  static override flags = {
+    ...configFlags,
+    ...podFlags,
+    ...jsonFlag,
+    chain: Flags.boolean({ description: 'include the sessions this one was compacted from (oldest first)' }),
+  };
 
   async run(): Promise<void> {
     const { flags } = await this.parse(History);
     const { connectPod } = await import('../podTarget.js');
     const { client } = await connectPod(flags);
     const reply = await client.request({ method: 'get_history' });
+    const sessionId = client.welcome?.session_id;
     await client.close();
     if (reply.event !== 'history') return;
-    if (flags.json) {
-      this.print(JSON.stringify(reply.data.items, null, 2));
+    const { formatHistoryItem } = await import('../formatHistoryItem.js');
+    if (!flags.chain || !sessionId) {
+      if (flags.json) this.print(JSON.stringify(reply.data.items, null, 2));
+      else for (const item of reply.data.items) this.print(formatHistoryItem(item));
       return;
     }
-    const { formatHistoryItem } = await import('../formatHistoryItem.js');
-    for (const item of reply.data.items) this.print(formatHistoryItem(item));
+    const [{ loadProject }, { readSessionChain }, { formatChain }] = await Promise.all([
+      import('../loadProject.js'), import('../../core/session/readSessionChain.js'), import('../historyChain.js'),
+    ]);
+    const { config } = await loadProject({ configFile: flags.config, checkProvider: false });
+    const { sessions, missing } = readSessionChain(config.sessions.dir, sessionId);
+    // The newest session is the pod's live history (it may be ahead of what was synced).
+    const chain = sessions.map((s, i) => ({
+      session_id: s.sessionId,
+      ...(s.start.compacted_from ? { compacted_from: s.start.compacted_from } : {}),
+      items: i === sessions.length - 1 ? reply.data.items : s.history,
+      startItems: s.start.history?.length ?? 0,
+    }));
+    if (flags.json) {
+      this.print(JSON.stringify(chain.map(({ startItems: _s, ...rest }) => rest), null, 2));
+      return;
+    }
+    for (const line of formatChain(chain, formatHistoryItem, missing)) this.print(line);
   }
 }
