@@ -52,7 +52,7 @@ describe('the transcript reducer', () => {
       { event: 'tool_result', data: { id: 'c1', summary: 'Read 3 bytes', output: 'abc', is_error: false } },
       { event: 'tool_call_start', data: { id: 'c3', name: 'Edit' } },
       { event: 'tool_call_done', data: { id: 'c3', name: 'Edit', arguments: '{}' } },
-      { event: 'tool_result', data: { id: 'c3', summary: 'no such file', is_error: true } },
+      { event: 'tool_result', data: { id: 'c3', summary: 'no such file', output: undefined, is_error: true } },
     ]);
     expect(shape(s.blocks)).toEqual([
       { kind: 'tool', callId: 'c1', name: 'Read', args: '{"path":"x"}', state: 'done', summary: 'Read 3 bytes', output: 'abc' },
