@@ -1,0 +1,58 @@
+import { YoiCommand } from '../YoiCommand.js';
+import { configFlags, podFlags } from '../flags.js';
+
+export default class Attach extends YoiCommand {
+  static override summary = 'Open the interactive terminal client on a running pod.';
+  static override description = [
+    "Shows the conversation and streams the pod's events. Type a message and press Enter to send it: a paste becomes a [Clipboard #N | X chars, Y lines] chip, and @path, #slug and /slug (as the first word) become references, completed with Tab.",
+    'Keys: Enter sends (queued while a run is active; on an empty line it resumes a paused pod), Alt-Enter adds a line, Ctrl-C pauses the run (twice: quit, the pod keeps running), Ctrl-X cancels the run, Ctrl-D shuts the pod down, PageUp/PageDown, Shift-Up/Down and Ctrl-Home/Ctrl-End scroll, Ctrl-O shows tool call details.',
+  ].join('\n\n');
+  static override examples = ['<%= config.bin %> attach', '<%= config.bin %> attach --pod reviewer'];
+  static override flags = { ...configFlags, ...podFlags };
+
+  async run(): Promise<void> {
+    const { flags } = await this.parse(Attach);
+    const [{ resolvePodTarget }, { isSocketLive }, { YoiError }] = await Promise.all([
+      import('../podTarget.js'), import('../../core/pod/podFiles.js'), import('../../core/errors/YoiError.js'),
+    ]);
+    const target = await resolvePodTarget(flags);
+    if (!(await isSocketLive(target.socket))) {
+      throw new YoiError('YOI_ERR_POD_NOT_FOUND', `pod ${target.name} is not running (no pod listens on ${target.socket})`);
+    }
+    if (!process.stdin.isTTY || !process.stdout.isTTY) {
+      throw new YoiError('YOI_ERR_NOT_A_TERMINAL', 'yoi attach needs an interactive terminal (in scripts use yoi send and yoi history)');
+    }
+    // ink draws nothing until exit when it believes it runs in CI; here a terminal is attached.
+    delete process.env.CI;
+    delete process.env.CONTINUOUS_INTEGRATION;
+    const [{ render }, { createElement }, { AttachApp }, { AttachController }, { AttachStore }, { enterTerminalModes }] = await Promise.all([
+      import('ink'), import('react'), import('../attach/AttachApp.js'), import('../attach/AttachController.js'),
+      import('../attach/AttachStore.js'), import('../attach/terminalModes.js'),
+    ]);
+
+    const store = new AttachStore();
+    let quit!: () => void;
+    const quitting = new Promise<void>((resolve) => (quit = resolve));
+    const controller = new AttachController({ socketPath: target.socket, store, onQuit: () => quit() });
+    await controller.start();
+
+    const restore = enterTerminalModes(process.stdin);
+    const onData = (chunk: Buffer) => controller.terminal.write(chunk);
+    process.stdin.on('data', onData);
+    process.stdin.resume();
+    const app = render(
+      createElement(AttachApp, { store, podName: target.name, onLayout: (layout) => (controller.layout = layout) }),
+      { exitOnCtrlC: false, patchConsole: false },
+    );
+    try {
+      await quitting;
+    } finally {
+      app.unmount();
+      restore();
+      process.stdin.off('data', onData);
+      process.stdin.pause();
+      await controller.stop();
+    }
+    this.print(`detached from pod ${target.name}${controller.podShutDown ? ' (it shut down)' : ' (it keeps running)'}`);
+  }
+}
