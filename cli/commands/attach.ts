@@ -38,16 +38,19 @@ export default class Attach extends YoiCommand {
 
     const restore = enterTerminalModes(process.stdin);
     const onData = (chunk: Buffer) => controller.terminal.write(chunk);
-    process.stdin.on('data', onData);
-    process.stdin.resume();
-    const app = render(
-      createElement(AttachApp, { store, podName: target.name, onLayout: (layout) => (controller.layout = layout) }),
-      { exitOnCtrlC: false, patchConsole: false },
-    );
+    let app: ReturnType<typeof render> | undefined;
     try {
-      await quitting;
+      process.stdin.on('data', onData);
+      process.stdin.resume();
+      app = render(
+        createElement(AttachApp, { store, podName: target.name, onLayout: (layout) => (controller.layout = layout) }),
+        { exitOnCtrlC: false, patchConsole: false },
+      );
+      // ink unmounts itself, rejecting waitUntilExit, when rendering throws.
+      await Promise.race([quitting, app.waitUntilExit()]);
     } finally {
-      app.unmount();
+      // Leave the alternate screen before anything (an error line included) is printed.
+      app?.unmount();
       restore();
       process.stdin.off('data', onData);
       process.stdin.pause();
