@@ -36,7 +36,10 @@ export default class Send extends YoiCommand {
     const terminal = new Promise<{ ok: boolean; message?: string }>((resolve) => {
       client.onEvent((e) => {
         if (flags.json) process.stdout.write(`${encodeEvent(e)}\n`);
-        if (!accepted && e.event !== 'ack' && e.event !== 'user_message' && e.event !== 'status' && e.event !== 'alert') return;
+        // Events are handled in order as they are read: the run's events follow its ack, possibly
+        // in the same chunk, so acceptance is noted here (acks go to the requester only).
+        if (e.event === 'ack' && e.data.method === 'run') accepted = true;
+        if (!accepted && e.event !== 'user_message' && e.event !== 'status' && e.event !== 'alert') return;
         switch (e.event) {
           case 'text_delta':
             if (!flags.json) process.stdout.write(e.data.text);
@@ -62,7 +65,6 @@ export default class Send extends YoiCommand {
     process.once('SIGINT', onSigint);
     try {
       await client.request({ method: 'run', params: { input } });
-      accepted = true;
       const end = await terminal;
       if (wroteText && !flags.json) process.stdout.write('\n');
       if (!end.ok) throw new YoiError('YOI_ERR_REQUEST', end.message ?? 'the run failed');

@@ -7,16 +7,24 @@ export const MAX_BUFFERED_ALERTS = 512;
 /** Events a slow client never loses; everything else may be replaced by a lag marker. */
 const NEVER_DROPPED = new Set<EventName>(['alert', 'compact_start', 'compact_done', 'compact_failed', 'run_end', 'error', 'shutdown', 'status']);
 
+/** Droppable broadcasts are sent in batches of at most this many events (or one event-loop turn). */
+const MAX_BATCH = 512;
+
 /**
- * The pod's one event bus. Broadcasts get a gap-free per-pod `seq`, are encoded once per
- * protocol version (the bytes are shared by every client of that version; v1 clients get the
- * downgraded form) and queued on each connection. Replies go to one connection only.
+ * The pod's one event bus. Broadcasts get a gap-free per-pod `seq`. Droppable events (deltas and
+ * the like) are batched for one event-loop turn, encoded once per protocol version into one
+ * buffer shared by every client of that version (v1 clients get the downgraded form) and
+ * queued on each connection as one write. Anything else — a never-dropped event, a reply, a new
+ * connection — first flushes the batch, so every client sees events in `seq` order. Replies go
+ * to one connection only.
  */
 export class EventBus {
   private seq = 0;
   private readonly connections = new Set<Connection>();
   private readonly alerts: Alert[] = [];
   private readonly listeners = new Set<(event: Event) => void>();
+  private batch: { event: Event; seq: number }[] = [];
+  private readonly flushSoon = () => this.flush();
 
   /** The seq of the last broadcast (0 before any). */
   get lastSeq(): number {
@@ -29,6 +37,7 @@ export class EventBus {
 
   /** Adds a connection and replays the buffered alerts to it before any live event. */
   attach(conn: Connection): void {
+    this.flush();
     for (const alert of this.alerts) conn.send(this.encodeFor(conn, { event: 'alert', data: alert }), false);
     this.connections.add(conn);
   }
@@ -53,33 +62,57 @@ export class EventBus {
       this.alerts.push(event.data);
       if (this.alerts.length > MAX_BUFFERED_ALERTS) this.alerts.shift();
     }
-    const stamped = { ...event, seq } as Event;
-    const droppable = !NEVER_DROPPED.has(event.event);
-    let v2: Buffer | undefined;
-    let v1: Buffer | undefined;
-    for (const conn of this.connections) {
-      if (conn.version === 2) {
-        v2 ??= Buffer.from(`${encodeEvent(stamped)}\n`);
-        conn.send(v2, droppable, seq);
-      } else {
-        v1 ??= encodeV1(event);
-        if (v1.length > 0) conn.send(v1, droppable, seq);
-      }
+    if (NEVER_DROPPED.has(event.event)) {
+      this.flush();
+      this.deliver([{ event, seq }], false);
+    } else {
+      if (this.batch.length === 0) setImmediate(this.flushSoon);
+      this.batch.push({ event, seq });
+      if (this.batch.length >= MAX_BATCH) this.flush();
     }
-    for (const l of this.listeners) {
-      try {
-        l(stamped);
-      } catch {
-        // an observer must not break the broadcast
+    if (this.listeners.size > 0) {
+      const stamped = { ...event, seq } as Event;
+      for (const l of this.listeners) {
+        try {
+          l(stamped);
+        } catch {
+          // an observer must not break the broadcast
+        }
       }
     }
     return seq;
   }
 
+  /** Writes out the batched broadcasts now. */
+  flush(): void {
+    if (this.batch.length === 0) return;
+    const events = this.batch;
+    this.batch = [];
+    this.deliver(events, true);
+  }
+
   /** Sends an event to one connection only (replies: history, welcome, ack, errors). */
   reply(conn: Connection, event: Event): void {
+    this.flush();
     const buf = this.encodeFor(conn, event);
     if (buf.length > 0) conn.send(buf, false);
+  }
+
+  /** Encodes consecutive broadcasts once per protocol version in use and queues them everywhere. */
+  private deliver(events: { event: Event; seq: number }[], droppable: boolean): void {
+    const from = events[0].seq;
+    const to = events[events.length - 1].seq;
+    let v2: Buffer | undefined;
+    let v1: Buffer | undefined;
+    for (const conn of this.connections) {
+      if (conn.version === 2) {
+        v2 ??= Buffer.from(events.map((e) => `${encodeEvent(e.event, e.seq)}\n`).join(''));
+        conn.send(v2, droppable, from, to);
+      } else {
+        v1 ??= Buffer.concat(events.map((e) => encodeV1(e.event)));
+        if (v1.length > 0) conn.send(v1, droppable, from, to);
+      }
+    }
   }
 
   private encodeFor(conn: Connection, event: Event): Buffer {

@@ -35,11 +35,13 @@ export async function streamTurn(provider: Provider, request: LlmRequest, bus: E
   const { signal } = request;
   let text = '';
   let block = ''; // text since the last text_done: one text block
+  let held = ''; // a high surrogate whose low half has not arrived: never sent alone
   const calls = new Map<string, { name: string; args: string; done: boolean }>();
   const order: string[] = [];
   const usage: TurnOutput['usage'] = {};
 
   const endBlock = () => {
+    if (held !== '') emitText('');
     if (block === '') return;
     bus.broadcast({ event: 'text_done', data: { text: block } });
     block = '';
@@ -62,42 +64,56 @@ export async function streamTurn(provider: Provider, request: LlmRequest, bus: E
   };
 
   if (signal.aborted) throw new AbortedError('aborted');
-  // Race every read against the abort: a provider that ignores the signal cannot hold the run.
-  const iterator = provider.stream(request)[Symbol.asyncIterator]();
+  // One race for the whole stream, not one per part: on abort the run stops waiting at once, even
+  // for a provider that ignores the signal; the loop then stops at its next part without emitting.
+  const consume = async () => {
+    try {
+      for await (const part of provider.stream(request)) {
+        if (signal.aborted) return;
+        handle(part);
+      }
+    } catch (e) {
+      if (signal.aborted || e instanceof ProviderError) throw e;
+      throw new ProviderError((e as Error)?.message ?? String(e));
+    }
+  };
   let onAbort!: () => void;
   const aborted = new Promise<never>((_, reject) => {
     onAbort = () => reject(new AbortedError('aborted'));
     signal.addEventListener('abort', onAbort, { once: true });
   });
-  aborted.catch(() => undefined);
+  const consuming = consume();
+  consuming.catch(() => undefined); // after an abort nobody awaits it any more
   try {
-    for (;;) {
-      let next: IteratorResult<ProviderPart>;
-      try {
-        next = await Promise.race([iterator.next(), aborted]);
-      } catch (e) {
-        if (e instanceof AbortedError || e instanceof ProviderError) throw e;
-        throw new ProviderError((e as Error)?.message ?? String(e));
-      }
-      if (next.done) break;
-      handle(next.value);
-    }
+    await Promise.race([consuming, aborted]);
   } finally {
     signal.removeEventListener('abort', onAbort);
-    if (signal.aborted) void Promise.resolve(iterator.return?.()).catch(() => undefined);
+    aborted.catch(() => undefined);
   }
   if (signal.aborted) throw new AbortedError('aborted');
   endBlock();
   for (const id of order) finish(id);
   return { text, toolCalls: order.map((id) => ({ id, name: calls.get(id)!.name, arguments: calls.get(id)!.args })), usage };
 
+  /** A delta split inside a surrogate pair would put a lone `\ud83d` on the wire (serde rejects it). */
+  function emitText(delta: string): void {
+    let t = held + delta;
+    held = '';
+    const last = t.charCodeAt(t.length - 1);
+    if (delta !== '' && last >= 0xd800 && last <= 0xdbff) {
+      held = t.slice(-1);
+      t = t.slice(0, -1);
+    }
+    if (t === '') return;
+    text += t;
+    block += t;
+    bus.broadcast({ event: 'text_delta', data: { text: t } });
+  }
+
   function handle(part: ProviderPart): void {
     switch (part.type) {
       case 'text-delta':
-        if (part.text === '') break;
-        text += part.text;
-        block += part.text;
-        bus.broadcast({ event: 'text_delta', data: { text: part.text } });
+        emitText(part.text);
         break;
       case 'tool-call-start':
         start(part.id, part.name);

@@ -21,11 +21,16 @@ export function encodeMethod(m: Method): string {
   return stringify(out);
 }
 
-/** Serialises an event as one compact JSON line (without `\n`); v2 fields only when set. */
-export function encodeEvent(e: Event): string {
+/**
+ * Serialises an event as one compact JSON line (without `\n`); v2 fields only when set. `seq`
+ * overrides the event's own (the bus stamps broadcasts without copying them).
+ */
+export function encodeEvent(e: Event, seq: number | undefined = e.seq): string {
+  const fast = encodeDelta(e, seq);
+  if (fast !== undefined) return fast;
   const out: Record<string, unknown> = { event: e.event };
   if (e.request_id !== undefined) out.request_id = e.request_id;
-  if (e.seq !== undefined) out.seq = e.seq;
+  if (seq !== undefined) out.seq = seq;
   const schema = EVENT_DATA[e.event];
   if (!schema) return stringify(out);
   const data = canonical(schema, e.data, e.event) as { items?: unknown[]; greeting?: unknown };
@@ -41,6 +46,24 @@ export function encodeEvent(e: Event): string {
 /** Encodes any value with a schema (canonical key order and defaults applied). */
 export function encodeWith<S extends z.ZodType>(schema: S, value: z.input<S> | z.output<S>, what = 'value'): string {
   return stringify(canonical(schema, value, what));
+}
+
+/**
+ * The hottest events (one per streamed token) have a single string field: written directly,
+ * byte-identical to the schema path (a property test checks it). Anything unusual falls back.
+ */
+function encodeDelta(e: Event, seq: number | undefined): string | undefined {
+  if (e.request_id !== undefined) return undefined;
+  const head = seq === undefined ? `{"event":"${e.event}","data":{` : `{"event":"${e.event}","seq":${seq},"data":{`;
+  if (e.event === 'text_delta') {
+    const { text } = e.data as { text: unknown };
+    return typeof text === 'string' ? `${head}"text":${JSON.stringify(text)}}}` : undefined;
+  }
+  if (e.event === 'tool_call_args_delta') {
+    const { id, json } = e.data as { id: unknown; json: unknown };
+    return typeof id === 'string' && typeof json === 'string' ? `${head}"id":${JSON.stringify(id)},"json":${JSON.stringify(json)}}}` : undefined;
+  }
+  return undefined;
 }
 
 function canonical(schema: z.ZodType, value: unknown, what: string): unknown {

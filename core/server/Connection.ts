@@ -12,11 +12,13 @@ interface LagMarker {
   count: number;
 }
 
+/** Encoded lines: one reply, or a batch of consecutive broadcasts `from..to`. */
 interface QueuedLine {
   lag?: false;
   buf: Buffer;
   droppable: boolean;
-  seq?: number;
+  from?: number;
+  to?: number;
 }
 
 export interface ConnectionOptions {
@@ -50,6 +52,11 @@ export class Connection {
   /** Lines are handled one after another, in arrival order. */
   private chain: Promise<void> = Promise.resolve();
   private droppedTotal = 0;
+  private corked = false;
+  private readonly uncork = () => {
+    this.corked = false;
+    this.socket.uncork();
+  };
 
   constructor(
     private readonly socket: Socket,
@@ -105,21 +112,30 @@ export class Connection {
     ) as Promise<void>;
   }
 
-  /** Queues one encoded line (with its `\n`). `droppable` lines may be dropped on overflow. */
-  send(buf: Buffer, droppable = false, seq?: number): void {
+  /**
+   * Queues encoded lines (each with its `\n`): a reply, or broadcasts `from..to`. Droppable
+   * lines may be replaced by a lag marker on overflow.
+   */
+  send(buf: Buffer, droppable = false, from?: number, to = from): void {
     if (this.closed) return;
     if (this.pending === 0 && this.socket.writableLength < SOCKET_HIGH_WATER) {
+      // Everything sent during one turn of the event loop leaves in one writev, not a syscall per line.
+      if (!this.corked) {
+        this.corked = true;
+        this.socket.cork();
+        setImmediate(this.uncork);
+      }
       this.socket.write(buf);
       return;
     }
     if (this.queuedBytes + buf.length > this.opts.queueLimitBytes) {
       this.dropDroppables();
       if (droppable && this.queuedBytes + buf.length > this.opts.queueLimitBytes) {
-        this.markLost(seq);
+        this.markLost(from, to);
         return;
       }
     }
-    this.queue.push({ buf, droppable, seq });
+    this.queue.push({ buf, droppable, from, to });
     this.queuedBytes += buf.length;
   }
 
@@ -168,14 +184,8 @@ export class Connection {
     for (let i = this.head; i < this.queue.length; i++) {
       const item = this.queue[i];
       if (!item.lag && item.droppable) {
-        this.droppedTotal++;
-        const last = kept[kept.length - 1];
-        if (last?.lag && (item.seq === undefined || item.seq === last.to + 1)) {
-          last.to = item.seq ?? last.to;
-          last.count++;
-        } else {
-          kept.push({ lag: true, from: item.seq ?? 0, to: item.seq ?? 0, count: 1 });
-        }
+        addLost(kept, item.from, item.to);
+        this.droppedTotal += count(item.from, item.to);
         continue;
       }
       if (!item.lag) bytes += item.buf.length;
@@ -186,14 +196,25 @@ export class Connection {
     this.queuedBytes = bytes;
   }
 
-  private markLost(seq: number | undefined): void {
-    this.droppedTotal++;
-    const last = this.pending > 0 ? this.queue[this.queue.length - 1] : undefined;
-    if (last?.lag && (seq === undefined || seq === last.to + 1)) {
-      last.to = seq ?? last.to;
-      last.count++;
-    } else {
-      this.queue.push({ lag: true, from: seq ?? 0, to: seq ?? 0, count: 1 });
+  private markLost(from: number | undefined, to: number | undefined): void {
+    this.droppedTotal += count(from, to);
+    if (this.pending === 0) {
+      this.queue = [];
+      this.head = 0;
     }
+    addLost(this.queue, from, to);
+  }
+}
+
+const count = (from: number | undefined, to: number | undefined) => (from === undefined || to === undefined ? 1 : to - from + 1);
+
+/** Extends the lag marker at the end of `queue` when the lost range follows it, else adds one. */
+function addLost(queue: (QueuedLine | LagMarker)[], from = 0, to = from): void {
+  const last = queue[queue.length - 1];
+  if (last?.lag && from === last.to + 1) {
+    last.to = to;
+    last.count += to - from + 1;
+  } else {
+    queue.push({ lag: true, from, to, count: to - from + 1 });
   }
 }

@@ -64,9 +64,11 @@ async function* replay(reply: ScriptReply, request: LlmRequest, newId: () => str
   if (reply.delay_ms) await sleep(reply.delay_ms, undefined, { signal }).catch(() => undefined);
   if (signal.aborted) return;
   const chunks = reply.chunks ?? (reply.text !== undefined ? [reply.text] : []);
-  for (const text of chunks) {
+  for (let i = 0; i < chunks.length; i++) {
+    // Like a network stream, let the pod read other clients' methods (a cancel) between chunks.
+    if (i % 64 === 63) await new Promise((r) => setImmediate(r));
     if (signal.aborted) return;
-    yield { type: 'text-delta', text };
+    yield { type: 'text-delta', text: chunks[i] };
   }
   if (reply.error !== undefined) {
     yield { type: 'error', message: reply.error };

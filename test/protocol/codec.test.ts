@@ -114,3 +114,19 @@ describe('downgradeToV1', () => {
     }
   });
 });
+
+describe('the delta fast path', () => {
+  it('writes exactly what the schema path writes, for any text', async () => {
+    const fc = (await import('fast-check')).default;
+    const { encodeWith, EVENT_DATA } = P;
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme' }), fc.string(), fc.option(fc.nat(), { nil: undefined }), (text, id, seq) => {
+        const head = seq === undefined ? '' : `"seq":${seq},`;
+        expect(P.encodeEvent({ event: 'text_delta', data: { text }, seq })).toBe(`{"event":"text_delta",${head}"data":${encodeWith(EVENT_DATA.text_delta, { text })}}`);
+        expect(P.encodeEvent({ event: 'tool_call_args_delta', data: { id, json: text }, seq })).toBe(
+          `{"event":"tool_call_args_delta",${head}"data":${encodeWith(EVENT_DATA.tool_call_args_delta, { id, json: text })}}`,
+        );
+      }),
+    );
+  });
+});

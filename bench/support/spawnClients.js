@@ -1,0 +1,20 @@
+// Starts countingClients.js in a child process; `go()` starts its clock, `done` resolves with
+// the elapsed milliseconds once every reading client got its deltas.
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export function spawnClients(socket, clients, target, { v2 = false, stalled = 0 } = {}) {
+  const child = spawn(process.execPath, [fileURLToPath(new URL('countingClients.js', import.meta.url)), socket, String(clients), String(target), ...(v2 ? ['--v2'] : []), '--stalled', String(stalled)], { stdio: ['pipe', 'pipe', 'inherit'] });
+  let out = '';
+  let onReady;
+  let onDone;
+  const ready = new Promise((r) => (onReady = r));
+  const done = new Promise((r) => (onDone = r));
+  child.stdout.on('data', (d) => {
+    out += d;
+    if (out.includes('ready')) onReady();
+    const m = /done ([\d.]+)/.exec(out);
+    if (m) onDone(Number(m[1]));
+  });
+  return { ready, done, go: () => child.stdin.write('go\n'), kill: () => child.kill() };
+}
