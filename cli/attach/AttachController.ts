@@ -174,7 +174,7 @@ export class AttachController {
         if (!(e instanceof PodRequestError) || e.podCode === 'already_running') return this.requeue(segments);
         // Refused for good (bad input): say why and give the text back to edit.
         this.update((s) => ({ ...s, transcript: addNote(s.transcript, 'error', `[error ${e.podCode}] ${e.message.replace(/^[a-z_]+: /, '')}`) }));
-        if (this.state.input.length === 0) this.update((s) => ({ ...s, input: segmentsToInput(segments) }));
+        if (this.state.input.length === 0) this.update((s) => ({ ...s, input: InputBuffer.fromSegments(segments) }));
       },
     );
   }
@@ -287,17 +287,4 @@ export class AttachController {
   private update(f: (s: AttachState) => AttachState): void {
     this.opts.store.update(f);
   }
-}
-
-/** Puts a refused input back into the editor: text and references as characters, pastes as chips. */
-function segmentsToInput(segments: readonly Segment[]): InputBuffer {
-  let input = InputBuffer.empty;
-  for (const s of segments) {
-    if (s.kind === 'paste') input = input.insertPaste(s);
-    else if (s.kind === 'text') input = input.insertText(s.content);
-    else if (s.kind === 'file_ref') input = input.insertText(`@${s.path}`);
-    else if (s.kind === 'knowledge_ref') input = input.insertText(`#${s.slug}`);
-    else if (s.kind === 'workflow_invoke') input = input.insertText(`/${s.slug}`);
-  }
-  return input;
 }

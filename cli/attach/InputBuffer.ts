@@ -1,5 +1,5 @@
 import type { PasteSegment, Segment } from '../../core/protocol/index.js';
-import { atomsToSegments } from './refTokens.js';
+import { atomsToSegments, scanTokens } from './refTokens.js';
 
 /** One unit of input: a typed character (a code point) or a whole paste, which is indivisible. */
 export type Atom = { kind: 'char'; ch: string } | { kind: 'paste'; paste: PasteSegment };
@@ -19,6 +19,19 @@ export class InputBuffer {
 
   static of(atoms: readonly Atom[], cursor = atoms.length): InputBuffer {
     return new InputBuffer(atoms, Math.max(0, Math.min(cursor, atoms.length)));
+  }
+
+  /** An input that submits as `segments` again, as far as the text allows (a refused run goes back to the editor). */
+  static fromSegments(segments: readonly Segment[]): InputBuffer {
+    let input = InputBuffer.empty;
+    for (const s of segments) {
+      if (s.kind === 'paste') input = input.insertPaste(s);
+      else if (s.kind === 'text') input = input.insertText(escapeRefs(s.content));
+      else if (s.kind === 'file_ref') input = input.insertText(`@${s.path}`);
+      else if (s.kind === 'knowledge_ref') input = input.insertText(`#${s.slug}`);
+      else if (s.kind === 'workflow_invoke') input = input.insertText(`/${s.slug}`);
+    }
+    return input;
   }
 
   get length(): number {
@@ -121,4 +134,12 @@ export class InputBuffer {
     while (i < this.atoms.length && !this.isNewline(i)) i++;
     return i;
   }
+}
+
+/** Text with a backslash before each sigil that would otherwise start a reference. */
+function escapeRefs(text: string): string {
+  const chars = [...text];
+  const atoms: Atom[] = chars.map((ch) => ({ kind: 'char', ch }));
+  const at = new Set(scanTokens(atoms).flatMap((t) => (t.type === 'ref' && t.ref !== undefined ? [t.start] : [])));
+  return chars.map((ch, i) => (at.has(i) ? `\\${ch}` : ch)).join('');
 }

@@ -64,4 +64,16 @@ describe('InputBuffer', () => {
     expect(b.toSegments()).toEqual([{ kind: 'text', content: 'xy' }]);
     expect(b.replace(0, 1, 'zz').toSegments()).toEqual([{ kind: 'text', content: 'zzy' }]);
   });
+
+  it('rebuilds an editable input from segments that submits as the same segments', () => {
+    const segments = [
+      { kind: 'text', content: 'mail @bob, see `@code` and #tag ' },
+      paste('p\nq', 9),
+      { kind: 'file_ref', path: 'a.md' },
+      { kind: 'text', content: ' /not-first' },
+    ] as const;
+    const input = InputBuffer.fromSegments([...segments]);
+    expect(input.toSegments()).toEqual(segments);
+    expect(input.atoms.filter((a) => a.kind === 'paste')).toHaveLength(1);
+  });
 });
