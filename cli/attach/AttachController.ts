@@ -192,7 +192,8 @@ export class AttachController {
     const now = this.now();
     if (now - this.lastInterrupt <= CONFIRM_MS) return this.quit();
     this.lastInterrupt = now;
-    this.notice('press Ctrl-C again to quit (the pod keeps running)');
+    const queued = this.state.queue.length;
+    this.notice(`press Ctrl-C again to quit (the pod keeps running${queued ? `; ${queued} queued ${queued === 1 ? 'input is' : 'inputs are'} not sent` : ''})`);
   }
 
   private shutdown(): void {

@@ -145,6 +145,8 @@ describe('yoi attach against a real pod', () => {
     await h.until((s) => s.connection === 'reconnecting');
     h.type('while away\r'); // queued until the pod is back
     expect(h.store.getState().queue).toHaveLength(1);
+    h.type('\x03');
+    expect(h.store.getState().notice).toBe('press Ctrl-C again to quit (the pod keeps running; 1 queued input is not sent)');
     tp = await startTestPod({ name: 'again', dir: tp.dir, resume: true });
     const s = await h.until((st) => st.connection === 'connected' && has(st, 'assistant: [user] while away') && st.transcript.status === 'idle', 15_000);
     expect(has(s, 'assistant: [user] before')).toBe(true); // restored session, replayed from history
