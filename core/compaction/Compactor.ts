@@ -163,13 +163,13 @@ export class Compactor {
     const oldSessionId = this.opts.session.get().sessionId;
     let outcome: CompactOutcome;
     try {
-      await new Promise((r) => setImmediate(r)); // the `compact` request's ack goes out first
+      await Promise.resolve(); // the `compact` request's ack (sent synchronously) goes out first
       bus.broadcast({ event: 'compact_start' });
       await loadTokenizer();
       const tokensBefore = this.contextTokens();
       const done = await runCompaction({ ...this.opts, reason, signal: job.abort.signal, tokens: this.tracker });
-      outcome = { ok: true, reason, oldSessionId, newSessionId: done.newSessionId, tokensBefore, tokensAfter: this.contextTokens() };
       bus.broadcast({ event: 'compact_done', data: { new_session_id: done.newSessionId } });
+      outcome = { ok: true, reason, oldSessionId, newSessionId: done.newSessionId, tokensBefore, tokensAfter: this.contextTokens() };
     } catch (e) {
       const aborted = job.abort.signal.aborted;
       const error = aborted ? `aborted: ${job.why ?? 'stopped'}` : oneLine(e);

@@ -5,10 +5,11 @@ import { SessionLog } from '../session/SessionLog.js';
 
 /**
  * Writes the first entry of a session made by compaction and opens it for appending. The file
- * appears whole or not at all: it is written under a hidden temp name, fsynced, then renamed
- * into place (and the directory fsynced), so a pod killed mid-compaction leaves either the old
- * session as the newest (a restart resumes it) or the new one complete. Session listings skip
- * the temp name (it does not end in `.jsonl`).
+ * appears whole or not at all: it is written under a hidden temp name, fdatasynced, then
+ * renamed into place, so a pod killed mid-compaction leaves either the old session as the
+ * newest (a restart resumes it) or the new one complete. Session listings skip the temp name
+ * (it does not end in `.jsonl`). The directory is fsynced in the background: until then a
+ * power loss can only undo the rename, which leaves the old session, intact, as the newest.
  */
 export function writeCompactedSession(dir: string, start: SessionEntryOf<'session_start'>): SessionLog {
   fs.mkdirSync(dir, { recursive: true });
@@ -27,19 +28,13 @@ export function writeCompactedSession(dir: string, start: SessionEntryOf<'sessio
   fs.closeSync(fd);
   fs.renameSync(tmp, file);
   syncDir(dir);
-  return SessionLog.open(file, start.session_id);
+  return SessionLog.open(file, start.session_id, { synced: true });
 }
 
-/** Makes a rename durable (best effort: some filesystems refuse to fsync a directory). */
+/** Makes a rename durable, off the event loop (best effort: some filesystems refuse). */
 function syncDir(dir: string): void {
-  try {
-    const fd = fs.openSync(dir, 'r');
-    try {
-      fs.fsyncSync(fd);
-    } finally {
-      fs.closeSync(fd);
-    }
-  } catch {
-    // not supported here; the rename itself is still atomic
-  }
+  fs.open(dir, 'r', (error, fd) => {
+    if (error) return;
+    fs.fsync(fd, () => fs.close(fd, () => undefined));
+  });
 }

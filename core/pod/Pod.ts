@@ -200,7 +200,7 @@ export class Pod {
   }
 
   /** The v2 `compact` method (see Compactor.requestManual); answered like a controller method. */
-  async compact(_reason: 'manual' = 'manual'): Promise<Reply> {
+  compact(_reason: 'manual' = 'manual'): Reply {
     if (this.stopping) return { ok: false, code: 'internal', message: 'Pod is shutting down' };
     return this.compactor.requestManual();
   }

@@ -46,7 +46,8 @@ export async function handleClientMethod(pod: Pod, conn: Connection, method: Met
       return;
     }
     case 'compact': {
-      const reply = await pod.compact('manual');
+      // Answered synchronously: the ack goes out before the compaction's first event.
+      const reply = pod.compact('manual');
       if (reply.ok) bus.reply(conn, { event: 'ack', data: { method: 'compact' }, ...r });
       else bus.reply(conn, { event: 'error', data: { code: reply.code, message: reply.message }, ...r });
       return;

@@ -12,6 +12,8 @@ import type { SessionEntry } from './SessionEntry.js';
  */
 export class SessionLog {
   private fd: number | undefined;
+  /** Written since the last `sync`: an fdatasync with nothing to flush still costs a disk flush. */
+  private dirty = true;
 
   private constructor(
     readonly sessionId: string,
@@ -31,9 +33,13 @@ export class SessionLog {
     return log;
   }
 
-  /** Opens an existing session to append to it (after a restore). */
-  static open(file: string, sessionId: string): SessionLog {
+  /**
+   * Opens an existing session to append to it (after a restore). `synced`: the caller has just
+   * fdatasynced the whole file (a compacted session), so the first `sync` has nothing to do.
+   */
+  static open(file: string, sessionId: string, opts: { synced?: boolean } = {}): SessionLog {
     const log = new SessionLog(sessionId, file);
+    log.dirty = !opts.synced;
     // A torn last line must not swallow the next entry: start on a fresh line.
     const size = fs.fstatSync(log.fd!).size;
     if (size > 0) {
@@ -41,7 +47,10 @@ export class SessionLog {
       const rfd = fs.openSync(file, 'r');
       fs.readSync(rfd, last, 0, 1, size - 1);
       fs.closeSync(rfd);
-      if (last[0] !== 0x0a) fs.writeSync(log.fd!, '\n');
+      if (last[0] !== 0x0a) {
+        fs.writeSync(log.fd!, '\n');
+        log.dirty = true;
+      }
     }
     return log;
   }
@@ -55,10 +64,13 @@ export class SessionLog {
       line = stringifyJsonExact(entry); // bigint in a raw segment payload
     }
     fs.writeSync(this.fd, `${line}\n`);
+    this.dirty = true;
   }
 
   sync(): void {
-    if (this.fd !== undefined) fs.fdatasyncSync(this.fd);
+    if (this.fd === undefined || !this.dirty) return;
+    fs.fdatasyncSync(this.fd);
+    this.dirty = false;
   }
 
   close(): void {

@@ -69,6 +69,9 @@ describe('compaction failures', () => {
     const error = 'plugin test:broken-compact failed in compact: no summary today';
     expect(failed).toMatchObject({ event: 'compact_failed', data: { error } });
     expect(compactEvents(events).map((e) => e.event)).toEqual(['compact_start', 'compact_failed']);
+    const ack = events.findIndex((e) => e.event === 'ack' && e.data.method === 'compact');
+    expect(ack).toBeGreaterThan(-1);
+    expect(ack).toBeLessThan(events.findIndex((e) => e.event === 'compact_start'));
     expect(alerts(events)).toEqual([{ level: 'warn', source: 'compactor', message: `compaction failed: ${error}`, timestamp_ms: expect.any(Number) }]);
     await until(events, (e) => e.event === 'status' && e.data.status === 'idle' && events.indexOf(e) > events.indexOf(failed));
     expect(tp.pod.sessionId).toBe(before.id);
