@@ -9,6 +9,7 @@ import type { SessionEntryOf } from '../session/SessionEntry.js';
 import type { SessionLog } from '../session/SessionLog.js';
 import { ContextTracker } from '../tokens/ContextTracker.js';
 import { loadTokenizer } from '../tokens/estimateTokens.js';
+import type { CompactionSettings } from './compactionNotes.js';
 import { runCompaction } from './runCompaction.js';
 
 /** Consecutive failures after which automatic compaction stops until a manual one succeeds. */
@@ -19,7 +20,7 @@ export interface CompactorOptions {
   bus: EventBus;
   provider: Provider;
   info: PodInfo;
-  settings: { readonly threshold?: number; readonly requestThreshold?: number; readonly retainedTokens: number };
+  settings: CompactionSettings;
   sessionsDir: string;
   controller: () => PodController;
   session: { get(): SessionLog; set(log: SessionLog): void };

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import type { ResolvedConfig } from '../config/resolveConfig.js';
 import { EventBus } from '../bus/EventBus.js';
 import { Compactor } from '../compaction/Compactor.js';
+import { compactionNotes } from '../compaction/compactionNotes.js';
 import { PodController, type Reply } from '../controller/PodController.js';
 import { YoiError } from '../errors/YoiError.js';
 import type { PodInfo } from '../hooks/HookTypes.js';
@@ -118,6 +119,7 @@ export class Pod {
     this.session = opened.log;
     this.notes.push(...opened.notes);
     if (config.modelIsDefault) this.notes.unshift('no model configured: using the offline echo provider');
+    this.notes.push(...compactionNotes(config.compaction));
     this.greeting = {
       pod_name: this.name, cwd: config.cwd, provider: this.provider.name, model: this.provider.model,
       scope_summary: scopeSummary, tools: [...tools.keys()],

@@ -147,6 +147,39 @@ describe('mid-turn compaction', () => {
     await c.close();
   });
 
+  it('a manual compact during a run\'s last request is done right after the run ends', async () => {
+    tp = await startTestPod(scripted([{ text: 'slow answer', delay_ms: 300 }, { text: 'SUMMARY' }], {}));
+    const c = await tp.connect();
+    const events = recorder(c);
+    const ended = runEnded(c);
+    await c.request({ method: 'run', params: { input: [text('go')] } });
+    await until(events, (e) => e.event === 'turn_start');
+    await c.request({ method: 'compact' });
+    await ended;
+    await until(events, (e) => e.event === 'compact_done');
+    const order = names(events).filter((n) => n === 'run_end' || n.startsWith('compact_'));
+    expect(order).toEqual(['run_end', 'compact_start', 'compact_done']);
+    await tp.pod.controller.whenSettled();
+    expect(tp.pod.status).toBe('idle');
+    await c.close();
+  });
+
+  it('notifications that arrive during a post-run compaction start their run once it is done', async () => {
+    tp = await startTestPod(scripted([{ text: 'hello', usage: big }, { text: 'SUMMARY', delay_ms: 300 }], { threshold: 1000 }));
+    const c = await tp.connect();
+    const events = recorder(c);
+    await run(c, 'hi');
+    await until(events, (e) => e.event === 'compact_start');
+    const second = c.waitFor((e) => e.event === 'run_end' && events.some((x) => x.event === 'compact_done'));
+    await c.request({ method: 'notify', params: { message: 'build finished' } });
+    await second;
+    const order = names(events).filter((n) => n === 'run_end' || n === 'compact_done' || n === 'turn_start');
+    expect(order).toEqual(['turn_start', 'run_end', 'compact_done', 'turn_start', 'run_end']);
+    expect(readSession(tp.pod.session.file).history).toEqual(tp.pod.controller.history);
+    expect(JSON.stringify(tp.pod.controller.history)).toContain('build finished');
+    await c.close();
+  });
+
   it('a compaction that leaves the context above the threshold is not repeated before the next request', async () => {
     const long = 'word '.repeat(400);
     tp = await startTestPod(scripted([

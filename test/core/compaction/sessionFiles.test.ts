@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import fs from 'node:fs';
 import path from 'node:path';
+import { compactionNotes } from '../../../core/compaction/compactionNotes.js';
 import { writeCompactedSession } from '../../../core/compaction/writeCompactedSession.js';
 import { messageItem } from '../../../core/history/HistoryItem.js';
 import { openSession } from '../../../core/pod/openSession.js';
@@ -71,6 +72,19 @@ describe('compacted session files', () => {
     expect(lines).toEqual([
       '── session a ──', 'user: hi', 'assistant: hello',
       '── compacted at 1970-01-01T00:00:00.000Z into session b (1 recent item(s) kept, not repeated) ──', 'system: S', 'user: more',
+    ]);
+  });
+});
+
+describe('compaction settings', () => {
+  it('odd but valid settings are said once at start; sensible ones say nothing', () => {
+    expect(compactionNotes({ retainedTokens: 8000 })).toEqual([]);
+    expect(compactionNotes({ threshold: 100_000, requestThreshold: 150_000, retainedTokens: 8000 })).toEqual([]);
+    expect(compactionNotes({ threshold: 150_000, requestThreshold: 100_000, retainedTokens: 8000 })).toEqual([
+      'compaction.threshold (150000) is above compaction.requestThreshold (100000): runs compact mid-turn before the post-run threshold is reached',
+    ]);
+    expect(compactionNotes({ threshold: 5000, retainedTokens: 8000 })).toEqual([
+      'compaction.retainedTokens (8000) is not below compaction.threshold (5000): a compaction may not bring the context under it',
     ]);
   });
 });
