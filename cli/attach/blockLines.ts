@@ -7,6 +7,8 @@ import { color, safeText, wrapLine } from './style.js';
 const MAX_TOOL_OUTPUT_LINES = 20;
 
 const cache = new WeakMap<Block, { key: string; lines: string[] }>();
+/** Replies whose wrapped lines are kept while they stream (only the newest one streams). */
+const MAX_STREAMING = 4;
 /** Wrapped lines of assistant blocks still streaming, by block id, reused line by line. */
 const streaming = new Map<number, { width: number; src: string[]; out: string[][] }>();
 
@@ -90,8 +92,12 @@ function assistantLines(block: BlockOf<'assistant'>, width: number): string[] {
   for (let i = 0; i < src.length; i++) {
     out.push(entry.src[i] === src[i] ? entry.out[i] : wrapLine(src[i], width - 2).map((l) => `  ${l}`));
   }
-  if (block.done) streaming.delete(block.id);
-  else streaming.set(block.id, { width, src, out });
+  streaming.delete(block.id);
+  if (!block.done) {
+    streaming.set(block.id, { width, src, out });
+    // Older entries belong to replies a rebuild dropped or a failed run left open.
+    for (const id of streaming.keys()) if (streaming.size > MAX_STREAMING) streaming.delete(id);
+  }
   return ['', ...out.flat()];
 }
 
