@@ -1,6 +1,8 @@
 import type { YoiPlugin } from '../core/plugin/YoiPlugin.js';
 import { echoProvider } from './providers/echoProvider.js';
 import { scriptedProvider } from './providers/scriptedProvider.js';
+import { openaiCompatibleProvider } from './providers/openaiCompatibleProvider.js';
+import { anthropicProvider } from './providers/anthropicProvider.js';
 import { textResolver } from './resolvers/textResolver.js';
 import { pasteResolver } from './resolvers/pasteResolver.js';
 import { fileRefResolver } from './resolvers/fileRef/fileRefResolver.js';
@@ -27,6 +29,8 @@ export function defaultPlugins(opts: { exclude?: readonly string[] } = {}): YoiP
     compactSummary(),
     echoProvider(),
     scriptedProvider(),
+    openaiCompatibleProvider(),
+    anthropicProvider(),
   ];
   return plugins.filter((plugin) => !exclude.has(plugin.name));
 }

@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import type { LanguageModel } from 'ai';
+import { definePlugin } from '../../core/plugin/definePlugin.js';
+import type { Provider } from '../../core/provider/Provider.js';
+import { BaseUrlSchema, CommonModelSettings, EnvNameSchema, parseModelSettings, readApiKey } from './aiSdk/modelSettings.js';
+import { loadSdk, streamWithSdk } from './aiSdk/streamWithSdk.js';
+import { toModelMessages, type ProviderOptions } from './aiSdk/toModelMessages.js';
+
+export const ANTHROPIC = 'yoi:anthropic';
+
+/** `model` for the Anthropic Messages API. */
+export const AnthropicModelSchema = z.strictObject({
+  provider: z.literal('anthropic'),
+  model: z.string().min(1),
+  /** Variable holding the API key (sent as `x-api-key`). */
+  apiKeyEnv: EnvNameSchema.default('ANTHROPIC_API_KEY'),
+  /** Default `https://api.anthropic.com/v1`; requests go to `<baseURL>/messages`. */
+  baseURL: BaseUrlSchema.optional(),
+  /** Longest wait for the response to start or for its next chunk. */
+  timeoutMs: z.int().min(1).default(300_000),
+  ...CommonModelSettings,
+});
+
+const DEFAULT_BASE_URL = 'https://api.anthropic.com/v1';
+
+/** An ephemeral prompt-cache breakpoint: the prefix up to it is cached (and read back). */
+const CACHE: ProviderOptions = { anthropic: { cacheControl: { type: 'ephemeral' } } };
+
+/**
+ * The `anthropic` provider, through the AI SDK (`@ai-sdk/anthropic`), loaded on the first
+ * request. Prompt-cache breakpoints sit on the system prompt (with the tools before it), the
+ * conversation before the newest user message, and the newest message; system items in the
+ * conversation go as user text (no system role mid-conversation). Usage counts cache reads
+ * and writes as input, so `input_tokens` is the whole prompt.
+ */
+export const anthropicProvider = definePlugin({
+  name: ANTHROPIC,
+  apply(host) {
+    host.hooks.providers.for('anthropic').tap(ANTHROPIC, (model, ctx): Provider => {
+      const settings = parseModelSettings(AnthropicModelSchema, model);
+      const explicitEnv = typeof (model as { apiKeyEnv?: unknown }).apiKeyEnv === 'string';
+      const apiKey = readApiKey(ctx.env, settings.apiKeyEnv, explicitEnv);
+      let sdk: Promise<{ ai: typeof import('ai'); model: LanguageModel }> | undefined;
+      const load = () => (sdk ??= loadSdk(() => import('@ai-sdk/anthropic')).then(([ai, an]) => ({
+        ai,
+        model: an.createAnthropic({ apiKey, baseURL: settings.baseURL, headers: settings.headers })(settings.model),
+      })));
+      return {
+        name: 'anthropic',
+        model: settings.model,
+        async *stream(request) {
+          const { ai, model: languageModel } = await load();
+          yield* streamWithSdk(request, {
+            plugin: ANTHROPIC, ai, model: languageModel,
+            system: request.system ? { role: 'system', content: request.system, providerOptions: CACHE } : undefined,
+            messages: toModelMessages(request.items, { systemItemsAs: 'user', cacheBreakpoint: CACHE }),
+            maxRetries: settings.maxRetries, timeoutMs: settings.timeoutMs, maxOutputTokens: settings.maxTokens,
+            apiKeyEnv: settings.apiKeyEnv, baseURL: settings.baseURL ?? DEFAULT_BASE_URL,
+          });
+        },
+      };
+    });
+  },
+});
