@@ -52,7 +52,7 @@ export function toModelMessages(items: readonly HistoryItem[], opts: ToModelMess
   };
   const assistant = (): AssistantModelMessage => {
     const tail = last();
-    if (tail?.role === 'assistant' && open.length === 0) return tail;
+    if (tail?.role === 'assistant') return tail;
     closeOpen();
     const message: AssistantModelMessage = { role: 'assistant', content: [] };
     out.push(message);
