@@ -75,8 +75,9 @@ export class PodController {
 
   constructor(private readonly opts: ControllerOptions) {
     this.nextTurn = opts.nextTurn;
+    // `io: 'input'`: the model writes the input, so fields with a default are optional to it.
     this.toolDefs = [...opts.tools.values()]
-      .map((t) => ({ name: t.name, description: t.description, inputSchema: z.toJSONSchema(t.input, { unrepresentable: 'any' }) as Record<string, unknown> }))
+      .map((t) => ({ name: t.name, description: t.description, inputSchema: z.toJSONSchema(t.input, { unrepresentable: 'any', io: 'input' }) as Record<string, unknown> }))
       .sort((a, b) => a.name.localeCompare(b.name));
   }
 
