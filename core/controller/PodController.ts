@@ -131,6 +131,7 @@ export class PodController {
         return { ok: true };
       case 'resume':
         if (this.active) return reject('already_running', 'Pod is already executing a turn');
+        if (this.state === 'compacting') return reject('already_running', 'Pod is compacting its history');
         if (this.state !== 'paused') return reject('not_paused', 'Pod is not paused');
         this.start('resume');
         return { ok: true };

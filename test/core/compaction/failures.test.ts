@@ -225,6 +225,33 @@ describe('stopping a compaction', () => {
     await c.close();
   });
 
+  it('a manual compact while paused keeps the waiting tool call; resume is refused until it is done, then runs the call', async () => {
+    tp = await startTestPod(scripted([
+      { text: 'first', tool_calls: [{ name: 'Wait', arguments: { ms: 1000 } }] },
+      { text: 'SUMMARY', delay_ms: 300 },
+      { text: 'after' },
+    ], {}));
+    const c = await tp.connect();
+    const events = recorder(c);
+    let ended = runEnded(c);
+    await c.request({ method: 'run', params: { input: [text('go')] } });
+    await until(events, (e) => e.event === 'tool_call_done');
+    await c.request({ method: 'pause' });
+    await ended;
+    const done = c.waitFor((e) => e.event === 'compact_done');
+    await c.request({ method: 'compact' });
+    await expect(c.request({ method: 'resume' })).rejects.toThrow('already_running: Pod is compacting its history');
+    await done;
+    await until(events, (e) => e.event === 'status' && e.data.status === 'paused' && events.indexOf(e) > events.findIndex((x) => x.event === 'compact_done'));
+    expect(tp.pod.controller.history.map((i) => i.type)).toEqual(['message', 'tool_call']);
+    ended = runEnded(c);
+    await c.request({ method: 'resume' });
+    expect(await ended).toMatchObject({ data: { result: 'finished' } });
+    expect(tp.pod.controller.history.map((i) => (i.type === 'message' ? i.content[0].text.split('\n')[0] : i.type))).toEqual(['[Compacted context summary]', 'tool_call', 'tool_result', 'after']);
+    expect(readSession(tp.pod.session.file).history).toEqual(tp.pod.controller.history);
+    await c.close();
+  }, 20_000);
+
   it('a strategy that ignores its signal cannot hold the pod: cancel still ends the compaction', async () => {
     tp = await startTestPod(scripted([{ text: 'hello' }], {}, [...defaultPlugins({ exclude: ['yoi:compact-summary'] }), stuckStrategy()]));
     const c = await tp.connect();
