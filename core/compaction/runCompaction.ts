@@ -2,7 +2,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { z } from 'zod';
 import { AbortedError } from '../controller/streamTurn.js';
 import { HistoryItemSchema } from '../history/HistoryItem.js';
-import type { CompactContext, CompactReason, CompactRequest } from '../hooks/HookTypes.js';
+import type { CompactContext, CompactReason, CompactRequest, PodInfo } from '../hooks/HookTypes.js';
 import type { ContextTracker } from '../tokens/ContextTracker.js';
 import { estimateItemsTokens } from '../tokens/estimateTokens.js';
 import { completeText } from './completeText.js';
@@ -77,14 +77,10 @@ function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
   });
 }
 
-/** `services.files.recent(5)` when a FileActivity service is present; paths only. */
-function recentFiles(services: unknown): string[] {
-  const files = (services as { files?: { recent?: (n: number) => unknown } }).files;
-  if (typeof files?.recent !== 'function') return [];
+/** `services.files.recent(5)`: the files tools touched last, when the pod tracks them. */
+function recentFiles(services: PodInfo['services']): string[] {
   try {
-    const list = files.recent(RECENT_FILES);
-    if (!Array.isArray(list)) return [];
-    return list.flatMap((f: unknown) => (typeof f === 'string' ? [f] : typeof (f as { path?: unknown })?.path === 'string' ? [(f as { path: string }).path] : [])).slice(0, RECENT_FILES);
+    return services.files?.recent(RECENT_FILES) ?? [];
   } catch {
     return [];
   }
