@@ -3,6 +3,11 @@ import { echoProvider } from './providers/echoProvider.js';
 import { scriptedProvider } from './providers/scriptedProvider.js';
 import { openaiCompatibleProvider } from './providers/openaiCompatibleProvider.js';
 import { anthropicProvider } from './providers/anthropicProvider.js';
+import { readTool } from './tools/readTool.js';
+import { writeTool } from './tools/writeTool.js';
+import { editTool } from './tools/editTool.js';
+import { globTool } from './tools/globTool.js';
+import { grepTool } from './tools/grepTool.js';
 import { textResolver } from './resolvers/textResolver.js';
 import { pasteResolver } from './resolvers/pasteResolver.js';
 import { fileRefResolver } from './resolvers/fileRef/fileRefResolver.js';
@@ -31,6 +36,11 @@ export function defaultPlugins(opts: { exclude?: readonly string[] } = {}): YoiP
     scriptedProvider(),
     openaiCompatibleProvider(),
     anthropicProvider(),
+    readTool(),
+    writeTool(),
+    editTool(),
+    globTool(),
+    grepTool(),
   ];
   return plugins.filter((plugin) => !exclude.has(plugin.name));
 }

@@ -1,0 +1,58 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { definePlugin } from '../../core/plugin/definePlugin.js';
+import { scopeOf } from '../../core/scope/scopeOf.js';
+import type { Tool } from '../../core/tools/Tool.js';
+import { requireDirectory, safePattern } from './shared/searchBase.js';
+import { resolveToolPath } from './shared/resolveToolPath.js';
+import { count, refusalsAsResults } from './shared/ToolRefusal.js';
+
+export const GLOB = 'yoi:glob';
+/** Most paths Glob returns (the newest). */
+export const GLOB_LIMIT = 1000;
+
+export const GlobInputSchema = z.object({
+  pattern: z.string().min(1).describe('Glob pattern relative to path, e.g. "**/*.ts" or "src/**/test_*.py".'),
+  path: z.string().min(1).optional().describe('Directory to search (default: the working directory).'),
+});
+
+/**
+ * `Glob`: files whose path (relative to the search directory) matches a pattern, newest first.
+ * Hidden files are included and ignore files are not consulted (as yoi did); `.git` internals
+ * are skipped. Symlinks are not followed and only paths the pod may read are listed.
+ */
+export const globTool = definePlugin({
+  name: GLOB,
+  apply(host) {
+    host.hooks.tools.for('Glob').tap(GLOB, (): Tool<z.infer<typeof GlobInputSchema>> => ({
+      name: 'Glob',
+      description:
+        'Finds files by glob pattern (e.g. "**/*.ts") under a directory (default: the working directory), newest first, ' +
+        `at most ${GLOB_LIMIT}. Returns absolute paths, one per line.`,
+      input: GlobInputSchema,
+      execute: (input, ctx) => refusalsAsResults(async () => {
+        const pattern = safePattern(input.pattern);
+        const base = resolveToolPath(ctx, input.path ?? ctx.cwd, 'read');
+        await requireDirectory(base);
+        const { glob } = await import('tinyglobby');
+        const found = await glob(pattern, {
+          cwd: base, absolute: true, dot: true, onlyFiles: true, followSymbolicLinks: false, expandDirectories: false,
+          ignore: ['**/.git/**'], signal: ctx.signal,
+        });
+        const scope = scopeOf(ctx);
+        const dated = await Promise.all(found.filter((f) => scope.canRead(f)).map(async (file) => {
+          const stats = await fs.promises.lstat(file).catch(() => undefined);
+          return { file: path.normalize(file), mtime: stats?.mtimeMs ?? 0 };
+        }));
+        if (dated.length === 0) return { summary: `No files found matching ${input.pattern}` };
+        dated.sort((a, b) => b.mtime - a.mtime || (a.file < b.file ? -1 : 1));
+        const shown = dated.slice(0, GLOB_LIMIT);
+        const summary = dated.length > GLOB_LIMIT
+          ? `Found ${dated.length} files matching ${input.pattern} (showing the ${GLOB_LIMIT} newest)`
+          : `Found ${count(dated.length, 'file')} matching ${input.pattern}`;
+        return { summary, content: shown.map((d) => d.file).join('\n') };
+      }),
+    }));
+  },
+});
