@@ -66,8 +66,9 @@ describe('anthropic provider through a pod', () => {
     expect(first.headers['anthropic-version']).toBeDefined();
     expect(first.body).toMatchObject({ model: 'claude-test', stream: true });
     expect(first.body.system).toEqual([{ type: 'text', text: expect.stringContaining('yoi pod'), cache_control: { type: 'ephemeral' } }]);
-    expect(first.body.tools).toEqual([expect.objectContaining({ name: 'Wait', input_schema: expect.objectContaining({ type: 'object' }) })]);
-    expect(first.body.tools[0].input_schema.$schema).toBeUndefined();
+    const wait = first.body.tools.find((t: any) => t.name === 'Wait');
+    expect(wait).toMatchObject({ description: 'Waits for ms milliseconds.', input_schema: { type: 'object', properties: { ms: { type: 'integer' } } } });
+    expect(wait.input_schema.$schema).toBeUndefined();
     // The resolved file (a system item mid-conversation) goes as user text.
     expect(first.body.messages).toEqual([{
       role: 'user',

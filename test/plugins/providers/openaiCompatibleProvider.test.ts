@@ -66,9 +66,10 @@ describe('openai-compatible provider through a pod', () => {
     expect(fake.requests.map((r) => r.path)).toEqual(['/v1/chat/completions', '/v1/chat/completions']);
     expect(fake.requests[0].headers.authorization).toBeUndefined(); // no apiKeyEnv: no key sent
     expect(first).toMatchObject({ model: 'qwen', stream: true, stream_options: { include_usage: true } });
-    expect(first.tools.map((t: any) => t.function.name)).toEqual(['Wait']);
-    expect(first.tools[0].function.parameters).toMatchObject({ type: 'object', properties: { ms: { type: 'integer' } } });
-    expect(first.tools[0].function.parameters.$schema).toBeUndefined();
+    expect(first.tools.map((t: any) => t.function.name)).toEqual(expect.arrayContaining(['Read', 'Wait']));
+    const wait = first.tools.find((t: any) => t.function.name === 'Wait');
+    expect(wait).toMatchObject({ type: 'function', function: { description: 'Waits for ms milliseconds.', parameters: { type: 'object', properties: { ms: { type: 'integer' } } } } });
+    expect(wait.function.parameters.$schema).toBeUndefined();
     // The resolved @file is a system item after the user message: it reaches the model.
     expect(first.messages.map((m: any) => m.role)).toEqual(['system', 'user', 'system']);
     expect(first.messages[2].content).toContain('the notes');
