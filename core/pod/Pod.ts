@@ -20,7 +20,7 @@ import { createProvider, createTools } from './createRuntimeParts.js';
 import { defaultSystemPrompt } from './defaultSystemPrompt.js';
 import { openSession } from './openSession.js';
 import { handleClientMethod } from './handleClientMethod.js';
-import { ensurePrivateDir, isSocketLive, writeFileAtomic, type PodStatusFile } from './podFiles.js';
+import { AtomicFileWriter, ensurePrivateDir, isSocketLive, writeFileAtomic, type PodStatusFile } from './podFiles.js';
 import { checkSocketPath, podPaths, validatePodName, type PodPaths } from './runtimePaths.js';
 
 export interface StartPodOptions {
@@ -178,18 +178,26 @@ export class Pod {
     this.compactor.statusChanged(status);
   }
 
-  /** Rewrites status.json (atomically); also called when the session id changes. */
+  /**
+   * Rewrites status.json (atomically); also called when the session id changes. The first write
+   * is synchronous (the file exists once the pod listens), later ones are asynchronous and
+   * coalesced: a transition never waits on the disk.
+   */
   writeStatus(): void {
     const file: PodStatusFile = {
       pod_name: this.name, state: this.controller.status, session_id: this.sessionId, pid: process.pid,
       socket: this.paths.socket, started_at: this.startedAt,
     };
-    try {
-      writeFileAtomic(this.paths.status, `${JSON.stringify(file, null, 2)}\n`);
-    } catch {
-      // the runtime dir is gone (shutting down)
+    const text = `${JSON.stringify(file, null, 2)}\n`;
+    if (this.statusWriter) {
+      this.statusWriter.write(text);
+      return;
     }
+    writeFileAtomic(this.paths.status, text);
+    this.statusWriter = new AtomicFileWriter(this.paths.status);
   }
+
+  private statusWriter?: AtomicFileWriter;
 
   private readonly startedAt = Date.now();
 
@@ -222,6 +230,7 @@ export class Pod {
       this.session?.close();
       await this.server?.close();
       await this.provider?.close?.().catch(() => undefined);
+      await this.statusWriter?.drain();
     } finally {
       fs.rmSync(this.paths.dir, { recursive: true, force: true });
       if (this.paths.socket !== `${this.paths.dir}/sock`) fs.rmSync(this.paths.socket, { force: true });

@@ -21,6 +21,41 @@ export function writeFileAtomic(file: string, data: string): void {
   fs.renameSync(tmp, file);
 }
 
+/**
+ * Keeps one file rewritten atomically without blocking: writes are asynchronous and coalesced
+ * (at most one in flight; the latest content wins). `drain()` waits for the last one.
+ */
+export class AtomicFileWriter {
+  private pending: string | undefined;
+  private inFlight: Promise<void> | undefined;
+
+  constructor(private readonly file: string) {}
+
+  write(data: string): void {
+    this.pending = data;
+    this.inFlight ??= this.loop();
+  }
+
+  drain(): Promise<void> {
+    return this.inFlight ?? Promise.resolve();
+  }
+
+  private async loop(): Promise<void> {
+    const tmp = path.join(path.dirname(this.file), `.${path.basename(this.file)}.${process.pid}.tmp`);
+    while (this.pending !== undefined) {
+      const data = this.pending;
+      this.pending = undefined;
+      try {
+        await fs.promises.writeFile(tmp, data, { mode: 0o600 });
+        await fs.promises.rename(tmp, this.file);
+      } catch {
+        // the runtime dir is gone (shutting down): nothing left to describe
+      }
+    }
+    this.inFlight = undefined;
+  }
+}
+
 /** Creates a directory with mode 0700, tightening it if it already exists (and is ours). */
 export function ensurePrivateDir(dir: string): void {
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });

@@ -6,14 +6,16 @@ import type { SessionEntry } from './SessionEntry.js';
 /**
  * Append-only JSONL writer of one session. Durability contract: `append` returns after the
  * entry reached the OS (a `write(2)` of the whole line), so an entry that was appended survives
- * the pod being killed (SIGKILL); `sync` (called at every run end and on shutdown) makes the
- * file durable against power loss. A crash mid-write leaves at most a torn last line, which
+ * the pod being killed (SIGKILL); `sync` (called at every run end) starts an fdatasync that
+ * makes it durable against power loss, and `close` (at shutdown) completes one. A crash mid-write leaves at most a torn last line, which
  * readers ignore.
  */
 export class SessionLog {
   private fd: number | undefined;
   /** Written since the last `sync`: an fdatasync with nothing to flush still costs a disk flush. */
   private dirty = true;
+  private flushing = false;
+  private flushAgain = false;
 
   private constructor(
     readonly sessionId: string,
@@ -67,15 +69,32 @@ export class SessionLog {
     this.dirty = true;
   }
 
+  /**
+   * Flushes to disk without blocking the pod: one asynchronous fdatasync at a time, and
+   * another after it if more was written meanwhile. Clients never wait on the disk.
+   */
   sync(): void {
     if (this.fd === undefined || !this.dirty) return;
-    fs.fdatasyncSync(this.fd);
+    if (this.flushing) {
+      this.flushAgain = true;
+      return;
+    }
     this.dirty = false;
+    this.flushing = true;
+    fs.fdatasync(this.fd, () => {
+      this.flushing = false;
+      if (this.flushAgain) {
+        this.flushAgain = false;
+        this.dirty = true;
+        this.sync();
+      }
+    });
   }
 
+  /** Flushes synchronously (whatever is in flight included) and closes the file. */
   close(): void {
     if (this.fd === undefined) return;
-    this.sync();
+    if (this.dirty || this.flushing) fs.fdatasyncSync(this.fd);
     fs.closeSync(this.fd);
     this.fd = undefined;
   }

@@ -48,12 +48,21 @@ export function estimateItemTokens(item: HistoryItem): number {
   return n;
 }
 
+let lastSystem: { text: string; tokens: number; exact: boolean } | undefined;
+
+/** The system prompt is the same request after request: count it once. */
+function systemTokens(text: string): number {
+  if (lastSystem?.text === text && lastSystem.exact === (count !== undefined)) return lastSystem.tokens;
+  lastSystem = { text, tokens: estimateTextTokens(text), exact: count !== undefined };
+  return lastSystem.tokens;
+}
+
 /**
  * Tokens of a request's context: the system prompt plus every item. Used where a provider
  * reports no usage, and by the offline providers; cheap before every request (items cached).
  */
 export function estimateItemsTokens(items: readonly HistoryItem[], system = ''): number {
-  let n = estimateTextTokens(system);
+  let n = systemTokens(system);
   for (const item of items) n += estimateItemTokens(item);
   return n;
 }

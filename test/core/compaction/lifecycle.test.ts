@@ -55,7 +55,10 @@ describe('post-run compaction', () => {
     expect(statuses(seen).slice(-3)).toEqual([`idle:${oldId}`, `compacting:${oldId}`, `idle:${newId}`]);
     expect(newId).not.toBe(oldId);
     expect(tp.pod.sessionId).toBe(newId);
-    expect(JSON.parse(fs.readFileSync(tp.pod.paths.status, 'utf8')).session_id).toBe(newId);
+    // status.json is rewritten asynchronously (a transition never waits on the disk).
+    const statusId = () => JSON.parse(fs.readFileSync(tp!.pod.paths.status, 'utf8')).session_id;
+    for (let i = 0; i < 100 && statusId() !== newId; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(statusId()).toBe(newId);
 
     // The new session starts with the summary and the kept tail; the old log is as it was.
     expect(texts(tp)).toEqual(['system: [Compacted context summary]\n\nSUMMARY of the greeting', 'assistant: hello']);

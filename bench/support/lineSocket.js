@@ -1,0 +1,26 @@
+// A minimal line client for the benchmarks: resolves promises on lines containing a marker,
+// without decoding JSON (so the client's own cost is the same for every baseline).
+import net from 'node:net';
+
+export async function lineSocket(path) {
+  const s = net.connect(path);
+  await new Promise((r, j) => s.once('connect', r).once('error', j));
+  let waiters = [];
+  let carry = '';
+  s.setEncoding('utf8');
+  s.on('data', (d) => {
+    const lines = (carry + d).split('\n');
+    carry = lines.pop();
+    for (const line of lines) {
+      const now = process.hrtime.bigint();
+      waiters = waiters.filter((w) => !(line.includes(w.marker) && (w.resolve(now), true)));
+    }
+  });
+  return {
+    socket: s,
+    write: (line) => s.write(`${line}\n`),
+    /** Resolves with the hrtime at which a line containing `marker` arrived. */
+    next: (marker) => new Promise((resolve) => waiters.push({ marker, resolve })),
+    close: () => s.destroy(),
+  };
+}
