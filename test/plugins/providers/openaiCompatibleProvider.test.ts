@@ -100,6 +100,15 @@ describe('openai-compatible provider through a pod', () => {
 describe('openai-compatible provider failures: one readable line, and the pod keeps running', () => {
   const ok = () => ({ kind: 'sse' as const, events: openAiStream({ text: ['fine'] }) });
 
+  it('says how many attempts were made when the retries run out', async () => {
+    const { run } = await pod({ maxRetries: 1 });
+    const busy = { kind: 'json' as const, status: 503, headers: { 'retry-after': '0' }, body: { error: { message: 'overloaded' } } };
+    fake.reply(busy, busy, ok());
+    expect(errorLine(await run())).toMatch(/^yoi:openai-compatible: server error \(HTTP 503 from \S+\) after 2 attempts: overloaded$/);
+    expect(fake.requests).toHaveLength(2);
+    expect(await run()).toMatchObject({ event: 'run_end', data: { result: 'finished' } });
+  });
+
   it('retries a 429 honouring retry-after, then streams the reply', async () => {
     const { run } = await pod({ maxRetries: 2 });
     fake.reply({ kind: 'json', status: 429, headers: { 'retry-after': '0' }, body: { error: { message: 'slow down' } } }, ok());
