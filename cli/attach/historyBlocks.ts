@@ -1,4 +1,4 @@
-import type { Segment } from '../../core/protocol/index.js';
+import { SegmentSchema, type Segment } from '../../core/protocol/index.js';
 import type { Block } from './Block.js';
 
 interface Item {
@@ -10,16 +10,17 @@ interface Item {
   arguments?: string;
   summary?: string;
   is_error?: boolean;
+  segments?: unknown;
 }
 
 /** Fallback placeholders the pod puts in a user message for references it could not resolve. */
 const PLACEHOLDER = /\[unresolved [a-z_]+: [^\]\n]*\]|\[unknown input: kind=[^\]\n]*\]/g;
 
 /**
- * Transcript blocks for `history.items`. History keeps user messages as flattened text (the
- * pastes inlined, the references resolved into context items), so a user item is shown with
- * the typed segments of a `user_message` this client saw when its inline text matches (chips
- * and refs come back); otherwise as the text the model saw. `typed` is matched in order.
+ * Transcript blocks for `history.items`. A user item carries the typed segments its client sent
+ * (`segments`), so chips and refs come back from history. Items without them (from a pod that
+ * does not send them) are shown with the typed segments of a `user_message` this client saw when
+ * its inline text matches, else as the text the model saw. `typed` is matched in order.
  */
 export function historyToBlocks(items: readonly unknown[], typed: readonly (readonly Segment[])[], firstId: number): { blocks: Block[]; nextId: number } {
   const blocks: Block[] = [];
@@ -30,7 +31,12 @@ export function historyToBlocks(items: readonly unknown[], typed: readonly (read
     const item = (raw ?? {}) as Item;
     if (item.type === 'message') {
       const text = messageText(item.content);
-      if (item.role === 'user') {
+      const own = item.role === 'user' ? decodeSegments(item.segments) : undefined;
+      if (own) {
+        const match = findTyped(typed, nextTyped, text);
+        if (match >= 0) nextTyped = match + 1;
+        blocks.push({ kind: 'user', id: id++, segments: own });
+      } else if (item.role === 'user') {
         const match = findTyped(typed, nextTyped, text);
         if (match >= 0) {
           nextTyped = match + 1;
@@ -51,6 +57,18 @@ export function historyToBlocks(items: readonly unknown[], typed: readonly (read
     }
   }
   return { blocks, nextId: id };
+}
+
+/** The item's own typed segments, when it carries a well-formed list of them. */
+function decodeSegments(raw: unknown): Segment[] | undefined {
+  if (!Array.isArray(raw) || raw.length === 0) return undefined;
+  const out: Segment[] = [];
+  for (const s of raw) {
+    const r = SegmentSchema.safeParse(s);
+    if (!r.success) return undefined;
+    out.push(r.data);
+  }
+  return out;
 }
 
 /** The text a user message gets from its inline segments (text and pastes), as the pod builds it. */

@@ -228,7 +228,7 @@ export class PodController {
     const { hooks, resolveContext } = this.opts;
     const resolved = await resolveSegments(hooks, segments, (i) => resolveContext(i, run.abort.signal));
     for (const message of resolved.alerts) this.opts.alert(message);
-    const items = [messageItem('user', resolved.userText), ...resolved.contextItems];
+    const items: HistoryItem[] = [{ ...messageItem('user', resolved.userText), segments }, ...resolved.contextItems];
     this.history.push(...items);
     run.instructions = resolved.instructions;
     // Inlined segment contents are logged once, in `segments`; the message text refers to them.
@@ -237,7 +237,8 @@ export class PodController {
       type: 'user_input',
       ts: Date.now(),
       segments, // written in wire form: unknown kinds keep their raw payload
-      items: byReference ? [messageItem('user', ''), ...resolved.contextItems] : items,
+      // The segments are on the entry itself; the message item is stored without them.
+      items: [messageItem('user', byReference ? '' : resolved.userText), ...resolved.contextItems],
       ...(byReference ? { user_text: resolved.userParts } : {}),
       ...(resolved.instructions.length ? { instructions: resolved.instructions } : {}),
     });

@@ -12,6 +12,12 @@ export const MessageItemSchema = z.object({
   type: z.literal('message'),
   role: z.enum(['user', 'assistant', 'system']),
   content: z.array(ContentPartSchema),
+  /**
+   * On user messages: the typed segments the client sent (wire form, unknown kinds as sent), so
+   * any client can rebuild `[Clipboard …]` chips and `@path`/`#slug`/`/slug` refs from history.
+   * Providers ignore it; a v1 client reads items as plain JSON and ignores it too.
+   */
+  segments: z.array(z.unknown()).optional(),
 });
 export const ToolCallItemSchema = z.object({
   type: z.literal('tool_call'),

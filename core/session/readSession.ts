@@ -53,7 +53,8 @@ export function readSession(file: string): SessionState {
           return r.success ? [r.data] : [];
         });
         userInputs.push({ index: history.length, segments });
-        history.push(...(e.user_text ? withUserText(e.items, e.user_text, e.segments) : e.items));
+        const [user, ...context] = e.user_text ? withUserText(e.items, e.user_text, e.segments) : e.items;
+        history.push(user?.type === 'message' ? { ...user, segments } : user, ...context);
         open = true;
         break;
       }
