@@ -29,6 +29,7 @@ export async function startDetached(argv: string[], flags: { name?: string; sock
   while (Date.now() < deadline) {
     if (exited !== undefined) {
       const lines = fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8').trim().split('\n') : [];
+      if (!fs.existsSync(paths.socket)) fs.rmSync(paths.dir, { recursive: true, force: true }); // its error is reported below
       throw new YoiError('YOI_ERR_CONNECTION', (lines.at(-1) ?? `the pod exited with code ${exited}`).replace(/^yoi: /, ''));
     }
     if (await isSocketLive(paths.socket, 200)) return paths.socket;

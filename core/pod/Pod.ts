@@ -75,7 +75,14 @@ export class Pod {
     const tooLong = checkSocketPath(paths.socket);
     if (tooLong) throw new YoiError('YOI_ERR_SOCKET_PATH', tooLong);
     const pod = new Pod(name, paths, opts.config, opts.host);
-    await pod.boot(opts, env);
+    const fresh = !fs.existsSync(paths.dir);
+    try {
+      await pod.boot(opts, env);
+    } catch (e) {
+      // A start that failed before listening leaves nothing behind (a live pod's dir is not ours).
+      if (fresh && !pod.listening) fs.rmSync(paths.dir, { recursive: true, force: true });
+      throw e;
+    }
     return pod;
   }
 
@@ -153,6 +160,7 @@ export class Pod {
       onMethod: (conn, method) => this.onMethod(conn, method),
     });
     await this.server.listen();
+    this.listening = true;
     fs.writeFileSync(this.paths.pid, `${process.pid}\n`, { mode: 0o600 });
     this.writeStatus();
     try {
@@ -198,6 +206,7 @@ export class Pod {
   }
 
   private statusWriter?: AtomicFileWriter;
+  private listening = false;
 
   private readonly startedAt = Date.now();
 

@@ -55,6 +55,17 @@ describe('yoi pod start', () => {
     expect(ghost.socket).toBe(path.join(stale, 'sock'));
   });
 
+  it('a pod that cannot start (its provider fails) says why in one line and leaves no runtime dir', () => {
+    const p = project({ 'yoi.config.json': JSON.stringify({ model: { provider: 'scripted', script: 'missing.json' } }) });
+    for (const args of [['pod', 'start'], ['pod', 'start', '--detach']]) {
+      const r = p.run(args);
+      expect(r.status).not.toBe(0);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr).toMatch(/cannot start provider "scripted".*missing\.json/);
+      expect(fs.existsSync(path.join(p.dir, 'run', 'default'))).toBe(false);
+    }
+  });
+
   it('a socket path too long for the OS is one clear error, not EINVAL', () => {
     const p = project();
     const r = yoi(['pod', 'start'], { cwd: p.dir, env: { YOI_RUNTIME_DIR: path.join(p.dir, 'x'.repeat(120)) } });
