@@ -84,7 +84,7 @@ export class Compactor {
 
   /** The controller's `beforeRequest`: compacts mid-turn when due; throws if the run was stopped meanwhile. */
   async beforeRequest(signal: AbortSignal): Promise<void> {
-    await loadTokenizer();
+    if (this.pendingManual || this.opts.settings.requestThreshold !== undefined) await loadTokenizer();
     const reason = this.pendingManual ? 'manual' : this.due(this.opts.settings.requestThreshold) ? 'request' : undefined;
     if (!reason) return;
     this.pendingManual = false;
@@ -94,6 +94,7 @@ export class Compactor {
 
   /** The controller's `afterIdle`: compacts post-run when due. */
   async afterIdle(): Promise<void> {
+    if (this.opts.settings.threshold === undefined) return;
     await loadTokenizer();
     if (this.job || !this.due(this.opts.settings.threshold)) return;
     await this.compact('threshold', 'idle');

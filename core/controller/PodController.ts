@@ -8,7 +8,7 @@ import { resolveSegments } from '../pipeline/resolveSegments.js';
 import type { LlmRequest, Provider, ToolDefinition } from '../provider/Provider.js';
 import type { ErrorCode, Method, PodEvent, PodStatus, RunResult, Segment } from '../protocol/index.js';
 import type { SessionLog } from '../session/SessionLog.js';
-import { estimateItemsTokens, estimateTextTokens } from '../tokens/estimateTokens.js';
+import { estimateItemsTokens, estimateTextTokens, loadTokenizer } from '../tokens/estimateTokens.js';
 import type { Tool } from '../tools/Tool.js';
 import { notificationText } from './notificationText.js';
 import { CANCELLED_BY_USER, INTERRUPTED_BY_USER, INTERRUPT_NOTE, closeOrphans, orphanToolCalls } from './orphanToolCalls.js';
@@ -268,7 +268,8 @@ export class PodController {
       const out = await streamTurn(provider, request, bus);
       this.opts.onUsage?.(out.usage, sent);
       const usage = {
-        input_tokens: out.usage.input_tokens ?? estimateItemsTokens(request.items, request.system),
+        // A provider without usage: estimate now, and load the tokenizer so later ones are exact.
+        input_tokens: out.usage.input_tokens ?? (void loadTokenizer().catch(() => undefined), estimateItemsTokens(request.items, request.system)),
         output_tokens: out.usage.output_tokens ?? estimateTextTokens(out.text),
       };
       bus.broadcast({ event: 'usage', data: usage });

@@ -132,7 +132,11 @@ export class Pod {
       scope_summary: scopeSummary, tools: [...tools.keys()],
     };
 
-    void loadTokenizer().catch(() => undefined); // in the background: awaited before the first request
+    // Exact token counts matter for compaction thresholds; its tables cost ~60 MB, so a pod that
+    // never compacts automatically does not load them up front (see PodController for usage).
+    if (config.compaction.threshold !== undefined || config.compaction.requestThreshold !== undefined) {
+      void loadTokenizer().catch(() => undefined); // in the background: awaited before the first request
+    }
     const start = { pod_name: this.name, cwd: config.cwd, provider: this.provider.name, model: this.provider.model, system_prompt: opened.systemPrompt };
     this.compactor = new Compactor({
       hooks: host.hooks, bus: this.bus, provider: this.provider, info: this.info, settings: config.compaction,
