@@ -36,7 +36,7 @@ export function estimateTextTokens(text: string): number {
   return count ? count(text) : Math.ceil(text.length / 4);
 }
 
-/** Tokens of one history item (cached per item once the tokenizer is loaded). */
+/** Tokens of one history item (cached per item). */
 export function estimateItemTokens(item: HistoryItem): number {
   const cached = cache.get(item);
   if (cached !== undefined) return cached;
@@ -44,7 +44,8 @@ export function estimateItemTokens(item: HistoryItem): number {
   if (item.type === 'message') for (const p of item.content) n += estimateTextTokens(p.text);
   else if (item.type === 'tool_call') n += estimateTextTokens(item.name) + estimateTextTokens(item.arguments);
   else n += estimateTextTokens(item.summary) + estimateTextTokens(item.content ?? '');
-  if (count) cache.set(item, n);
+  // Cached either way: loading the tokenizer starts a fresh cache, so rough counts do not linger.
+  cache.set(item, n);
   return n;
 }
 
