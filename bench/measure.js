@@ -19,5 +19,6 @@ export function report(name, ratio, goal, { higherIsBetter, detail = '' } = {}) 
   const ok = higherIsBetter ? ratio >= goal : ratio <= goal;
   const rel = higherIsBetter ? '≥' : '≤';
   console.log(`${name}: ratio ${ratio.toFixed(2)} (goal ${rel} ${goal}) ${ok ? 'OK' : 'MISSED'}${detail ? ` — ${detail}` : ''}`);
+  if (!ok) process.exitCode = 1; // a missed goal is visible to scripts (bench/run.js)
   return ok;
 }

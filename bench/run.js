@@ -1,0 +1,24 @@
+// `npm run bench`: runs every benchmark (or those named on the command line) one after another
+// against the built dist/, and lists the goals each met or missed. Benchmarks are not tests:
+// their ratios depend on the machine's load; see bench/README.md for recorded numbers.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const dir = fileURLToPath(new URL('.', import.meta.url));
+const all = fs.readdirSync(dir).filter((f) => f.endsWith('.js') && !['run.js', 'measure.js'].includes(f)).map((f) => f.slice(0, -3)).sort();
+const wanted = process.argv.slice(2);
+const names = wanted.length ? wanted : all;
+const unknown = names.filter((n) => !all.includes(n));
+if (unknown.length) {
+  console.error(`unknown benchmark(s): ${unknown.join(', ')} (known: ${all.join(', ')})`);
+  process.exit(2);
+}
+const missed = [];
+for (const name of names) {
+  console.log(`\n# ${name}`);
+  const r = spawnSync(process.execPath, [`${dir}${name}.js`], { stdio: 'inherit' });
+  if (r.status !== 0) missed.push(name);
+}
+console.log(missed.length ? `\nmissed or failed: ${missed.join(', ')}` : '\nall goals met');
+process.exitCode = missed.length ? 1 : 0;
