@@ -135,7 +135,7 @@ describe('client commands', () => {
     await foreground(p);
     p.run(['send', 'remember me']);
     const items = JSON.parse(p.run(['history', '--json']).stdout);
-    expect(items[0]).toEqual({ type: 'message', role: 'user', content: [{ type: 'text', text: 'remember me' }] });
+    expect(items[0]).toEqual({ type: 'message', role: 'user', content: [{ type: 'text', text: 'remember me' }], segments: [{ kind: 'text', content: 'remember me' }] });
     expect(p.run(['history']).stdout).toContain('user: remember me');
     for (const [cmd, msg] of [['cancel', 'not_running'], ['pause', 'not_running'], ['resume', 'not_paused']]) {
       const r = p.run([cmd]);
