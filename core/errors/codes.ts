@@ -3,6 +3,8 @@
  * alphabetically; a test keeps it that way. Codes are stable: scripts may match on them.
  */
 export const ERROR_CODES = {
+  /** `yoi pod start --adopt` found no scope reserved for it by the pod at `--callback` (SpawnPod starts such pods). */
+  YOI_ERR_ADOPT: 'a pod started with --adopt found no scope reserved for it',
   /** A config file could not be loaded or does not match the schema. */
   YOI_ERR_CONFIG: 'the configuration is invalid (the message names the file and the key)',
   /** `yoi init` found a config file already present. */
@@ -31,12 +33,22 @@ export const ERROR_CODES = {
   YOI_ERR_POD_NAME: 'invalid pod name <name>',
   /** No pod of that name is running (no live socket). */
   YOI_ERR_POD_NOT_FOUND: 'pod <name> is not running',
+  /** A pod of that name already holds an allocation in scope.lock. */
+  YOI_ERR_POD_REGISTERED: 'pod name <name> is already registered',
   /** A live pod already listens on that socket. */
   YOI_ERR_POD_RUNNING: 'pod <name> is already running',
+  /** scope.lock has no allocation for that pod. */
+  YOI_ERR_POD_UNREGISTERED: 'pod <name> is not registered',
   /** The configured provider could not be created (e.g. a missing API key). */
   YOI_ERR_PROVIDER: 'cannot start provider <name>: <cause>',
   /** The pod refused a request; the message carries the pod's error code and text. */
   YOI_ERR_REQUEST: '<pod error code>: <message>',
+  /** A delegated write rule overlaps a region another pod holds exclusively. */
+  YOI_ERR_SCOPE_CONFLICT: 'requested scope <target> conflicts with pod <name>',
+  /** scope.lock could not be locked, read or written (or is not valid JSON of the expected shape). */
+  YOI_ERR_SCOPE_LOCK: 'the scope lock <file> cannot be used: <cause>',
+  /** A rule to delegate is not covered by the spawning pod's own scope. */
+  YOI_ERR_SCOPE_NOT_SUBSET: 'requested scope <target> is not within spawner <name>\'s effective scope',
   /** `--resume` names a session that does not exist, or there is none. */
   YOI_ERR_SESSION_NOT_FOUND: 'no session <id> in <dir>',
   /** The socket path is longer than the OS allows for Unix sockets. */
