@@ -11,6 +11,14 @@ if (argv[0] === '--version' || argv[0] === '-v') {
   // The same line oclif prints (its `userAgent`).
   const pkg = JSON.parse(readFileSync(new URL('package.json', root), 'utf8'));
   process.stdout.write(`${pkg.oclif?.bin ?? pkg.name}/${pkg.version} ${process.platform}-${process.arch} node-${process.version}\n`);
+} else if (argv[0] === 'pod' && argv[1] === 'start' && argv[2] === '--adopt') {
+  // A child pod as SpawnPod starts it (hidden flags yoi writes itself): no oclif to load.
+  try {
+    const { startAdoptedPod } = await import('../dist/cli/startAdoptedPod.js');
+    await startAdoptedPod(argv.slice(2));
+  } catch (error) {
+    await reportError(error);
+  }
 } else if (!printPrerenderedHelp()) {
   const { run, flush } = await import('@oclif/core');
   try {
@@ -20,16 +28,21 @@ if (argv[0] === '--version' || argv[0] === '-v') {
     if (error?.code === 'EEXIT') {
       process.exitCode = error.oclif?.exit ?? 0;
     } else {
-      // Without a build (dist/ missing) the formatter is gone too; still print one line.
-      const { formatCliError } = await import('../dist/cli/formatCliError.js').catch(() => ({
-        formatCliError: (e) => ({ line: `yoi: ${String(e?.message ?? e).split('\n')[0]}`, exitCode: 1 }),
-      }));
-      const { line, exitCode } = formatCliError(error);
-      process.stderr.write(`${line}\n`);
-      if (process.env.YOI_DEBUG) process.stderr.write(`${error?.stack ?? ''}\n`);
-      process.exitCode = exitCode;
+      await reportError(error);
     }
   }
+}
+
+/** One line on stderr (the stack too with YOI_DEBUG) and a non-zero exit code. */
+async function reportError(error) {
+  // Without a build (dist/ missing) the formatter is gone too; still print one line.
+  const { formatCliError } = await import('../dist/cli/formatCliError.js').catch(() => ({
+    formatCliError: (e) => ({ line: `yoi: ${String(e?.message ?? e).split('\n')[0]}`, exitCode: 1 }),
+  }));
+  const { line, exitCode } = formatCliError(error);
+  process.stderr.write(`${line}\n`);
+  if (process.env.YOI_DEBUG) process.stderr.write(`${error?.stack ?? ''}\n`);
+  process.exitCode = exitCode;
 }
 
 /**

@@ -6,12 +6,13 @@ import { messageItem, type HistoryItem } from '../history/HistoryItem.js';
 import type { ResolveContext } from '../pipeline/ResolveContext.js';
 import { resolveSegments } from '../pipeline/resolveSegments.js';
 import type { LlmRequest, Provider, ToolDefinition } from '../provider/Provider.js';
-import type { ErrorCode, Method, PodEvent, PodStatus, RunResult, Segment } from '../protocol/index.js';
+import { podEventSource, type ErrorCode, type Method, type PodEvent, type PodStatus, type RunResult, type Segment } from '../protocol/index.js';
 import type { SessionLog } from '../session/SessionLog.js';
 import { estimateItemsTokens, estimateTextTokens, loadTokenizer } from '../tokens/estimateTokens.js';
 import type { Tool } from '../tools/Tool.js';
 import { notificationText } from './notificationText.js';
 import { CANCELLED_BY_USER, INTERRUPTED_BY_USER, INTERRUPT_NOTE, closeOrphans, orphanToolCalls } from './orphanToolCalls.js';
+import { RecentRequestIds } from './RecentRequestIds.js';
 import { renderPodEvent } from './renderPodEvent.js';
 import { runToolCalls } from './runToolCalls.js';
 import { AbortedError, ProviderError, streamTurn } from './streamTurn.js';
@@ -22,8 +23,14 @@ export type Reply = { ok: true } | { ok: false; code: ErrorCode; message: string
 type Trigger = RunEndInfo['trigger'];
 type Outcome = { result: RunResult } | { result: 'error'; code: ErrorCode; message: string };
 
+/** Who sent a method: the `hello` client name of its connection. */
+export interface MethodOrigin {
+  readonly client?: string;
+}
+
 interface ActiveRun {
   readonly trigger: Trigger;
+  readonly client?: string;
   readonly abort: AbortController;
   stop?: 'pause' | 'cancel';
   instructions: string[];
@@ -67,6 +74,8 @@ export class PodController {
   private state: PodStatus = 'idle';
   private active?: ActiveRun;
   private readonly notes: string[] = [];
+  /** Pod events already applied, by reporting pod: a retried report is acknowledged, not re-applied. */
+  private readonly reports = new RecentRequestIds();
   private nextTurn: number;
   private readonly toolDefs: ToolDefinition[];
   private stopping = false;
@@ -121,19 +130,19 @@ export class PodController {
     }
   }
 
-  handle(method: Method): Reply | Promise<Reply> {
+  handle(method: Method, origin: MethodOrigin = {}): Reply | Promise<Reply> {
     if (this.stopping) return reject('internal', 'Pod is shutting down');
     switch (method.method) {
       case 'run':
         if (this.active) return reject('already_running', 'Pod is already executing a turn');
         if (this.state === 'compacting') return reject('already_running', 'Pod is compacting its history');
-        this.start('run', method.params.input);
+        this.start('run', method.params.input, origin.client);
         return { ok: true };
       case 'resume':
         if (this.active) return reject('already_running', 'Pod is already executing a turn');
         if (this.state === 'compacting') return reject('already_running', 'Pod is compacting its history');
         if (this.state !== 'paused') return reject('not_paused', 'Pod is not paused');
-        this.start('resume');
+        this.start('resume', undefined, origin.client);
         return { ok: true };
       case 'cancel':
         if (this.active) {
@@ -163,6 +172,7 @@ export class PodController {
         this.notify(method.params.message, 'notify');
         return { ok: true };
       case 'pod_event':
+        if (method.request_id !== undefined && !this.reports.add(podEventSource(method.params), method.request_id)) return { ok: true };
         return this.podEvent(method.params);
       default:
         return reject('invalid_request', `method \`${method.method}\` is not handled by the controller`);
@@ -195,8 +205,8 @@ export class PodController {
     return { ok: true };
   }
 
-  private start(trigger: Trigger, input?: Segment[]): void {
-    const run: ActiveRun = { trigger, abort: new AbortController(), instructions: [] };
+  private start(trigger: Trigger, input?: Segment[], client?: string): void {
+    const run: ActiveRun = { trigger, client, abort: new AbortController(), instructions: [] };
     const wasPaused = this.state === 'paused';
     this.active = run;
     this.setStatus('running');
@@ -303,6 +313,7 @@ export class PodController {
       ...pod,
       result: outcome.result,
       trigger: run.trigger,
+      ...(run.client !== undefined ? { client: run.client } : {}),
       ...('message' in outcome ? { error: outcome.message } : {}),
     });
     if (this.stopping || this.state !== 'idle') return;

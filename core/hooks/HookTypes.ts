@@ -109,6 +109,12 @@ export interface RunEndInfo extends PodInfo {
   readonly error?: string;
   /** What started the run. */
   readonly trigger: 'run' | 'resume' | 'notify' | 'pod_event';
+  /**
+   * The `hello` client name of the connection whose `run` or `resume` started the run
+   * (`pod/<name>` when a parent pod sent it, see `podClientName`); absent for runs started by a
+   * notification or a pod event, and for v1 clients.
+   */
+  readonly client?: string;
 }
 
 export type { ToolOutput, LlmRequest };

@@ -2,6 +2,7 @@ import type { AlertLevel } from '../protocol/index.js';
 import type { Scope } from '../scope/Scope.js';
 import type { ResolvedConfig } from '../config/resolveConfig.js';
 import type { FileActivity } from '../tools/FileActivity.js';
+import type { PodTree } from '../podtree/PodTree.js';
 
 /**
  * What the running pod offers to plugins inside hooks. Members are added as the pod grows
@@ -20,4 +21,6 @@ export interface PodServices {
   config?: ResolvedConfig;
   /** Files the pod's tools read or wrote recently (newest first); compaction reads `recent(5)`. */
   files?: FileActivity;
+  /** The pod's place in the pod tree: scope.lock allocation, spawned pods, parent. Set by the pod. */
+  podTree?: PodTree;
 }

@@ -10,7 +10,8 @@ import type { PodServices } from '../hooks/PodServices.js';
 import type { PluginHost } from '../plugin/PluginHost.js';
 import type { Provider } from '../provider/Provider.js';
 import { POD_EVENT_KINDS, PROTOCOL_VERSION, type AlertLevel, type AlertSource, type Greeting, type Method, type PodStatus } from '../protocol/index.js';
-import { Scope } from '../scope/Scope.js';
+import { PodTree } from '../podtree/PodTree.js';
+import type { Scope } from '../scope/Scope.js';
 import type { Connection } from '../server/Connection.js';
 import { FileActivity } from '../tools/FileActivity.js';
 import { SocketServer } from '../server/SocketServer.js';
@@ -20,7 +21,7 @@ import { createProvider, createTools } from './createRuntimeParts.js';
 import { defaultSystemPrompt } from './defaultSystemPrompt.js';
 import { openSession } from './openSession.js';
 import { handleClientMethod } from './handleClientMethod.js';
-import { AtomicFileWriter, ensurePrivateDir, isSocketLive, writeFileAtomic, type PodStatusFile } from './podFiles.js';
+import { AtomicFileWriter, ensurePrivateDir, isSocketLive, removeDirExcept, writeFileAtomic, type PodStatusFile } from './podFiles.js';
 import { checkSocketPath, podPaths, validatePodName, type PodPaths } from './runtimePaths.js';
 
 export interface StartPodOptions {
@@ -33,6 +34,12 @@ export interface StartPodOptions {
   /** Restore the newest session (`true`) or the given session id. */
   resume?: string | true;
   env?: NodeJS.ProcessEnv;
+  /**
+   * Started by a parent pod's SpawnPod (`--adopt --callback SOCK`): the scope is the one reserved
+   * in scope.lock by the pod at `callback` (the config's scope is not used), and `instruction`
+   * is added to the system prompt.
+   */
+  adopt?: { callback: string; instruction?: string };
 }
 
 /**
@@ -56,6 +63,7 @@ export class Pod {
   info!: PodInfo;
   greeting!: Greeting;
   scope!: Scope;
+  tree?: PodTree;
 
   private constructor(
     readonly name: string,
@@ -80,6 +88,7 @@ export class Pod {
       await pod.boot(opts, env);
     } catch (e) {
       // A start that failed before listening leaves nothing behind (a live pod's dir is not ours).
+      await pod.tree?.close();
       if (fresh && !pod.listening) fs.rmSync(paths.dir, { recursive: true, force: true });
       throw e;
     }
@@ -110,18 +119,22 @@ export class Pod {
       fs.rmSync(this.paths.socket, { force: true }); // stale: nobody listens
     }
 
-    this.scope = new Scope(config.scope, config.projectDir);
-    const services: PodServices = { alert: (level, message) => this.alert(level, message), scope: this.scope, config, files: new FileActivity() };
+    this.tree = await PodTree.open({ name: this.name, paths: this.paths, env, projectDir: config.projectDir, configScope: config.scope, adopt: opts.adopt });
+    this.scope = this.tree.scope;
+    this.notes.push(...this.tree.notes);
+    const services: PodServices = {
+      alert: (level, message) => this.alert(level, message), scope: this.scope, config, files: new FileActivity(), podTree: this.tree,
+    };
     this.info = { podName: this.name, cwd: config.cwd, projectDir: config.projectDir, services };
     host.onTapError = (error) => this.alert('warn', error.message);
 
-    this.provider = createProvider(host, config, env);
+    this.provider = createProvider(host, config, env, this.name);
     const tools = createTools(host, this.info);
     const scopeSummary = this.scope.summary();
     const opened = openSession({
       dir: config.sessions.dir, resume: opts.resume, podName: this.name, cwd: config.cwd,
       provider: this.provider.name, model: this.provider.model,
-      systemPrompt: config.systemPrompt ?? defaultSystemPrompt({ cwd: config.cwd, scopeSummary }),
+      systemPrompt: [config.systemPrompt ?? defaultSystemPrompt({ cwd: config.cwd, scopeSummary }), opts.adopt?.instruction].filter(Boolean).join('\n\n'),
     });
     this.session = opened.log;
     this.notes.push(...opened.notes);
@@ -235,6 +248,7 @@ export class Pod {
   }
 
   private async shutdown(): Promise<void> {
+    let keep = false;
     try {
       this.compactor?.abort('the pod is stopping');
       await this.controller?.shutdown();
@@ -242,10 +256,12 @@ export class Pod {
       this.bus.broadcast({ event: 'shutdown' });
       this.session?.close();
       await this.server?.close();
+      keep = (await this.tree?.close())?.keepRegistry ?? false;
       await this.provider?.close?.().catch(() => undefined);
       await this.statusWriter?.drain();
     } finally {
-      fs.rmSync(this.paths.dir, { recursive: true, force: true });
+      // The pods this one manages outlive it: their registry waits for its next start.
+      removeDirExcept(this.paths.dir, keep ? this.paths.spawnedPods : undefined);
       if (this.paths.socket !== `${this.paths.dir}/sock`) fs.rmSync(this.paths.socket, { force: true });
       this.resolveClosed();
     }

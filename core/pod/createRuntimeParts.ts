@@ -10,7 +10,7 @@ import type { Tool } from '../tools/Tool.js';
  * Creates the configured provider through `providers.for(name)`; a factory that throws (a
  * missing API key) stops the pod at start with one clear line naming the plugin.
  */
-export function createProvider(host: PluginHost, config: ResolvedConfig, env: NodeJS.ProcessEnv): Provider {
+export function createProvider(host: PluginHost, config: ResolvedConfig, env: NodeJS.ProcessEnv, podName?: string): Provider {
   const name = config.model.provider;
   const hook = host.hooks.providers.get(name);
   if (!hook || hook.taps.length === 0) {
@@ -18,7 +18,7 @@ export function createProvider(host: PluginHost, config: ResolvedConfig, env: No
   }
   let provider: Provider | undefined;
   try {
-    provider = hook.call(config.model, { projectDir: config.projectDir, cwd: config.cwd, env });
+    provider = hook.call(config.model, { podName, projectDir: config.projectDir, cwd: config.cwd, env });
   } catch (e) {
     if (isPluginError(e)) throw new YoiError('YOI_ERR_PROVIDER', `cannot start provider "${name}": ${(e as Error).message}`);
     throw e;

@@ -24,6 +24,7 @@ export async function handleClientMethod(pod: Pod, conn: Connection, method: Met
       // A client asking for v1 stays on v1, where nothing answers hello.
       if (method.params.protocol_version >= 2) {
         conn.version = 2;
+        conn.client = method.params.client;
         bus.reply(conn, { event: 'welcome', data: pod.welcome(), ...r });
       }
       return;
@@ -54,7 +55,7 @@ export async function handleClientMethod(pod: Pod, conn: Connection, method: Met
     }
     default: {
       // Not `await` on a plain value: that would let the run's first events overtake the ack.
-      const pending = pod.controller.handle(method);
+      const pending = pod.controller.handle(method, { client: conn.client });
       const reply = pending instanceof Promise ? await pending : pending;
       if (!reply.ok) bus.reply(conn, { event: 'error', data: { code: reply.code, message: reply.message }, ...r });
       else if (conn.version === 2) bus.reply(conn, { event: 'ack', data: { method: method.method }, ...r });

@@ -44,6 +44,8 @@ export interface Provider {
 
 /** Passed to provider factories. */
 export interface ProviderContext {
+  /** The pod the provider serves (absent when a provider is made outside a pod). */
+  readonly podName?: string;
   readonly projectDir: string;
   readonly cwd: string;
   readonly env: NodeJS.ProcessEnv;

@@ -43,6 +43,8 @@ export class Connection {
   readonly id: number;
   /** 1 until the client negotiates v2 with `hello`. */
   version: 1 | 2 = 1;
+  /** The `client` name the connection gave in `hello` (`yoi-cli`, `pod/<parent>`...). */
+  client?: string;
   /** Outbound lines; `head` is the next to write (avoids O(n) shifts on long queues). */
   private queue: (QueuedLine | LagMarker)[] = [];
   private head = 0;

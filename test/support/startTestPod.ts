@@ -20,6 +20,8 @@ export interface TestPodOptions {
   resume?: string | true;
   /** Reuse a project dir (restart tests). */
   dir?: string;
+  /** Start as a child of the pod at `callback` (which reserved its scope). */
+  adopt?: { callback: string; instruction?: string };
 }
 
 export interface TestPod {
@@ -51,7 +53,7 @@ export async function startTestPod(opts: TestPodOptions = {}): Promise<TestPod> 
   const loaded = await loadConfig({ cwd: dir, env, defaultPlugins: defaultPlugins() });
   const config = opts.plugins ? { ...loaded, plugins: opts.plugins } : loaded;
   const host = createHostFromConfig(config);
-  const pod = await Pod.start({ config, host, name: opts.name ?? 'test', env, resume: opts.resume });
+  const pod = await Pod.start({ config, host, name: opts.name ?? 'test', env, resume: opts.resume, adopt: opts.adopt });
   return {
     pod,
     dir,

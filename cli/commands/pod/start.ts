@@ -13,8 +13,9 @@ export default class PodStart extends YoiCommand {
     socket: Flags.string({ description: 'socket path (default: <runtime dir>/<name>/sock)', helpValue: 'PATH' }),
     detach: Flags.boolean({ description: 'start in the background and return once it is ready' }),
     resume: Flags.string({ description: 'restore the newest session, or the given session id', helpValue: '[ID]' }),
-    adopt: Flags.boolean({ hidden: true, description: 'started by a parent pod (with --callback)' }),
-    callback: Flags.string({ hidden: true, description: "the parent pod's socket", helpValue: 'SOCK' }),
+    adopt: Flags.boolean({ hidden: true, description: 'started by a parent pod (with --callback)', dependsOn: ['callback'] }),
+    callback: Flags.string({ hidden: true, description: "the parent pod's socket", helpValue: 'SOCK', dependsOn: ['adopt'] }),
+    instruction: Flags.string({ hidden: true, description: 'added to the system prompt (with --adopt)', helpValue: 'TEXT', dependsOn: ['adopt'] }),
   };
 
   async run(): Promise<void> {
@@ -28,20 +29,11 @@ export default class PodStart extends YoiCommand {
       this.print(`listening ${await startDetached(argv.filter((a) => a !== '--detach'), flags)}`);
       return;
     }
-    const { loadProject } = await import('../../loadProject.js');
-    const { Pod } = await import('../../../core/pod/Pod.js');
-    const { config, host } = await loadProject({ configFile: flags.config });
-    const pod = await Pod.start({
-      config, host, name: flags.name, socketPath: flags.socket,
+    const { runPodForeground } = await import('../../runPodForeground.js');
+    await runPodForeground({
+      config: flags.config, name: flags.name, socket: flags.socket,
       resume: flags.resume === undefined ? undefined : flags.resume === 'latest' ? true : flags.resume,
-    });
-    this.print(`listening ${pod.paths.socket}`);
-    for (const note of pod.notes) process.stderr.write(`yoi: ${note}\n`);
-    const stop = () => void pod.stop();
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-    await pod.closed;
-    process.off('SIGINT', stop);
-    process.off('SIGTERM', stop);
+      adopt: flags.adopt && flags.callback ? { callback: flags.callback, instruction: flags.instruction } : undefined,
+    }, (line) => this.print(line));
   }
 }

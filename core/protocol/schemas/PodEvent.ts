@@ -62,3 +62,9 @@ export type PodEvent = z.infer<typeof PodEventSchema>;
 export function podEventKind(event: PodEvent): string {
   return event instanceof UnknownPodEvent ? event.rawKind : event.kind;
 }
+
+/** The pod that sent a report: `pod_name`, or `parent_pod` for `scope_sub_delegated`. */
+export function podEventSource(event: PodEvent): string {
+  if (event instanceof UnknownPodEvent) return event.podName;
+  return 'pod_name' in event ? event.pod_name : event.parent_pod;
+}
