@@ -31,7 +31,9 @@ const ModelSchema = z.looseObject({ provider: z.literal('scripted'), script: z.s
  * The offline `scripted` provider: `model: { provider: 'scripted', script: 'replies.json' }`
  * (path relative to the project directory). Each LLM request consumes the next reply; once the
  * script is exhausted it answers like `echo`. Usage numbers and errors drive tests of
- * compaction thresholds and failure paths.
+ * compaction thresholds and failure paths. `{pod}` in the path is replaced by the pod's name
+ * (`script: 'script.{pod}.json'`), so the pods of one project (a parent and the children it
+ * spawns, which share its config) can each follow their own script.
  */
 export const scriptedProvider = definePlugin({
   name: SCRIPTED,
@@ -39,7 +41,7 @@ export const scriptedProvider = definePlugin({
     host.hooks.providers.for('scripted').tap(SCRIPTED, (model, ctx): Provider => {
       const parsed = ModelSchema.safeParse(model);
       if (!parsed.success) throw new Error(`model.${formatZodError(parsed.error, ModelSchema)}`);
-      const file = path.resolve(ctx.projectDir, parsed.data.script);
+      const file = path.resolve(ctx.projectDir, ctx.podName ? parsed.data.script.replaceAll('{pod}', ctx.podName) : parsed.data.script);
       let script: ScriptReply[];
       try {
         const r = ScriptSchema.safeParse(JSON.parse(fs.readFileSync(file, 'utf8')));
