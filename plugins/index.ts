@@ -14,6 +14,14 @@ import { fileRefResolver } from './resolvers/fileRef/fileRefResolver.js';
 import { knowledgeResolver } from './resolvers/knowledgeResolver.js';
 import { workflowResolver } from './resolvers/workflowResolver.js';
 import { compactSummary } from './compaction/compactSummary.js';
+import { spawnPodTool } from './podtree/spawnPodTool.js';
+import { sendToPodTool } from './podtree/sendToPodTool.js';
+import { readPodOutputTool } from './podtree/readPodOutputTool.js';
+import { stopPodTool } from './podtree/stopPodTool.js';
+import { listPodsTool } from './podtree/listPodsTool.js';
+import { podReporter } from './podtree/podReporter.js';
+import { spawnedPodEvents } from './podtree/spawnedPodEvents.js';
+import { podEventText } from './podtree/podEventText.js';
 
 export { pasteResolver, fileRefResolver, knowledgeResolver, workflowResolver };
 
@@ -41,6 +49,14 @@ export function defaultPlugins(opts: { exclude?: readonly string[] } = {}): YoiP
     editTool(),
     globTool(),
     grepTool(),
+    spawnPodTool(),
+    sendToPodTool(),
+    readPodOutputTool(),
+    stopPodTool(),
+    listPodsTool(),
+    podReporter(),
+    spawnedPodEvents(),
+    podEventText(),
   ];
   return plugins.filter((plugin) => !exclude.has(plugin.name));
 }

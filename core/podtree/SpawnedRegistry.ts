@@ -12,7 +12,7 @@ export const SpawnedPodRecordSchema = z.object({
   pod_name: z.string().min(1),
   socket_path: z.string(),
   scope_delegated: z.array(LockRuleSchema),
-  /** The socket the pod reports to (this pod's, or its own spawner's for a grandchild). */
+  /** Where the pod reports: this pod's socket for a child, the reporting child's for a grandchild. */
   callback_address: z.string(),
   /** For a grandchild: the pod that spawned it. */
   via: z.string().optional(),

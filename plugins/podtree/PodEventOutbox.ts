@@ -1,0 +1,211 @@
+import { randomBytes } from 'node:crypto';
+import net from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { LineReader, encodeMethod, podEventKind, type PodEvent } from '../../core/protocol/index.js';
+
+export interface PodEventOutboxOptions {
+  /** The parent's socket (`--callback`). */
+  socketPath: string;
+  /** The `hello` client name (`pod/<child>`). */
+  clientName: string;
+  connectTimeoutMs?: number;
+  /** How long to wait for the parent's `ack` of one report before trying again. */
+  ackTimeoutMs?: number;
+  /** How long one report is retried before it is dropped (the parent may be gone for good). */
+  retryForMs?: number;
+  /** Reports kept while the parent is unreachable; beyond this the oldest is dropped. */
+  maxQueued?: number;
+  /** An idle connection is closed after this long (the parent broadcasts everything to it). */
+  idleCloseMs?: number;
+  /** Where failures are logged (the child's log); default stderr. */
+  log?: (line: string) => void;
+}
+
+interface Pending {
+  readonly event: PodEvent;
+  readonly id: string;
+  firstTry?: number;
+}
+
+/** The parent answered a report with an `error` that retrying will not change. */
+class Refused extends Error {}
+
+/**
+ * Delivers a child's reports to its parent, at least once while both live: each report is a
+ * v2 `pod_event` with its own `request_id`, retried with backoff on a fresh connection until
+ * the parent acknowledges it (the parent applies a repeated id once), for at most `retryForMs`.
+ * One outbox per parent and one report in flight at a time, so reports arrive in the order
+ * they were sent. `send()` never blocks: the child's controller only enqueues. A parent that is
+ * gone costs the child a log line per dropped report, nothing more.
+ */
+export class PodEventOutbox {
+  private readonly queue: Pending[] = [];
+  private readonly prefix = randomBytes(6).toString('hex');
+  private nextId = 0;
+  private running?: Promise<void>;
+  private link?: AckLink;
+  private idleTimer?: NodeJS.Timeout;
+  private closed = false;
+  private readonly o: Required<PodEventOutboxOptions>;
+
+  constructor(options: PodEventOutboxOptions) {
+    this.o = {
+      connectTimeoutMs: 5000, ackTimeoutMs: 10_000, retryForMs: 60_000, maxQueued: 1000, idleCloseMs: 1000,
+      log: (line) => process.stderr.write(`yoi: ${line}\n`),
+      ...options,
+    };
+  }
+
+  /** Reports queued or in flight. */
+  get pending(): number {
+    return this.queue.length;
+  }
+
+  /** Queues a report; returns its request id. */
+  send(event: PodEvent): string {
+    const id = `${this.prefix}-${++this.nextId}`;
+    if (this.closed) return id;
+    if (this.queue.length >= this.o.maxQueued) {
+      const dropped = this.queue.splice(1, 1)[0]; // not the one in flight
+      if (dropped) this.o.log(`dropped the ${podEventKind(dropped.event)} report to ${this.o.socketPath}: ${this.o.maxQueued} reports are waiting`);
+    }
+    this.queue.push({ event, id });
+    this.running ??= this.run().finally(() => (this.running = undefined));
+    return id;
+  }
+
+  /** Waits until every queued report is delivered (or dropped); true if all were delivered in time. */
+  async drain(timeoutMs: number): Promise<boolean> {
+    if (!this.running) return this.queue.length === 0;
+    const timer = sleep(timeoutMs, 'timeout' as const, { ref: false });
+    return (await Promise.race([this.running.then(() => 'done' as const), timer])) === 'done' && this.queue.length === 0;
+  }
+
+  /** Stops delivering: what is still queued is dropped. */
+  close(): void {
+    this.closed = true;
+    this.queue.length = 0;
+    clearTimeout(this.idleTimer);
+    this.link?.close();
+    this.link = undefined;
+  }
+
+  private async run(): Promise<void> {
+    clearTimeout(this.idleTimer);
+    let attempt = 0;
+    while (this.queue.length > 0 && !this.closed) {
+      const item = this.queue[0];
+      item.firstTry ??= Date.now();
+      try {
+        this.link ??= await AckLink.open(this.o.socketPath, this.o.clientName, this.o.connectTimeoutMs);
+        await this.link.deliver(item.id, item.event, this.o.ackTimeoutMs);
+        this.queue.shift();
+        attempt = 0;
+      } catch (e) {
+        this.link?.close();
+        this.link = undefined;
+        if (this.closed) return;
+        const what = `the ${podEventKind(item.event)} report to ${this.o.socketPath}`;
+        if (e instanceof Refused || Date.now() - item.firstTry >= this.o.retryForMs) {
+          this.o.log(`dropped ${what}: ${(e as Error).message}`);
+          this.queue.shift();
+          attempt = 0;
+          continue;
+        }
+        await sleep(Math.min(2000, 100 * 2 ** attempt++), undefined, { ref: false });
+      }
+    }
+    if (this.link) this.idleTimer = setTimeout(() => this.closeIdle(), this.o.idleCloseMs).unref();
+  }
+
+  private closeIdle(): void {
+    if (this.running) return;
+    this.link?.close();
+    this.link = undefined;
+  }
+}
+
+/** One connection to the parent: `hello` (v2), then reports answered by `ack` or `error`. */
+class AckLink {
+  private readonly waiting = new Map<string, { resolve: () => void; reject: (e: Error) => void }>();
+  private failure?: Error;
+
+  private constructor(private readonly socket: net.Socket) {
+    const reader = new LineReader({ onLine: (line) => this.onLine(line), onError: () => undefined });
+    socket.on('data', (chunk: Buffer) => reader.push(chunk));
+    socket.on('error', (e) => this.fail(e));
+    socket.on('close', () => this.fail(new Error('the parent closed the connection')));
+  }
+
+  static open(socketPath: string, clientName: string, timeoutMs: number): Promise<AckLink> {
+    return new Promise((resolve, reject) => {
+      const socket = net.connect(socketPath);
+      const timer = setTimeout(() => {
+        socket.destroy();
+        reject(new Error(`no connection within ${timeoutMs} ms`));
+      }, timeoutMs);
+      socket.once('error', (e) => {
+        clearTimeout(timer);
+        reject(e);
+      });
+      socket.once('connect', () => {
+        clearTimeout(timer);
+        socket.removeAllListeners('error');
+        // No need to wait for `welcome`: the parent handles one connection's lines in order.
+        socket.write(`${JSON.stringify({ method: 'hello', params: { protocol_version: 2, client: clientName } })}\n`);
+        resolve(new AckLink(socket));
+      });
+    });
+  }
+
+  deliver(id: string, event: PodEvent, timeoutMs: number): Promise<void> {
+    if (this.failure) return Promise.reject(this.failure);
+    let line: string;
+    try {
+      line = `${encodeMethod({ method: 'pod_event', params: event, request_id: id })}\n`;
+    } catch (e) {
+      return Promise.reject(new Refused((e as Error).message));
+    }
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.waiting.delete(id);
+        reject(new Error(`no acknowledgement within ${timeoutMs} ms`));
+      }, timeoutMs);
+      const settle = (fn: () => void) => () => {
+        clearTimeout(timer);
+        this.waiting.delete(id);
+        fn();
+      };
+      this.waiting.set(id, { resolve: settle(resolve), reject: (e) => settle(() => reject(e))() });
+      this.socket.write(line);
+    });
+  }
+
+  close(): void {
+    this.socket.destroy();
+  }
+
+  private onLine(line: string): void {
+    // Only replies carry a request_id; the parent's broadcasts are skipped without parsing.
+    if (!line.includes('"request_id"')) return;
+    let reply: { event?: string; request_id?: string; data?: { code?: string; message?: string } };
+    try {
+      reply = JSON.parse(line);
+    } catch {
+      return;
+    }
+    const waiter = reply.request_id !== undefined ? this.waiting.get(reply.request_id) : undefined;
+    if (!waiter) return;
+    if (reply.event === 'ack') waiter.resolve();
+    else if (reply.event === 'error') {
+      const message = `${reply.data?.code}: ${reply.data?.message}`;
+      // `internal` is what a stopping parent answers: worth another try.
+      waiter.reject(reply.data?.code === 'internal' ? new Error(message) : new Refused(message));
+    }
+  }
+
+  private fail(e: Error): void {
+    this.failure ??= e;
+    for (const w of [...this.waiting.values()]) w.reject(this.failure);
+  }
+}

@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import { isSocketLive } from '../../core/pod/podFiles.js';
+import { findAllocation } from '../../core/podtree/allocationTable.js';
+import { definePlugin } from '../../core/plugin/definePlugin.js';
+import type { Tool } from '../../core/tools/Tool.js';
+import { refusalsAsResults } from '../tools/shared/ToolRefusal.js';
+import { POD_SOCKET_TIMEOUT_MS } from './shared/connectToPod.js';
+import { formatRules } from './shared/formatRules.js';
+import { podTreeOf } from './shared/podTreeOf.js';
+
+export const LIST_PODS = 'yoi:list-pods';
+
+/**
+ * `ListPods`: the health check of the pods this pod manages (the polling fallback when a
+ * report was lost). Pods that no longer answer and whose process is gone have their scope
+ * reclaimed and their records removed (the original kept the records).
+ */
+export const listPodsTool = definePlugin({
+  name: LIST_PODS,
+  apply(host) {
+    host.hooks.tools.for('ListPods').tap(LIST_PODS, (): Tool<Record<string, never>> => ({
+      name: 'ListPods',
+      description: 'Lists the pods you manage, whether each still runs, and the scope each holds; cleans up after pods that died.',
+      input: z.object({}),
+      execute: (_input, ctx) => refusalsAsResults(async () => {
+        const tree = podTreeOf(ctx);
+        const records = [...tree.registry.list()];
+        if (records.length === 0) return { summary: 'no spawned pods' };
+        const alive = await Promise.all(records.map((r) => isSocketLive(r.socket_path, POD_SOCKET_TIMEOUT_MS)));
+        if (alive.some((a) => !a)) await tree.reclaimStale();
+        const table = await tree.table();
+        const removed: string[] = [];
+        const lines = records.map((r, i) => {
+          const state = alive[i] ? 'alive' : findAllocation(table, r.pod_name) ? 'unreachable' : 'stopped';
+          if (state === 'stopped') {
+            tree.registry.remove(r.pod_name);
+            removed.push(r.pod_name);
+          }
+          return `${r.pod_name} [${state}] scope=${formatRules(r.scope_delegated)}${r.via ? ` (spawned by ${r.via})` : ''}`;
+        });
+        if (removed.length > 0) lines.push(`Stopped pods removed, their scope reclaimed: ${removed.join(', ')}`);
+        const n = records.length;
+        return { summary: `${n} pod${n === 1 ? '' : 's'} known${removed.length ? `, ${removed.length} stopped` : ''}`, content: lines.join('\n') };
+      }),
+    }));
+  },
+});

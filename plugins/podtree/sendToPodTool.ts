@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import { PodRequestError } from '../../core/client/PodClient.js';
+import { definePlugin } from '../../core/plugin/definePlugin.js';
+import type { Tool } from '../../core/tools/Tool.js';
+import { ToolRefusal, refusalsAsResults } from '../tools/shared/ToolRefusal.js';
+import { connectToPod } from './shared/connectToPod.js';
+import { podTreeOf } from './shared/podTreeOf.js';
+
+export const SEND_TO_POD = 'yoi:send-to-pod';
+
+export const SendToPodInputSchema = z.object({
+  name: z.string().min(1).describe('The pod (one you spawned, or one of its own pods).'),
+  message: z.string().min(1).describe('What to tell it: it starts a turn on this message.'),
+});
+
+/** `SendToPod`: starts a turn of a managed pod with a message; the pod's `ack` confirms it. */
+export const sendToPodTool = definePlugin({
+  name: SEND_TO_POD,
+  apply(host) {
+    host.hooks.tools.for('SendToPod').tap(SEND_TO_POD, (): Tool<z.infer<typeof SendToPodInputSchema>> => ({
+      name: 'SendToPod',
+      description: 'Sends a message to a pod you manage; it starts a turn on it (refused while that pod is running a turn).',
+      input: SendToPodInputSchema,
+      execute: (input, ctx) => refusalsAsResults(async () => {
+        const tree = podTreeOf(ctx);
+        const record = tree.registry.get(input.name);
+        if (!record) throw new ToolRefusal(`no spawned pod named \`${input.name}\``);
+        let client;
+        try {
+          client = await connectToPod(record.socket_path, ctx.podName);
+        } catch (e) {
+          throw new ToolRefusal(`pod \`${input.name}\` is not reachable (${(e as Error).message}); ListPods shows which pods still run`);
+        }
+        try {
+          await client.request({ method: 'run', params: { input: [{ kind: 'text', content: input.message }] } });
+        } catch (e) {
+          if (e instanceof PodRequestError && e.podCode === 'already_running') {
+            throw new ToolRefusal(`pod \`${input.name}\` is already running a turn; wait for it to finish and retry`);
+          }
+          throw new ToolRefusal(`pod \`${input.name}\` did not take the message: ${(e as Error).message}`);
+        } finally {
+          await client.close();
+        }
+        return { summary: `sent message to \`${input.name}\`` };
+      }),
+    }));
+  },
+});

@@ -1,0 +1,111 @@
+import fs from 'node:fs';
+import { z } from 'zod';
+import { isYoiError } from '../../core/errors/YoiError.js';
+import { isSocketLive } from '../../core/pod/podFiles.js';
+import { checkSocketPath, podPaths, validatePodName } from '../../core/pod/runtimePaths.js';
+import type { LockRule } from '../../core/podtree/ScopeLockSchema.js';
+import { definePlugin } from '../../core/plugin/definePlugin.js';
+import { canonicalPath } from '../../core/scope/canonicalPath.js';
+import type { Tool, ToolOutput } from '../../core/tools/Tool.js';
+import { ToolRefusal, refusalsAsResults } from '../tools/shared/ToolRefusal.js';
+import { connectToPod } from './shared/connectToPod.js';
+import { formatRules } from './shared/formatRules.js';
+import { podTreeOf } from './shared/podTreeOf.js';
+import { requestShutdown } from './shared/requestShutdown.js';
+import { ChildStartError, startChildPod } from './startChildPod.js';
+
+export const SPAWN_POD = 'yoi:spawn-pod';
+
+export const PodScopeRuleSchema = z.object({
+  target: z.string().min(1).describe('A path: absolute, or relative to the working directory.'),
+  permission: z.enum(['read', 'write']),
+  recursive: z.boolean().default(true).describe('Everything below target (default), or only target and its direct children.'),
+});
+
+export const SpawnPodInputSchema = z.object({
+  name: z.string().min(1).describe('A unique name for the new pod: letters, digits, ".", "_", "-".'),
+  task: z.string().min(1).describe('The first message the new pod works on.'),
+  scope: z.array(PodScopeRuleSchema).min(1).describe(
+    'What the new pod may read and write; every rule must lie within your own scope. Regions you delegate for writing are read-only for you while the pod holds them.',
+  ),
+  instruction: z.string().optional().describe('Added to the new pod\'s system prompt.'),
+});
+
+/**
+ * `SpawnPod`: starts a child pod with a delegated part of this pod's scope (reserved in
+ * scope.lock first, so a conflict is refused before anything starts), sends it its task with
+ * a confirmed `run`, records it in spawned_pods.json and reports the delegation upward.
+ */
+export const spawnPodTool = definePlugin({
+  name: SPAWN_POD,
+  apply(host) {
+    host.hooks.tools.for('SpawnPod').tap(SPAWN_POD, (): Tool<z.infer<typeof SpawnPodInputSchema>> => ({
+      name: 'SpawnPod',
+      description:
+        'Starts a new pod (an agent in its own process) that works on `task` within `scope`, a part of your own scope. ' +
+        'It tells you when it finishes a turn, fails or stops; use ReadPodOutput to read its answers, SendToPod to give it ' +
+        'more work, StopPod when it is done and ListPods to check on your pods.',
+      input: SpawnPodInputSchema,
+      execute: (input, ctx) => refusalsAsResults(async (): Promise<ToolOutput> => {
+        const tree = podTreeOf(ctx);
+        const { name } = input;
+        const bad = validatePodName(name);
+        if (bad) throw new ToolRefusal(bad);
+        if (name === ctx.podName) throw new ToolRefusal(`a pod cannot spawn itself (\`${name}\` is this pod's name)`);
+        if (tree.registry.get(name)) throw new ToolRefusal(`pod name \`${name}\` is already registered`);
+        const rules: LockRule[] = input.scope.map((r) => {
+          const target = canonicalPath(r.target, ctx.cwd);
+          if (target === undefined) throw new ToolRefusal(`the scope target ${r.target} cannot be resolved`);
+          return { target, permission: r.permission, recursive: r.recursive };
+        });
+        const paths = podPaths(name, { YOI_RUNTIME_DIR: tree.runtimeBase });
+        const tooLong = checkSocketPath(paths.socket);
+        if (tooLong) throw new ToolRefusal(tooLong);
+        if (await isSocketLive(paths.socket)) throw new ToolRefusal(`a pod named \`${name}\` is already running`);
+
+        try {
+          await tree.reserve(name, paths.socket, rules);
+        } catch (e) {
+          if (isYoiError(e)) throw new ToolRefusal(e.message);
+          throw e;
+        }
+        const config = ctx.services.config;
+        try {
+          await startChildPod({
+            name, paths, callback: tree.socket, cwd: config?.cwd ?? ctx.cwd, env: tree.env,
+            configPath: config?.configPath ?? null, instruction: input.instruction,
+          });
+        } catch (e) {
+          await tree.release(name).catch(() => undefined);
+          fs.rmSync(paths.dir, { recursive: true, force: true });
+          if (e instanceof ChildStartError) return { summary: e.message, content: e.logTail || undefined, is_error: true };
+          throw e;
+        }
+
+        try {
+          const client = await connectToPod(paths.socket, ctx.podName);
+          try {
+            await client.request({ method: 'run', params: { input: [{ kind: 'text', content: input.task }] } });
+          } finally {
+            await client.close();
+          }
+        } catch (e) {
+          // Spawned but without its task: stop it, so nothing runs that nobody asked for.
+          await requestShutdown(paths.socket, ctx.podName, 2000);
+          await tree.release(name).catch(() => undefined);
+          throw new ToolRefusal(`spawned pod \`${name}\` did not accept its task (${(e as Error).message}); it was stopped`);
+        }
+
+        tree.registry.add({
+          pod_name: name, socket_path: paths.socket, scope_delegated: rules, callback_address: tree.socket,
+          spawned_at: Date.now(), log_path: paths.log,
+        });
+        tree.reportUpward({ kind: 'scope_sub_delegated', parent_pod: ctx.podName, sub_pod: name, sub_socket: paths.socket, scope: rules });
+        return {
+          summary: `spawned pod \`${name}\` listening on ${paths.socket}`,
+          content: `Delegated scope: ${formatRules(rules)}. The pod is working on its task; you get a notification when it finishes a turn.`,
+        };
+      }),
+    }));
+  },
+});
