@@ -154,6 +154,27 @@ export class PodTree {
     return this.lockFile.read();
   }
 
+  /**
+   * Where this pod's reports go: its spawner's socket as scope.lock has it now, else the
+   * `--callback` socket. After a failed delivery (`retrying`), allocations of dead processes
+   * are reclaimed first: a pod whose parent died then reports to the pod it was handed to (the
+   * dead parent's own spawner, which knows it from `scope_sub_delegated`).
+   */
+  async reportTarget(retrying: boolean): Promise<string | undefined> {
+    if (!this.callback) return undefined;
+    const parent = await this.lockFile.update((table) => {
+      if (retrying) {
+        reclaimStale(table, isPidAlive);
+        this.syncLocks(table);
+      }
+      const own = findAllocation(table, this.name);
+      const spawner = own?.delegated_from ? findAllocation(table, own.delegated_from) : undefined;
+      return spawner && { name: spawner.pod_name, socket: spawner.socket };
+    });
+    if (parent) this.parentName = parent.name;
+    return parent?.socket ?? this.callback;
+  }
+
   /** Releases this pod's allocation. Returns whether the registry must be kept for the next start. */
   async close(): Promise<{ keepRegistry: boolean }> {
     await this.lockFile.update((table) => {

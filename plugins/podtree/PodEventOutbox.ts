@@ -6,6 +6,11 @@ import { LineReader, encodeMethod, podEventKind, type PodEvent } from '../../cor
 export interface PodEventOutboxOptions {
   /** The parent's socket (`--callback`). */
   socketPath: string;
+  /**
+   * Where to connect instead of `socketPath`; asked before each new connection, `retrying` after
+   * a failed one (the parent may have died and the pod been handed to another).
+   */
+  target?: (retrying: boolean) => Promise<string>;
   /** The `hello` client name (`pod/<child>`). */
   clientName: string;
   connectTimeoutMs?: number;
@@ -24,6 +29,7 @@ export interface PodEventOutboxOptions {
 interface Pending {
   readonly event: PodEvent;
   readonly id: string;
+  readonly onlyIf?: () => boolean;
   firstTry?: number;
 }
 
@@ -46,7 +52,9 @@ export class PodEventOutbox {
   private link?: AckLink;
   private idleTimer?: NodeJS.Timeout;
   private closed = false;
-  private readonly o: Required<PodEventOutboxOptions>;
+  private readonly o: Required<Omit<PodEventOutboxOptions, 'target'>> & Pick<PodEventOutboxOptions, 'target'>;
+  private retrying = false;
+  private lastTarget: string;
 
   constructor(options: PodEventOutboxOptions) {
     this.o = {
@@ -54,6 +62,7 @@ export class PodEventOutbox {
       log: (line) => process.stderr.write(`yoi: ${line}\n`),
       ...options,
     };
+    this.lastTarget = options.socketPath;
   }
 
   /** Reports queued or in flight. */
@@ -61,15 +70,18 @@ export class PodEventOutbox {
     return this.queue.length;
   }
 
-  /** Queues a report; returns its request id. */
-  send(event: PodEvent): string {
+  /**
+   * Queues a report; returns its request id. `onlyIf` is asked when the report is about to go,
+   * once connected (after `target` was resolved): false drops it.
+   */
+  send(event: PodEvent, { onlyIf }: { onlyIf?: () => boolean } = {}): string {
     const id = `${this.prefix}-${++this.nextId}`;
     if (this.closed) return id;
     if (this.queue.length >= this.o.maxQueued) {
       const dropped = this.queue.splice(1, 1)[0]; // not the one in flight
-      if (dropped) this.o.log(`dropped the ${podEventKind(dropped.event)} report to ${this.o.socketPath}: ${this.o.maxQueued} reports are waiting`);
+      if (dropped) this.o.log(`dropped the ${podEventKind(dropped.event)} report to ${this.lastTarget}: ${this.o.maxQueued} reports are waiting`);
     }
-    this.queue.push({ event, id });
+    this.queue.push({ event, id, onlyIf });
     this.running ??= this.run().finally(() => (this.running = undefined));
     return id;
   }
@@ -97,15 +109,25 @@ export class PodEventOutbox {
       const item = this.queue[0];
       item.firstTry ??= Date.now();
       try {
-        this.link ??= await AckLink.open(this.o.socketPath, this.o.clientName, this.o.connectTimeoutMs);
+        if (this.link?.broken) this.link = undefined; // the parent closed it (stopped, died) since the last report
+        if (!this.link) {
+          this.lastTarget = (await this.o.target?.(this.retrying).catch(() => undefined)) ?? this.o.socketPath;
+          this.link = await AckLink.open(this.lastTarget, this.o.clientName, this.o.connectTimeoutMs);
+        }
+        if (item.onlyIf && !item.onlyIf()) {
+          this.queue.shift();
+          continue;
+        }
         await this.link.deliver(item.id, item.event, this.o.ackTimeoutMs);
         this.queue.shift();
         attempt = 0;
+        this.retrying = false;
       } catch (e) {
         this.link?.close();
         this.link = undefined;
         if (this.closed) return;
-        const what = `the ${podEventKind(item.event)} report to ${this.o.socketPath}`;
+        this.retrying = true;
+        const what = `the ${podEventKind(item.event)} report to ${this.lastTarget}`;
         if (e instanceof Refused || Date.now() - item.firstTry >= this.o.retryForMs) {
           this.o.log(`dropped ${what}: ${(e as Error).message}`);
           this.queue.shift();
@@ -183,6 +205,10 @@ class AckLink {
 
   close(): void {
     this.socket.destroy();
+  }
+
+  get broken(): boolean {
+    return this.failure !== undefined;
   }
 
   private onLine(line: string): void {

@@ -11,8 +11,9 @@ const SHUTDOWN_DRAIN_MS = 5000;
 const outboxes = new WeakMap<PodServices, PodEventOutbox>();
 
 /**
- * The child side of the pod tree: a pod started by SpawnPod reports to its parent's socket
- * (`--callback`) through an outbox (acknowledged, retried, in order; never blocking the pod):
+ * The child side of the pod tree: a pod started by SpawnPod reports to its parent through an
+ * outbox (acknowledged, retried, in order; never blocking the pod). The parent is the one in
+ * scope.lock (the `--callback` pod, or the pod it was handed to when that one died):
  * `turn_ended` when a run its parent started ends (`finished` or `limit_reached`; turns driven
  * by notifications or by someone else are not reported, they would flood the parent),
  * `errored` when any run fails, `shut_down` on every clean shutdown (`yoi pod stop`, SIGTERM,
@@ -25,18 +26,26 @@ export const podReporter = definePlugin({
     host.hooks.podStart.tapPromise(POD_REPORTER, async (pod) => {
       const tree = pod.services.podTree;
       if (!tree?.callback) return;
-      const outbox = new PodEventOutbox({ socketPath: tree.callback, clientName: podClientName(pod.podName) });
+      const callback = tree.callback;
+      const outbox = new PodEventOutbox({
+        socketPath: callback, clientName: podClientName(pod.podName),
+        target: async (retrying) => (await tree.reportTarget(retrying)) ?? callback,
+      });
       outboxes.set(pod.services, outbox);
       tree.setReporter((event) => void outbox.send(event));
     });
 
     host.hooks.runEnd.tapPromise(POD_REPORTER, async (run) => {
       const tree = run.services.podTree;
-      if (!tree?.callback) return;
+      const outbox = outboxes.get(run.services);
+      if (!tree || !outbox) return;
       if (run.result === 'error') {
-        tree.reportUpward({ kind: 'errored', pod_name: run.podName, message: run.error ?? 'the run failed' });
-      } else if ((run.result === 'finished' || run.result === 'limit_reached') && tree.parentName && run.client === podClientName(tree.parentName)) {
-        tree.reportUpward({ kind: 'turn_ended', pod_name: run.podName });
+        outbox.send({ kind: 'errored', pod_name: run.podName, message: run.error ?? 'the run failed' });
+      } else if ((run.result === 'finished' || run.result === 'limit_reached') && run.client?.startsWith(podClientName(''))) {
+        // Whether the run's sender is the parent is known once the outbox found the parent (it
+        // changes when a dead parent's pods are handed over).
+        const sender = run.client;
+        outbox.send({ kind: 'turn_ended', pod_name: run.podName }, { onlyIf: () => tree.parentName !== undefined && sender === podClientName(tree.parentName) });
       }
     });
 

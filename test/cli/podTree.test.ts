@@ -146,10 +146,11 @@ describe('the pod tree across processes', () => {
         call('ListPods', {}),
         call('Write', { file_path: 'src/deep/mine.ts', content: 'root was here' }),
         call('Write', { file_path: 'src/mine.ts', content: 'root was here' }),
+        call('SendToPod', { name: 'grandchild', message: 'one more thing' }),
         { text: 'root done' },
       ],
       child: [spawnPod('grandchild', 'deep work', [{ target: 'src/deep', permission: 'write' }]), { text: 'child done' }],
-      grandchild: [{ text: 'grandchild done' }],
+      grandchild: [{ text: 'grandchild done' }, { text: 'more done' }],
     });
     const src = path.join(p.dir, 'src');
     const root = await p.start('root');
@@ -186,7 +187,7 @@ describe('the pod tree across processes', () => {
     await ended;
 
     const items = await history(c);
-    expect(notes(items)).toEqual(['Pod `child` spawned `grandchild` and delegated scope to it.', 'Pod `child` finished a turn.']);
+    expect(notes(items).slice(0, 2)).toEqual(['Pod `child` spawned `grandchild` and delegated scope to it.', 'Pod `child` finished a turn.']);
     const listPods = items.find((i) => i.type === 'tool_result' && i.summary?.startsWith('2 pods known'));
     expect(listPods?.summary).toBe('2 pods known, 1 stopped');
     expect((listPods as { content?: string }).content).toBe([
@@ -197,10 +198,13 @@ describe('the pod tree across processes', () => {
     expect(p.registry('root').map((r) => r.pod_name)).toEqual(['grandchild']);
     // The grandchild now belongs to root: root cannot write into its region, but again into the rest of src.
     expect(p.lock().map((a) => [a.pod_name, a.delegated_from])).toEqual([['root', null], ['grandchild', 'root']]);
-    expect(results(items).slice(-2)).toEqual([
+    expect(results(items).slice(-3)).toEqual([
       `ERROR cannot write ${path.join(src, 'deep', 'mine.ts')}: read-only: outside the pod's write scope`,
       `Created ${path.join(src, 'mine.ts')} (13 bytes)`,
+      'sent message to `grandchild`',
     ]);
+    // Its spawner is gone: the grandchild now reports to root, which took it over.
+    await eventually('the grandchild\'s report to root', () => p.received('root').some((e) => e.kind === 'turn_ended' && e.pod_name === 'grandchild'));
   });
 
   it('the child keeps working while its parent is down; the restarted parent gets its registry back and the report it missed', async () => {

@@ -102,6 +102,36 @@ describe('PodEventOutbox', () => {
     ]);
   });
 
+  it('follows its target: when the parent it was talking to goes away, the next report goes where `target` says', async () => {
+    const dir = makeProject();
+    const sockets: net.Socket[] = [];
+    const first = await fakeParent(path.join(dir, 'a.sock'), (id, _n, s) => {
+      sockets.push(s);
+      ack(s, id);
+    });
+    const second = await fakeParent(path.join(dir, 'b.sock'), (id, _n, s) => ack(s, id));
+    let parent = 'a';
+    let resolved = ''; // what the last target lookup found (as the reporter's parentName)
+    const target = async () => {
+      resolved = parent;
+      return path.join(dir, `${parent}.sock`);
+    };
+    const outbox = new PodEventOutbox({ socketPath: path.join(dir, 'a.sock'), clientName: 'pod/kid', target });
+    cleanups.push(() => outbox.close());
+    outbox.send({ kind: 'turn_ended', pod_name: 'kid' });
+    expect(await outbox.drain(5000)).toBe(true);
+    for (const s of sockets) s.destroy(); // the first parent dies; the kid is handed to the second
+    parent = 'b';
+    await new Promise((r) => setTimeout(r, 50));
+    // Asked after the lookup: a report meant for the new parent goes, one for the old is dropped.
+    const kept = outbox.send({ kind: 'turn_ended', pod_name: 'kid' }, { onlyIf: () => resolved === 'b' });
+    const dropped = outbox.send({ kind: 'turn_ended', pod_name: 'kid' }, { onlyIf: () => resolved === 'a' });
+    expect(await outbox.drain(5000)).toBe(true);
+    expect([...first.attempts.keys()]).toHaveLength(1);
+    expect([...second.attempts.keys()]).toEqual([kept]);
+    expect(second.attempts.has(dropped)).toBe(false);
+  });
+
   it('a report the parent rejects as invalid is dropped, not retried', async () => {
     const socketPath = path.join(makeProject(), 'p.sock');
     const parent = await fakeParent(socketPath, (id, _n, s) =>
