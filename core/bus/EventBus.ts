@@ -24,6 +24,11 @@ export class EventBus {
   private readonly alerts: Alert[] = [];
   private readonly listeners = new Set<(event: Event) => void>();
   private batch: { event: Event; seq: number }[] = [];
+  /**
+   * Called before anything is delivered (the pod flushes its session log here), so a client
+   * never sees an event before the log entries appended ahead of it are written.
+   */
+  beforeDeliver: () => void = () => undefined;
   private readonly flushSoon = () => this.flush();
 
   /** The seq of the last broadcast (0 before any). */
@@ -94,12 +99,14 @@ export class EventBus {
   /** Sends an event to one connection only (replies: history, welcome, ack, errors). */
   reply(conn: Connection, event: Event): void {
     this.flush();
+    this.beforeDeliver();
     const buf = this.encodeFor(conn, event);
     if (buf.length > 0) conn.send(buf, false);
   }
 
   /** Encodes consecutive broadcasts once per protocol version in use and queues them everywhere. */
   private deliver(events: { event: Event; seq: number }[], droppable: boolean): void {
+    this.beforeDeliver();
     const from = events[0].seq;
     const to = events[events.length - 1].seq;
     let v2: Buffer | undefined;

@@ -137,6 +137,7 @@ export class Pod {
       systemPrompt: [config.systemPrompt ?? defaultSystemPrompt({ cwd: config.cwd, scopeSummary }), opts.adopt?.instruction].filter(Boolean).join('\n\n'),
     });
     this.session = opened.log;
+    this.bus.beforeDeliver = () => this.session.flush();
     this.notes.push(...opened.notes);
     if (config.modelIsDefault) this.notes.unshift('no model configured: using the offline echo provider');
     this.notes.push(...compactionNotes(config.compaction));
@@ -154,7 +155,10 @@ export class Pod {
     this.compactor = new Compactor({
       hooks: host.hooks, bus: this.bus, provider: this.provider, info: this.info, settings: config.compaction,
       sessionsDir: config.sessions.dir, controller: () => this.controller, startFields: () => start,
-      session: { get: () => this.session, set: (log) => (this.session = log) },
+      session: { get: () => this.session, set: (log) => {
+        this.session.flush(); // the old log gets its last entries before the switch
+        this.session = log;
+      } },
       alert: (level, message) => this.alert(level, message, 'compactor'),
     });
     this.controller = new PodController({

@@ -4,9 +4,9 @@ import { stringifyJsonExact } from '../protocol/index.js';
 import type { SessionEntry } from './SessionEntry.js';
 
 /**
- * Append-only JSONL writer of one session. Durability contract: `append` returns after the
- * entry reached the OS (a `write(2)` of the whole line), so an entry that was appended survives
- * the pod being killed (SIGKILL); `sync` (called at every run end) starts an fdatasync that
+ * Append-only JSONL writer of one session. Durability contract: an entry reaches the OS (one
+ * `write(2)` of whole lines) by the end of the event-loop turn that appended it, and before any
+ * event broadcast after it (see `flush`), so it survives the pod being killed (SIGKILL); `sync` (called at every run end) starts an fdatasync that
  * makes it durable against power loss, and `close` (at shutdown) completes one. A crash mid-write leaves at most a torn last line, which
  * readers ignore.
  */
@@ -57,6 +57,12 @@ export class SessionLog {
     return log;
   }
 
+  /**
+   * Adds an entry. Entries of one event-loop turn are written together, with one `write(2)`,
+   * when the turn ends — or earlier by `flush()`, which the pod's event bus calls before it
+   * delivers anything: no event that follows an entry reaches a client before the entry is
+   * written.
+   */
   append(entry: SessionEntry): void {
     if (this.fd === undefined) throw new Error(`session log ${this.file} is closed`);
     let line: string;
@@ -65,15 +71,28 @@ export class SessionLog {
     } catch {
       line = stringifyJsonExact(entry); // bigint in a raw segment payload
     }
-    fs.writeSync(this.fd, `${line}\n`);
+    if (this.pending.length === 0) setImmediate(this.flushSoon);
+    this.pending.push(`${line}\n`);
+  }
+
+  /** Writes the entries appended so far (one `write(2)`); a no-op when there are none. */
+  flush(): void {
+    if (this.pending.length === 0 || this.fd === undefined) return;
+    const text = this.pending.length === 1 ? this.pending[0] : this.pending.join('');
+    this.pending = [];
+    fs.writeSync(this.fd, text);
     this.dirty = true;
   }
+
+  private pending: string[] = [];
+  private readonly flushSoon = () => this.flush();
 
   /**
    * Flushes to disk without blocking the pod: one asynchronous fdatasync at a time, and
    * another after it if more was written meanwhile. Clients never wait on the disk.
    */
   sync(): void {
+    this.flush();
     if (this.fd === undefined || !this.dirty) return;
     if (this.flushing) {
       this.flushAgain = true;
@@ -94,6 +113,7 @@ export class SessionLog {
   /** Flushes synchronously (whatever is in flight included) and closes the file. */
   close(): void {
     if (this.fd === undefined) return;
+    this.flush();
     if (this.dirty || this.flushing) fs.fdatasyncSync(this.fd);
     fs.closeSync(this.fd);
     this.fd = undefined;

@@ -63,7 +63,21 @@ function systemTokens(text: string): number {
  * reports no usage, and by the offline providers; cheap before every request (items cached).
  */
 export function estimateItemsTokens(items: readonly HistoryItem[], system = ''): number {
-  let n = systemTokens(system);
-  for (const item of items) n += estimateItemTokens(item);
+  return systemTokens(system) + itemsTokens(items);
+}
+
+/** The last list counted: history only grows by appending, so the next count starts there. */
+let lastList: { first: HistoryItem; last: HistoryItem; length: number; tokens: number; exact: boolean } | undefined;
+
+function itemsTokens(items: readonly HistoryItem[]): number {
+  let start = 0;
+  let n = 0;
+  const prev = lastList;
+  if (prev && prev.exact === (count !== undefined) && items.length >= prev.length && items[0] === prev.first && items[prev.length - 1] === prev.last) {
+    start = prev.length;
+    n = prev.tokens;
+  }
+  for (let i = start; i < items.length; i++) n += estimateItemTokens(items[i]);
+  if (items.length > 0) lastList = { first: items[0], last: items[items.length - 1], length: items.length, tokens: n, exact: count !== undefined };
   return n;
 }
