@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { escapePath, glob } from 'tinyglobby';
 import type { CompleteContext } from '../../../core/hooks/HookTypes.js';
 import { scopeOf } from '../../../core/scope/scopeOf.js';
 import { MAX_PATH_BYTES } from './resolveFileRef.js';
@@ -29,6 +28,8 @@ export async function completeFilePaths(ctx: CompleteContext): Promise<string[]>
   if (!base.ok) return [];
   let found: string[];
   try {
+    // Imported when completing, not when every pod starts (like Glob does).
+    const { escapePath, glob } = await import('tinyglobby');
     found = await glob([`**/${escapePath(namePart)}*`], {
       cwd: base.path, onlyFiles: false, dot: true, followSymbolicLinks: false, deep: MAX_DEPTH,
       ignore: IGNORED, expandDirectories: false, signal: ctx.signal,

@@ -1,5 +1,10 @@
-import { parse } from 'yaml';
+import { createRequire } from 'node:module';
 import { z } from 'zod';
+
+// `yaml` is loaded on first use: importing it costs every pod ~40 ms of start-up, and only
+// knowledge and workflow documents with front matter need it.
+let parseYaml: typeof import('yaml').parse | undefined;
+const loadYaml = () => (parseYaml ??= (createRequire(import.meta.url)('yaml') as typeof import('yaml')).parse);
 
 /** The front matter keys yoi reads; others are kept out of the model's context. */
 const FrontMatterSchema = z.object({
@@ -33,7 +38,7 @@ export function parseFrontMatter(text: string): ParsedDoc {
   try {
     // A small alias budget keeps a "billion laughs" document from expanding; warnings are
     // not printed (errors still throw).
-    raw = parse(fence.yaml, { maxAliasCount: 50, prettyErrors: false, logLevel: 'error' });
+    raw = loadYaml()(fence.yaml, { maxAliasCount: 50, prettyErrors: false, logLevel: 'error' });
   } catch (error) {
     return { data: {}, body, problem: `front matter is not valid YAML (${firstLine(error)})` };
   }
