@@ -23,7 +23,9 @@ export class EventBus {
   private readonly connections = new Set<Connection>();
   private readonly alerts: Alert[] = [];
   private readonly listeners = new Set<(event: Event) => void>();
-  private batch: { event: Event; seq: number }[] = [];
+  /** Batched broadcasts; their seqs are consecutive from `batchFrom` (see `broadcast`). */
+  private batch: Event[] = [];
+  private batchFrom = 0;
   /**
    * Called before anything is delivered (the pod flushes its session log here), so a client
    * never sees an event before the log entries appended ahead of it are written.
@@ -68,11 +70,15 @@ export class EventBus {
       if (this.alerts.length > MAX_BUFFERED_ALERTS) this.alerts.shift();
     }
     if (NEVER_DROPPED.has(event.event)) {
+      // Flushing first keeps every batch a run of consecutive seqs.
       this.flush();
-      this.deliver([{ event, seq }], false);
+      this.deliver([event], seq, false);
     } else {
-      if (this.batch.length === 0) setImmediate(this.flushSoon);
-      this.batch.push({ event, seq });
+      if (this.batch.length === 0) {
+        this.batchFrom = seq;
+        setImmediate(this.flushSoon);
+      }
+      this.batch.push(event);
       if (this.batch.length >= MAX_BATCH) this.flush();
     }
     if (this.listeners.size > 0) {
@@ -93,7 +99,7 @@ export class EventBus {
     if (this.batch.length === 0) return;
     const events = this.batch;
     this.batch = [];
-    this.deliver(events, true);
+    this.deliver(events, this.batchFrom, true);
   }
 
   /** Sends an event to one connection only (replies: history, welcome, ack, errors). */
@@ -105,18 +111,21 @@ export class EventBus {
   }
 
   /** Encodes consecutive broadcasts once per protocol version in use and queues them everywhere. */
-  private deliver(events: { event: Event; seq: number }[], droppable: boolean): void {
+  private deliver(events: Event[], from: number, droppable: boolean): void {
     this.beforeDeliver();
-    const from = events[0].seq;
-    const to = events[events.length - 1].seq;
+    const to = from + events.length - 1;
     let v2: Buffer | undefined;
     let v1: Buffer | undefined;
     for (const conn of this.connections) {
       if (conn.version === 2) {
-        v2 ??= Buffer.from(events.map((e) => `${encodeEvent(e.event, e.seq)}\n`).join(''));
+        if (!v2) {
+          let text = '';
+          for (let i = 0; i < events.length; i++) text += `${encodeEvent(events[i], from + i)}\n`;
+          v2 = Buffer.from(text);
+        }
         conn.send(v2, droppable, from, to);
       } else {
-        v1 ??= Buffer.concat(events.map((e) => encodeV1(e.event)));
+        v1 ??= Buffer.concat(events.map((e) => encodeV1(e)));
         if (v1.length > 0) conn.send(v1, droppable, from, to);
       }
     }

@@ -33,8 +33,8 @@ export class AbortedError extends Error {
  */
 export async function streamTurn(provider: Provider, request: LlmRequest, bus: EventBus): Promise<TurnOutput> {
   const { signal } = request;
-  let text = '';
-  let block = ''; // text since the last text_done: one text block
+  const texts: string[] = []; // every text delta, in order (joined once: no rope per token)
+  let blockStart = 0; // index in `texts` of the current text block's first delta
   let held = ''; // a high surrogate whose low half has not arrived: never sent alone
   const calls = new Map<string, { name: string; args: string; done: boolean }>();
   const order: string[] = [];
@@ -42,9 +42,9 @@ export async function streamTurn(provider: Provider, request: LlmRequest, bus: E
 
   const endBlock = () => {
     if (held !== '') emitText('');
-    if (block === '') return;
-    bus.broadcast({ event: 'text_done', data: { text: block } });
-    block = '';
+    if (blockStart === texts.length) return;
+    bus.broadcast({ event: 'text_done', data: { text: texts.slice(blockStart).join('') } });
+    blockStart = texts.length;
   };
   const start = (id: string, name: string) => {
     if (calls.has(id)) return calls.get(id)!;
@@ -93,7 +93,7 @@ export async function streamTurn(provider: Provider, request: LlmRequest, bus: E
   if (signal.aborted) throw new AbortedError('aborted');
   endBlock();
   for (const id of order) finish(id);
-  return { text, toolCalls: order.map((id) => ({ id, name: calls.get(id)!.name, arguments: calls.get(id)!.args })), usage };
+  return { text: texts.join(''), toolCalls: order.map((id) => ({ id, name: calls.get(id)!.name, arguments: calls.get(id)!.args })), usage };
 
   /** A delta split inside a surrogate pair would put a lone `\ud83d` on the wire (serde rejects it). */
   function emitText(delta: string): void {
@@ -105,8 +105,7 @@ export async function streamTurn(provider: Provider, request: LlmRequest, bus: E
       t = t.slice(0, -1);
     }
     if (t === '') return;
-    text += t;
-    block += t;
+    texts.push(t);
     bus.broadcast({ event: 'text_delta', data: { text: t } });
   }
 
