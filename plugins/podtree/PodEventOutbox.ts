@@ -54,6 +54,7 @@ export class PodEventOutbox {
   private closed = false;
   private readonly o: Required<Omit<PodEventOutboxOptions, 'target'>> & Pick<PodEventOutboxOptions, 'target'>;
   private retrying = false;
+  private draining = false;
   private lastTarget: string;
 
   constructor(options: PodEventOutboxOptions) {
@@ -86,9 +87,13 @@ export class PodEventOutbox {
     return id;
   }
 
-  /** Waits until every queued report is delivered (or dropped); true if all were delivered in time. */
-  async drain(timeoutMs: number): Promise<boolean> {
+  /**
+   * Waits until every queued report is delivered or dropped (true), or `timeoutMs` passed (false).
+   * `giveUpIfGone` (the pod is stopping): a parent nobody listens for is not waited for.
+   */
+  async drain(timeoutMs: number, { giveUpIfGone = false } = {}): Promise<boolean> {
     if (!this.running) return this.queue.length === 0;
+    this.draining ||= giveUpIfGone;
     const timer = sleep(timeoutMs, 'timeout' as const, { ref: false });
     return (await Promise.race([this.running.then(() => 'done' as const), timer])) === 'done' && this.queue.length === 0;
   }
@@ -126,9 +131,12 @@ export class PodEventOutbox {
         this.link?.close();
         this.link = undefined;
         if (this.closed) return;
+        // When the pod is stopping, nobody listening twice in a row (the second time at a target
+        // looked up again) means the parent is gone: no point in waiting for it.
+        const gone = this.draining && this.retrying && ['ENOENT', 'ECONNREFUSED'].includes((e as NodeJS.ErrnoException).code ?? '');
         this.retrying = true;
         const what = `the ${podEventKind(item.event)} report to ${this.lastTarget}`;
-        if (e instanceof Refused || Date.now() - item.firstTry >= this.o.retryForMs) {
+        if (e instanceof Refused || gone || Date.now() - item.firstTry >= this.o.retryForMs) {
           this.o.log(`dropped ${what}: ${(e as Error).message}`);
           this.queue.shift();
           attempt = 0;

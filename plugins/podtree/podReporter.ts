@@ -53,7 +53,7 @@ export const podReporter = definePlugin({
       const outbox = outboxes.get(pod.services);
       if (!outbox) return;
       pod.services.podTree?.reportUpward({ kind: 'shut_down', pod_name: pod.podName });
-      await outbox.drain(SHUTDOWN_DRAIN_MS);
+      await outbox.drain(SHUTDOWN_DRAIN_MS, { giveUpIfGone: true });
       pod.services.podTree?.setReporter(undefined);
       outbox.close();
     });

@@ -60,7 +60,7 @@ export async function startChildPod(spec: ChildPodSpec): Promise<number> {
   while (Date.now() < deadline) {
     if (exited !== undefined) throw failure(spec, `${exited} before listening`);
     if (fs.existsSync(paths.socket) && (await isSocketLive(paths.socket, 500))) return child.pid!;
-    await sleep(20);
+    await sleep(5);
   }
   if (child.pid && exited === undefined) {
     try {

@@ -132,6 +132,15 @@ describe('PodEventOutbox', () => {
     expect(second.attempts.has(dropped)).toBe(false);
   });
 
+  it('a stopping pod does not wait for a parent nobody listens for', async () => {
+    const logged: string[] = [];
+    const outbox = new PodEventOutbox({ socketPath: path.join(makeProject(), 'gone.sock'), clientName: 'pod/kid', log: (l) => logged.push(l) });
+    cleanups.push(() => outbox.close());
+    outbox.send({ kind: 'shut_down', pod_name: 'kid' });
+    expect(await outbox.drain(10_000, { giveUpIfGone: true })).toBe(true); // retryForMs is 60 s
+    expect(logged).toEqual([expect.stringMatching(/^dropped the shut_down report to .*gone\.sock: .*ENOENT/)]);
+  });
+
   it('a report the parent rejects as invalid is dropped, not retried', async () => {
     const socketPath = path.join(makeProject(), 'p.sock');
     const parent = await fakeParent(socketPath, (id, _n, s) =>
