@@ -1,4 +1,3 @@
-import { glob } from 'tinyglobby';
 import { slugProblem } from './slugProblem.js';
 
 /** Most documents looked at for suggestions and completions. */
@@ -12,6 +11,7 @@ export async function listSlugs(dir: string, signal: AbortSignal): Promise<strin
   if (signal.aborted) return [];
   let files: string[];
   try {
+    const { glob } = await import('tinyglobby'); // on first use, not at every pod's start
     files = await glob(['**/*.md'], { cwd: dir, onlyFiles: true, followSymbolicLinks: false, deep: 8, signal, expandDirectories: false });
   } catch {
     return [];
