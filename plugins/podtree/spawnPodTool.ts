@@ -1,7 +1,6 @@
-import fs from 'node:fs';
 import { z } from 'zod';
 import { isYoiError } from '../../core/errors/YoiError.js';
-import { isSocketLive } from '../../core/pod/podFiles.js';
+import { isSocketLive, removeDirExcept } from '../../core/pod/podFiles.js';
 import { checkSocketPath, podPaths, validatePodName } from '../../core/pod/runtimePaths.js';
 import type { LockRule } from '../../core/podtree/ScopeLockSchema.js';
 import { definePlugin } from '../../core/plugin/definePlugin.js';
@@ -77,7 +76,8 @@ export const spawnPodTool = definePlugin({
           });
         } catch (e) {
           await tree.release(name).catch(() => undefined);
-          fs.rmSync(paths.dir, { recursive: true, force: true });
+          removeDirExcept(paths.dir, paths.spawnedPods); // a registry there belongs to a pod of that name
+
           if (e instanceof ChildStartError) return { summary: e.message, content: e.logTail || undefined, is_error: true };
           throw e;
         }

@@ -142,6 +142,7 @@ describe('the pod tree across processes', () => {
         spawnPod('child', 'again', [{ target: 'src/x', permission: 'write' }]),
         spawnPod('other', 'overlap', [{ target: 'src/lib', permission: 'write' }]),
         spawnPod('outsider', 'escape', [{ target: outside, permission: 'write' }]),
+        spawnPod('broken', 'has no script', [{ target: 'docs', permission: 'write' }]),
         call('WaitForFile', { path: 'GO' }),
         call('ListPods', {}),
         call('Write', { file_path: 'src/deep/mine.ts', content: 'root was here' }),
@@ -171,13 +172,19 @@ describe('the pod tree across processes', () => {
     const lock = p.lock();
     expect(lock.map((a) => [a.pod_name, a.delegated_from])).toEqual([['root', null], ['child', 'root'], ['grandchild', 'child']]);
 
-    expect(results(await history(c)).slice(0, 4)).toEqual([
+    const first = await history(c);
+    expect(results(first).slice(0, 4)).toEqual([
       `spawned pod \`child\` listening on ${path.join(p.run, 'child', 'sock')}`,
       'ERROR pod name `child` is already registered',
       `ERROR requested scope \`${path.join(src, 'lib')}\` conflicts with pod \`child\``,
       `ERROR requested scope \`${outside}\` is not within spawner \`root\`'s effective scope`,
     ]);
+    // A child that cannot start: its reservation is released and the end of its log is shown.
+    const broken = first.filter((i) => i.type === 'tool_result')[4] as Item & { content?: string };
+    expect(broken.summary).toMatch(/^spawned pod `broken` exited with code 1 before listening: cannot start provider "scripted": .*script\.broken\.json/);
+    expect(broken.content).toContain('ENOENT');
     expect(fs.existsSync(path.join(p.run, 'other'))).toBe(false);
+    expect(fs.existsSync(path.join(p.run, 'broken'))).toBe(false);
 
     const childPid = lock.find((a) => a.pod_name === 'child')!.pid;
     process.kill(childPid, 'SIGKILL');
