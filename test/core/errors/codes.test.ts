@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { readFileSync } from 'node:fs';
 import { ERROR_CODES } from '../../../core/errors/codes.js';
 import { PluginError, isPluginError } from '../../../core/errors/PluginError.js';
 import { YoiError, isYoiError } from '../../../core/errors/YoiError.js';
@@ -18,5 +19,11 @@ describe('error catalog', () => {
     expect(isYoiError(error)).toBe(true);
     expect(isYoiError(Object.assign(new Error('x'), { code: 'ENOENT' }))).toBe(false);
     expect(isYoiError(new YoiError('YOI_ERR_CONFIG', 'x'))).toBe(true);
+  });
+
+  it('is listed, code by code, in CONTRIBUTING.md', () => {
+    const doc = readFileSync(new URL('../../../CONTRIBUTING.md', import.meta.url), 'utf8');
+    const listed = [...doc.matchAll(/^\| `(YOI_ERR_[A-Z_]+)` \|/gm)].map((m) => m[1]);
+    expect(listed).toEqual(Object.keys(ERROR_CODES));
   });
 });
