@@ -172,7 +172,11 @@ describe('the pod tree across processes', () => {
     const lock = p.lock();
     expect(lock.map((a) => [a.pod_name, a.delegated_from])).toEqual([['root', null], ['child', 'root'], ['grandchild', 'child']]);
 
-    const first = await history(c);
+    // The five SpawnPod calls before WaitForFile have their results.
+    const first = await eventually('five results', async () => {
+      const items = await history(c);
+      return results(items).length >= 5 && items;
+    });
     expect(results(first).slice(0, 4)).toEqual([
       `spawned pod \`child\` listening on ${path.join(p.run, 'child', 'sock')}`,
       'ERROR pod name `child` is already registered',
