@@ -169,9 +169,6 @@ describe('the pod tree across processes', () => {
       expect.objectContaining({ pod_name: 'grandchild', via: 'child', scope_delegated: [{ target: path.join(src, 'deep'), permission: 'write', recursive: true }] }),
     ]);
     expect(p.registry('child')).toEqual([expect.objectContaining({ pod_name: 'grandchild', callback_address: path.join(p.run, 'child', 'sock') })]);
-    const lock = p.lock();
-    expect(lock.map((a) => [a.pod_name, a.delegated_from])).toEqual([['root', null], ['child', 'root'], ['grandchild', 'child']]);
-
     // The five SpawnPod calls before WaitForFile have their results.
     const first = await eventually('five results', async () => {
       const items = await history(c);
@@ -189,6 +186,8 @@ describe('the pod tree across processes', () => {
     expect(broken.content).toContain('ENOENT');
     expect(fs.existsSync(path.join(p.run, 'other'))).toBe(false);
     expect(fs.existsSync(path.join(p.run, 'broken'))).toBe(false);
+    const lock = p.lock();
+    expect(lock.map((a) => [a.pod_name, a.delegated_from])).toEqual([['root', null], ['child', 'root'], ['grandchild', 'child']]);
 
     const childPid = lock.find((a) => a.pod_name === 'child')!.pid;
     process.kill(childPid, 'SIGKILL');
