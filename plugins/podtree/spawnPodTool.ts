@@ -77,7 +77,6 @@ export const spawnPodTool = definePlugin({
         } catch (e) {
           await tree.release(name).catch(() => undefined);
           removeDirExcept(paths.dir, paths.spawnedPods); // a registry there belongs to a pod of that name
-
           if (e instanceof ChildStartError) return { summary: e.message, content: e.logTail || undefined, is_error: true };
           throw e;
         }
