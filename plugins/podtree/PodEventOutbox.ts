@@ -155,12 +155,31 @@ export class PodEventOutbox {
   }
 }
 
-/** One connection to the parent: `hello` (v2), then reports answered by `ack` or `error`. */
+/** How long a parent may take to answer `hello` before it is taken for a v1 (Rust yoi) pod. */
+const WELCOME_WAIT_MS = 2000;
+
+/**
+ * One connection to the parent: `hello` (v2), then reports answered by `ack` or `error`. A v1
+ * parent (the original) answers `hello` with an error, or not at all, and never acks: it gets
+ * each report once, fire-and-forget, as the original protocol had it.
+ */
 class AckLink {
   private readonly waiting = new Map<string, { resolve: () => void; reject: (e: Error) => void }>();
   private failure?: Error;
+  private v2?: boolean;
+  private readonly versionKnown: Promise<void>;
+  private learnVersion!: (v2: boolean) => void;
 
   private constructor(private readonly socket: net.Socket) {
+    this.versionKnown = new Promise((resolve) => {
+      const timer = setTimeout(() => this.learnVersion(false), WELCOME_WAIT_MS);
+      timer.unref();
+      this.learnVersion = (v2) => {
+        clearTimeout(timer);
+        this.v2 ??= v2;
+        resolve();
+      };
+    });
     const reader = new LineReader({ onLine: (line) => this.onLine(line), onError: () => undefined });
     socket.on('data', (chunk: Buffer) => reader.push(chunk));
     socket.on('error', (e) => this.fail(e));
@@ -188,13 +207,19 @@ class AckLink {
     });
   }
 
-  deliver(id: string, event: PodEvent, timeoutMs: number): Promise<void> {
-    if (this.failure) return Promise.reject(this.failure);
+  async deliver(id: string, event: PodEvent, timeoutMs: number): Promise<void> {
+    if (this.failure) throw this.failure;
     let line: string;
     try {
       line = `${encodeMethod({ method: 'pod_event', params: event, request_id: id })}\n`;
     } catch (e) {
-      return Promise.reject(new Refused((e as Error).message));
+      throw new Refused((e as Error).message);
+    }
+    await this.versionKnown;
+    if (this.failure) throw this.failure;
+    if (!this.v2) {
+      this.socket.write(line); // a v1 parent never acks: once, as the original delivered
+      return;
     }
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -220,6 +245,11 @@ class AckLink {
   }
 
   private onLine(line: string): void {
+    if (this.v2 === undefined) {
+      if (line.includes('"event":"welcome"')) this.learnVersion(true);
+      // The original answers an unknown method with an error naming it.
+      else if (line.includes('"event":"error"') && line.includes('hello')) this.learnVersion(false);
+    }
     // Only replies carry a request_id; the parent's broadcasts are skipped without parsing.
     if (!line.includes('"request_id"')) return;
     let reply: { event?: string; request_id?: string; data?: { code?: string; message?: string } };

@@ -10,8 +10,15 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-/** A line server that records every line and answers `pod_event`s through `answer`. */
-async function fakeParent(socketPath: string, answer: (id: string, attempt: number, socket: net.Socket) => void) {
+const WELCOME = { event: 'welcome', data: { protocol_version: 2, pod_name: 'fake', session_id: 's', status: 'idle', segment_kinds: [], pod_event_kinds: [] } };
+/** What the original (v1) pod broadcasts for a method it does not know. */
+const V1_UNKNOWN_HELLO = { event: 'error', data: { code: 'internal', message: 'invalid method: unknown variant `hello`, expected one of `run`, `notify`, `pod_event`, `resume`, `cancel`, `pause`, `shutdown`, `get_history`' } };
+
+/**
+ * A line server that records every line and answers `pod_event`s through `answer`; `hello` is
+ * answered with `welcome` (v2), or as the original v1 pod did (`v1`).
+ */
+async function fakeParent(socketPath: string, answer: (id: string, attempt: number, socket: net.Socket) => void, { v1 = false } = {}) {
   const lines: string[] = [];
   const attempts = new Map<string, number>();
   const server = net.createServer((s) => {
@@ -22,6 +29,7 @@ async function fakeParent(socketPath: string, answer: (id: string, attempt: numb
       for (const line of parts) {
         lines.push(line);
         const m = JSON.parse(line) as { method: string; request_id?: string };
+        if (m.method === 'hello') s.write(`${JSON.stringify(v1 ? V1_UNKNOWN_HELLO : WELCOME)}\n`);
         if (m.method !== 'pod_event' || !m.request_id) continue;
         const n = (attempts.get(m.request_id) ?? 0) + 1;
         attempts.set(m.request_id, n);
@@ -59,6 +67,18 @@ describe('PodEventOutbox', () => {
     }
     expect(seen).toEqual(Array.from({ length: 20 }, (_, i) => i));
     await c.close();
+  });
+
+  it('gives a v1 parent (the original, which never acks) each report once, in order', async () => {
+    const socketPath = path.join(makeProject(), 'p.sock');
+    const parent = await fakeParent(socketPath, () => undefined, { v1: true });
+    const outbox = new PodEventOutbox({ socketPath, clientName: 'pod/kid', ackTimeoutMs: 500 });
+    cleanups.push(() => outbox.close());
+    const ids = [outbox.send({ kind: 'turn_ended', pod_name: 'kid' }), outbox.send({ kind: 'shut_down', pod_name: 'kid' })];
+    expect(await outbox.drain(10_000)).toBe(true);
+    await new Promise((r) => setTimeout(r, 1000)); // no retry follows
+    expect(ids.map((id) => parent.attempts.get(id))).toEqual([1, 1]);
+    expect(parent.lines.filter((l) => l.includes('"pod_event"')).map((l) => JSON.parse(l).params.kind)).toEqual(['turn_ended', 'shut_down']);
   });
 
   it('re-sends a report with the same request_id until it is acknowledged', async () => {
