@@ -1,5 +1,7 @@
-#!/usr/bin/env node
-// Entry point of the `yoi` command. `--version` and the root help are answered without loading
+#!/usr/bin/env -S node --max-semi-space-size=4
+// Entry point of the `yoi` command. The shebang's flag keeps a long-lived pod's young generation
+// small (see core/pod/podNodeFlags.ts) and costs short commands nothing. `--version` and the
+// root help are answered without loading
 // oclif, which costs more than the rest of a short command; everything else goes to oclif.
 // Errors end as one line on stderr with a non-zero exit code (see cli/formatCliError.ts).
 import { readFileSync, statSync } from 'node:fs';

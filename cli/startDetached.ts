@@ -20,7 +20,8 @@ export async function startDetached(argv: string[], flags: { name?: string; sock
   const logFile = path.join(paths.dir, 'pod.log');
   const log = fs.openSync(logFile, 'a', 0o600);
   const bin = fileURLToPath(new URL('../../bin/run.js', import.meta.url));
-  const child = spawn(process.execPath, [bin, 'pod', 'start', ...argv], { detached: true, stdio: ['ignore', log, log], env: process.env });
+  const { POD_NODE_FLAGS } = await import('../core/pod/podNodeFlags.js');
+  const child = spawn(process.execPath, [...POD_NODE_FLAGS, bin, 'pod', 'start', ...argv], { detached: true, stdio: ['ignore', log, log], env: process.env });
   fs.closeSync(log);
   let exited: number | null | undefined;
   child.once('exit', (code) => (exited = code));

@@ -10,7 +10,9 @@ export async function startPodProcess({ files = {}, name = 'bench' } = {}) {
   for (const [rel, content] of Object.entries(files)) fs.writeFileSync(path.join(dir, rel), content);
   const env = { ...process.env, YOI_RUNTIME_DIR: path.join(dir, 'run') };
   const bin = fileURLToPath(new URL('../../bin/run.js', import.meta.url));
-  const child = spawn(process.execPath, [bin, 'pod', 'start', '--name', name], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Started as the `yoi` executable starts it (its shebang carries the pod's Node flags).
+  const { POD_NODE_FLAGS } = await import('../../dist/core/pod/podNodeFlags.js');
+  const child = spawn(process.execPath, [...POD_NODE_FLAGS, bin, 'pod', 'start', '--name', name], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const socket = await new Promise((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (d) => {

@@ -121,11 +121,11 @@ export class EventBus {
         if (!v2) {
           let text = '';
           for (let i = 0; i < events.length; i++) text += `${encodeEvent(events[i], from + i)}\n`;
-          v2 = Buffer.from(text);
+          v2 = exactBuffer(text);
         }
         conn.send(v2, droppable, from, to);
       } else {
-        v1 ??= Buffer.concat(events.map((e) => encodeV1(e)));
+        v1 ??= exactBuffer(events.map(v1Text).join(''));
         if (v1.length > 0) conn.send(v1, droppable, from, to);
       }
     }
@@ -136,7 +136,22 @@ export class EventBus {
   }
 }
 
+/**
+ * A buffer of exactly the text's size. `Buffer.from` slices small buffers out of a shared 8 KiB
+ * pool: a slow client's queue holding such slices would keep whole slabs alive, about twice
+ * the bytes its bound accounts for.
+ */
+function exactBuffer(text: string): Buffer {
+  const buf = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
+  buf.write(text);
+  return buf;
+}
+
+/** The v1 lines an event becomes (possibly none). */
+function v1Text(event: Event): string {
+  return downgradeToV1(event).map((e) => `${encodeEvent(e)}\n`).join('');
+}
+
 function encodeV1(event: Event): Buffer {
-  const lines = downgradeToV1(event);
-  return Buffer.from(lines.map((e) => `${encodeEvent(e)}\n`).join(''));
+  return Buffer.from(v1Text(event));
 }

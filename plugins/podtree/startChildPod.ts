@@ -4,6 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ensurePrivateDir, isSocketLive } from '../../core/pod/podFiles.js';
 import type { PodPaths } from '../../core/pod/runtimePaths.js';
 import { yoiBin } from './shared/yoiBin.js';
+import { POD_NODE_FLAGS } from '../../core/pod/podNodeFlags.js';
 
 /** How long a spawned pod has to accept connections. */
 export const SOCKET_WAIT_MS = 10_000;
@@ -48,7 +49,7 @@ export async function startChildPod(spec: ChildPodSpec): Promise<number> {
   const args = [yoiBin(), 'pod', 'start', '--adopt', '--callback', spec.callback, '--name', spec.name];
   if (spec.configPath) args.push('--config', spec.configPath);
   if (spec.instruction) args.push('--instruction', spec.instruction);
-  const child = spawn(process.execPath, args, {
+  const child = spawn(process.execPath, [...POD_NODE_FLAGS, ...args], {
     cwd: spec.cwd, env: { ...spec.env, YOI_RUNTIME_DIR: paths.base }, detached: true, stdio: ['ignore', log, log],
   });
   fs.closeSync(log);
