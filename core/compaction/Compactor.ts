@@ -1,6 +1,6 @@
 import type { EventBus } from '../bus/EventBus.js';
 import type { PodController, Reply } from '../controller/PodController.js';
-import { AbortedError } from '../controller/streamTurn.js';
+import { AbortedError } from '../provider/providerErrors.js';
 import type { Hooks } from '../hooks/createHooks.js';
 import type { CompactOutcome, CompactReason, PodInfo } from '../hooks/HookTypes.js';
 import type { Provider } from '../provider/Provider.js';

@@ -1,5 +1,6 @@
-import { AbortedError, ProviderError } from '../controller/streamTurn.js';
-import type { LlmRequest, Provider, ProviderPart } from '../provider/Provider.js';
+import { consumeProviderStream } from '../provider/consumeProviderStream.js';
+import type { LlmRequest, Provider } from '../provider/Provider.js';
+import { ProviderError } from '../provider/providerErrors.js';
 
 /**
  * Streams one request through a provider and returns its text (tool calls are ignored; no
@@ -7,33 +8,10 @@ import type { LlmRequest, Provider, ProviderPart } from '../provider/Provider.js
  * rejects with an `AbortedError` at once, even if the provider ignores the signal.
  */
 export async function completeText(provider: Provider, request: LlmRequest): Promise<string> {
-  const { signal } = request;
-  if (signal.aborted) throw new AbortedError('aborted');
-  const iterator = provider.stream(request)[Symbol.asyncIterator]();
-  let onAbort!: () => void;
-  const aborted = new Promise<never>((_, reject) => {
-    onAbort = () => reject(new AbortedError('aborted'));
-    signal.addEventListener('abort', onAbort, { once: true });
+  const texts: string[] = [];
+  await consumeProviderStream(provider, request, (part) => {
+    if (part.type === 'text-delta') texts.push(part.text);
+    else if (part.type === 'error') throw new ProviderError(part.message);
   });
-  aborted.catch(() => undefined);
-  let text = '';
-  try {
-    for (;;) {
-      let next: IteratorResult<ProviderPart>;
-      try {
-        next = await Promise.race([iterator.next(), aborted]);
-      } catch (e) {
-        if (e instanceof AbortedError || e instanceof ProviderError) throw e;
-        throw new ProviderError((e as Error)?.message ?? String(e));
-      }
-      if (next.done) break;
-      if (next.value.type === 'text-delta') text += next.value.text;
-      else if (next.value.type === 'error') throw new ProviderError(next.value.message);
-    }
-  } finally {
-    signal.removeEventListener('abort', onAbort);
-    if (signal.aborted) void Promise.resolve(iterator.return?.()).catch(() => undefined);
-  }
-  if (signal.aborted) throw new AbortedError('aborted');
-  return text;
+  return texts.join('');
 }

@@ -1,6 +1,6 @@
 import { v7 as uuidv7 } from 'uuid';
 import { z } from 'zod';
-import { AbortedError } from '../controller/streamTurn.js';
+import { AbortedError } from '../provider/providerErrors.js';
 import { HistoryItemSchema } from '../history/HistoryItem.js';
 import type { CompactContext, CompactReason, CompactRequest, PodInfo } from '../hooks/HookTypes.js';
 import type { ContextTracker } from '../tokens/ContextTracker.js';

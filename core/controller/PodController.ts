@@ -15,7 +15,8 @@ import { CANCELLED_BY_USER, INTERRUPTED_BY_USER, INTERRUPT_NOTE, closeOrphans, o
 import { RecentRequestIds } from './RecentRequestIds.js';
 import { renderPodEvent } from './renderPodEvent.js';
 import { runToolCalls } from './runToolCalls.js';
-import { AbortedError, ProviderError, streamTurn } from './streamTurn.js';
+import { AbortedError, ProviderError } from '../provider/providerErrors.js';
+import { streamTurn } from './streamTurn.js';
 
 /** What the controller answers to a method: accepted, or rejected with a code. */
 export type Reply = { ok: true } | { ok: false; code: ErrorCode; message: string };

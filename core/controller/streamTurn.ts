@@ -1,5 +1,7 @@
 import type { EventBus } from '../bus/EventBus.js';
 import type { LlmRequest, Provider, ProviderPart } from '../provider/Provider.js';
+import { consumeProviderStream } from '../provider/consumeProviderStream.js';
+import { ProviderError } from '../provider/providerErrors.js';
 
 /** A tool call as the model made it. */
 export interface ModelToolCall {
@@ -15,16 +17,6 @@ export interface TurnOutput {
   usage: { input_tokens?: number; output_tokens?: number };
 }
 
-/** The provider reported an error for this request. */
-export class ProviderError extends Error {
-  override name = 'ProviderError';
-}
-
-/** The run was paused or cancelled while streaming. */
-export class AbortedError extends Error {
-  override name = 'AbortedError';
-}
-
 /**
  * Streams one LLM request and broadcasts it as wire events. Every provider's text becomes
  * `text_delta`s and one `text_done`, even streams that never announce a text block; a tool call
@@ -32,7 +24,6 @@ export class AbortedError extends Error {
  * so no call is lost. Usage is merged over the stream; one `usage` event follows the stream.
  */
 export async function streamTurn(provider: Provider, request: LlmRequest, bus: EventBus): Promise<TurnOutput> {
-  const { signal } = request;
   const texts: string[] = []; // every text delta, in order (joined once: no rope per token)
   let blockStart = 0; // index in `texts` of the current text block's first delta
   let held = ''; // a high surrogate whose low half has not arrived: never sent alone
@@ -63,34 +54,7 @@ export async function streamTurn(provider: Provider, request: LlmRequest, bus: E
     bus.broadcast({ event: 'tool_call_done', data: { id, name: call.name, arguments: call.args } });
   };
 
-  if (signal.aborted) throw new AbortedError('aborted');
-  // One race for the whole stream, not one per part: on abort the run stops waiting at once, even
-  // for a provider that ignores the signal; the loop then stops at its next part without emitting.
-  const consume = async () => {
-    try {
-      for await (const part of provider.stream(request)) {
-        if (signal.aborted) return;
-        handle(part);
-      }
-    } catch (e) {
-      if (signal.aborted || e instanceof ProviderError) throw e;
-      throw new ProviderError((e as Error)?.message ?? String(e));
-    }
-  };
-  let onAbort!: () => void;
-  const aborted = new Promise<never>((_, reject) => {
-    onAbort = () => reject(new AbortedError('aborted'));
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-  const consuming = consume();
-  consuming.catch(() => undefined); // after an abort nobody awaits it any more
-  try {
-    await Promise.race([consuming, aborted]);
-  } finally {
-    signal.removeEventListener('abort', onAbort);
-    aborted.catch(() => undefined);
-  }
-  if (signal.aborted) throw new AbortedError('aborted');
+  await consumeProviderStream(provider, request, handle);
   endBlock();
   for (const id of order) finish(id);
   return { text: texts.join(''), toolCalls: order.map((id) => ({ id, name: calls.get(id)!.name, arguments: calls.get(id)!.args })), usage };
