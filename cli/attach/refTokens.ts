@@ -1,9 +1,7 @@
-import type { PasteSegment, Segment } from '../../core/protocol/index.js';
+import { kindOfSigil, type PasteSegment, type RefKind, type Segment } from '../../core/protocol/index.js';
 import type { Atom } from './InputBuffer.js';
 
-export type RefKind = 'file_ref' | 'knowledge_ref' | 'workflow_invoke';
-
-const KIND_OF: Record<string, RefKind> = { '@': 'file_ref', '#': 'knowledge_ref', '/': 'workflow_invoke' };
+export type { RefKind };
 
 /** A scanned piece of input; `start..end` are atom indexes. */
 export type Token =
@@ -69,12 +67,12 @@ export function scanTokens(atoms: readonly Atom[]): Token[] {
       i = end;
       continue;
     }
-    if (c === '\\' && KIND_OF[ch(i + 1) ?? ''] !== undefined) {
+    if (c === '\\' && kindOfSigil(ch(i + 1) ?? '') !== undefined) {
       addText(ch(i + 1)!, i);
       i += 2;
       continue;
     }
-    const kind = KIND_OF[c];
+    const kind = kindOfSigil(c);
     if (kind && atBoundary(atoms, i) && (c !== '/' || onlySpaceBefore(atoms, i))) {
       let j = i + 1;
       while (j < atoms.length && tokenChar(kind, ch(j))) j++;

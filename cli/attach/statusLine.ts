@@ -1,5 +1,6 @@
 import type { AttachState } from './AttachStore.js';
 import { segmentsText } from './blockLines.js';
+import { SEGMENT_SIGILS } from '../../core/protocol/index.js';
 import { color, safeText } from './style.js';
 import { formatTokens } from './transcriptReducer.js';
 
@@ -32,7 +33,7 @@ export function statusLine(state: AttachState, podName: string): string {
 export function hintLine(state: AttachState): string {
   const c = state.completion;
   if (c && c.items.length > 0) {
-    const sigil = { file_ref: '@', knowledge_ref: '#', workflow_invoke: '/' }[c.kind];
+    const sigil = SEGMENT_SIGILS[c.kind];
     const shown = c.items.slice(0, 12).map((item, i) => (i === c.selected ? color.inverse(`${sigil}${safeText(item)}`) : `${sigil}${safeText(item)}`));
     return `${color.dim('Tab:')} ${shown.join('  ')}${c.items.length > 12 ? color.dim(`  +${c.items.length - 12}`) : ''}`;
   }

@@ -1,6 +1,6 @@
 import type { Hooks } from '../hooks/createHooks.js';
 import { messageItem, type HistoryItem } from '../history/HistoryItem.js';
-import { KNOWN_SEGMENT_SCHEMAS, UnknownSegment, segmentKind, type Segment } from '../protocol/index.js';
+import { KNOWN_SEGMENT_SCHEMAS, SEGMENT_SIGILS, UnknownSegment, segmentKind, type Segment } from '../protocol/index.js';
 import { ResolutionSchema, type Resolution } from './Resolution.js';
 import type { ResolveContext } from './ResolveContext.js';
 
@@ -30,7 +30,8 @@ function refOf(kind: string, payload: Record<string, unknown>): string {
   return kind;
 }
 
-const SIGIL: Record<string, string> = { file_ref: '@', knowledge_ref: '#', workflow_invoke: '/' };
+/** Sigils by kind, indexable by any (possibly unknown) kind. */
+const SIGIL: Readonly<Record<string, string>> = SEGMENT_SIGILS;
 
 /**
  * Resolves each segment through `resolveSegment.for(kind)` (ARCHITECTURE §5). A kind without a
@@ -44,11 +45,16 @@ export async function resolveSegments(
   segments: readonly Segment[],
   makeContext: (index: number) => ResolveContext,
 ): Promise<ResolvedInput> {
+  // What each segment is, once: its resolution kind and the object its resolvers receive.
+  const inputs = segments.map((segment) => ({
+    kind: segmentKind(segment),
+    payload: (segment instanceof UnknownSegment ? segment.raw : segment) as Record<string, unknown>,
+  }));
   // Segments are independent: resolve them concurrently (bounded), assemble in input order.
   const outcomes = new Array<Outcome>(segments.length);
   let next = 0;
   const worker = async () => {
-    for (let i = next++; i < segments.length; i = next++) outcomes[i] = await resolveOne(hooks, segments[i], () => makeContext(i));
+    for (let i = next++; i < segments.length; i = next++) outcomes[i] = await resolveOne(hooks, inputs[i].kind, inputs[i].payload, () => makeContext(i));
   };
   await Promise.all(Array.from({ length: Math.min(CONCURRENCY, segments.length) }, worker));
 
@@ -58,9 +64,7 @@ export async function resolveSegments(
     out.userParts.push(text);
   };
   outcomes.forEach((o, i) => {
-    const segment = segments[i];
-    const kind = segmentKind(segment);
-    const payload = (segment instanceof UnknownSegment ? segment.raw : segment) as Record<string, unknown>;
+    const { kind, payload } = inputs[i];
     const ref = refOf(kind, payload);
     const fallback = (reason: string, shownRef = ref) => {
       literal(o.handled ? `[unresolved ${kind}: ${shownRef}]` : `[unknown input: kind=${kind}]`);
@@ -99,9 +103,7 @@ const CONCURRENCY = 8;
 type Outcome = { handled: boolean } & ({ result: Resolution } | { failed: string });
 
 /** Runs the resolvers of one segment; every way of not resolving becomes `failed` with a reason. */
-async function resolveOne(hooks: Hooks, segment: Segment, makeContext: () => ResolveContext): Promise<Outcome> {
-  const kind = segmentKind(segment);
-  const payload = (segment instanceof UnknownSegment ? segment.raw : segment) as Record<string, unknown>;
+async function resolveOne(hooks: Hooks, kind: string, payload: Record<string, unknown>, makeContext: () => ResolveContext): Promise<Outcome> {
   const hook = hooks.resolveSegment.get(kind);
   const handled = Object.hasOwn(KNOWN_SEGMENT_SCHEMAS, kind) || (hook !== undefined && hook.taps.length > 0);
   if (!hook || hook.taps.length === 0) {

@@ -1,10 +1,8 @@
 import type { Connection } from '../server/Connection.js';
-import type { Method } from '../protocol/index.js';
+import { kindOfSigil, type Method } from '../protocol/index.js';
 import type { Pod } from './Pod.js';
 import { rid } from './Pod.js';
 
-/** Completion kinds may also be named by their sigil. */
-const KIND_ALIASES: Record<string, string> = { '@': 'file_ref', '#': 'knowledge_ref', '/': 'workflow_invoke' };
 const V2_ONLY = new Set(['list_completions', 'compact']);
 const MAX_COMPLETIONS = 200;
 
@@ -32,7 +30,8 @@ export async function handleClientMethod(pod: Pod, conn: Connection, method: Met
       bus.reply(conn, { event: 'history', data: { items: pod.controller.history, greeting: pod.greeting }, ...r });
       return;
     case 'list_completions': {
-      const kind = KIND_ALIASES[method.params.kind] ?? method.params.kind;
+      // A completion kind may also be named by its sigil.
+      const kind = kindOfSigil(method.params.kind) ?? method.params.kind;
       const prefix = method.params.prefix;
       const hook = pod.host.hooks.completeSegment.get(kind);
       let items: string[] = [];

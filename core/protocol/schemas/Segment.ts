@@ -59,6 +59,15 @@ export const SegmentSchema = taggedUnion({
 });
 export type Segment = z.infer<typeof SegmentSchema>;
 
+/** How clients write references of these kinds: `@path`, `#slug`, `/slug`. */
+export const SEGMENT_SIGILS = { file_ref: '@', knowledge_ref: '#', workflow_invoke: '/' } as const;
+export type RefKind = keyof typeof SEGMENT_SIGILS;
+
+/** The reference kind a sigil (`@`, `#`, `/`) stands for, if any. */
+export function kindOfSigil(sigil: string): RefKind | undefined {
+  return (Object.keys(SEGMENT_SIGILS) as RefKind[]).find((k) => SEGMENT_SIGILS[k] === sigil);
+}
+
 /** The kind a segment resolves under: its own, or the sender's kind for unknown segments. */
 export function segmentKind(segment: Segment): string {
   return segment instanceof UnknownSegment ? segment.rawKind : segment.kind;
