@@ -5,6 +5,7 @@ import { YoiError, isYoiError } from '../errors/YoiError.js';
 import { formatZodError } from '../errors/formatZodError.js';
 import { ensurePrivateDir } from '../pod/podFiles.js';
 import { ScopeLockTableSchema, type ScopeLockTable } from './ScopeLockSchema.js';
+import { writeFileAtomic } from '../pod/podFiles.js';
 
 /** Waits up to ~10 s for another process's operation (each holds the lock for milliseconds). */
 const LOCK_OPTIONS = {
@@ -85,9 +86,7 @@ export class ScopeLockFile {
   }
 
   private write(text: string): void {
-    const tmp = `${this.file}.${process.pid}.tmp`;
-    fs.writeFileSync(tmp, text, { mode: 0o600 });
-    fs.renameSync(tmp, this.file);
+    writeFileAtomic(this.file, text);
   }
 
   private error(message: string, cause?: unknown): YoiError {
