@@ -9,7 +9,7 @@ import type { PodInfo } from '../hooks/HookTypes.js';
 import type { PodServices } from '../hooks/PodServices.js';
 import type { PluginHost } from '../plugin/PluginHost.js';
 import type { Provider } from '../provider/Provider.js';
-import { POD_EVENT_KINDS, PROTOCOL_VERSION, type AlertLevel, type AlertSource, type Greeting, type Method, type PodStatus } from '../protocol/index.js';
+import { POD_EVENT_KINDS, PROTOCOL_VERSION, SEGMENT_FIELDS, SEGMENT_SIGILS, type AlertLevel, type AlertSource, type Greeting, type Method, type PodStatus } from '../protocol/index.js';
 import { PodTree } from '../podtree/PodTree.js';
 import type { Scope } from '../scope/Scope.js';
 import type { Connection } from '../server/Connection.js';
@@ -236,6 +236,11 @@ export class Pod {
     return {
       protocol_version: PROTOCOL_VERSION, pod_name: this.name, session_id: this.sessionId, status: this.status,
       segment_kinds: this.host.keysOf('resolveSegment'), pod_event_kinds: [...POD_EVENT_KINDS],
+      segments: this.host.keysOf('resolveSegment').map((kind) => {
+        const sigil = (SEGMENT_SIGILS as Record<string, string>)[kind];
+        const field = (SEGMENT_FIELDS as Record<string, string>)[kind];
+        return { kind, ...(sigil ? { sigil } : {}), ...(field ? { field } : {}) };
+      }),
     };
   }
 

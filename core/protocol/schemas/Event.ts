@@ -32,6 +32,15 @@ export const CompactDoneDataSchema = struct({ new_session_id: UuidSchema });
 export const CompactFailedDataSchema = struct({ error: Str });
 
 // v2 events
+/** One segment kind a pod resolves: `sigil` + token becomes `{kind, [field]: token}` in clients. */
+export const SegmentKindInfoSchema = struct({
+  kind: Str,
+  sigil: Str.optional(),
+  field: Str.optional(),
+  description: Str.optional(),
+});
+export type SegmentKindInfo = z.infer<typeof SegmentKindInfoSchema>;
+
 export const WelcomeDataSchema = struct({
   protocol_version: U32,
   pod_name: Str,
@@ -39,6 +48,8 @@ export const WelcomeDataSchema = struct({
   status: PodStatusSchema,
   segment_kinds: seq(Str),
   pod_event_kinds: seq(Str),
+  /** Every kind the pod resolves, with how clients write it (`@path`) and the field holding the reference. */
+  segments: seq(SegmentKindInfoSchema).optional(),
 });
 export const AckDataSchema = struct({ method: Str });
 export const StatusDataSchema = struct({ status: PodStatusSchema, session_id: Str });
