@@ -4,7 +4,8 @@ export interface ForegroundPodOptions {
   name?: string;
   socket?: string;
   resume?: string | true;
-  adopt?: { callback: string; instruction?: string };
+  /** Started by SpawnPod: the pod tree's launch parameters (`launch.adopt`). */
+  adopt?: { callback: string; instruction?: string; secret?: string };
 }
 
 /**
@@ -15,7 +16,9 @@ export interface ForegroundPodOptions {
 export async function runPodForeground(opts: ForegroundPodOptions, print: (line: string) => void): Promise<void> {
   const [{ loadProject }, { Pod }] = await Promise.all([import('./loadProject.js'), import('../core/pod/Pod.js')]);
   const { config, host } = await loadProject({ configFile: opts.config });
-  const pod = await Pod.start({ config, host, name: opts.name, socketPath: opts.socket, resume: opts.resume, adopt: opts.adopt });
+  const pod = await Pod.start({ config, host, name: opts.name, socketPath: opts.socket, resume: opts.resume,
+    ...(opts.adopt ? { launch: { adopt: opts.adopt } } : {}),
+  });
   print(`listening ${pod.paths.socket}`);
   for (const note of pod.notes) process.stderr.write(`yoi: ${note}\n`);
   const stop = () => void pod.stop();

@@ -20,8 +20,11 @@ export async function startAdoptedPod(argv: string[]): Promise<void> {
     const { YoiError } = await import('../core/errors/YoiError.js');
     throw new YoiError('YOI_ERR_USAGE', '--adopt needs --callback SOCK');
   }
+  // The report secret comes in the environment; nothing this pod starts inherits it.
+  const secret = process.env.YOI_POD_SECRET;
+  delete process.env.YOI_POD_SECRET;
   await runPodForeground(
-    { name: values.name, config: values.config, adopt: { callback: values.callback, instruction: values.instruction } },
+    { name: values.name, config: values.config, adopt: { callback: values.callback, instruction: values.instruction, ...(secret ? { secret } : {}) } },
     (line) => process.stdout.write(`${line}\n`),
   );
 }

@@ -1,4 +1,3 @@
-import type { YoiPlugin } from '../core/plugin/YoiPlugin.js';
 import { echoProvider } from './providers/echoProvider.js';
 import { scriptedProvider } from './providers/scriptedProvider.js';
 import { openaiCompatibleProvider } from './providers/openaiCompatibleProvider.js';
@@ -14,6 +13,7 @@ import { fileRefResolver } from './resolvers/fileRef/fileRefResolver.js';
 import { knowledgeResolver } from './resolvers/knowledgeResolver.js';
 import { workflowResolver } from './resolvers/workflowResolver.js';
 import { compactSummary } from './compaction/compactSummary.js';
+import { podTreePlugin } from './podtree/podTreePlugin.js';
 import { spawnPodTool } from './podtree/spawnPodTool.js';
 import { sendToPodTool } from './podtree/sendToPodTool.js';
 import { readPodOutputTool } from './podtree/readPodOutputTool.js';
@@ -22,8 +22,11 @@ import { listPodsTool } from './podtree/listPodsTool.js';
 import { podReporter } from './podtree/podReporter.js';
 import { spawnedPodEvents } from './podtree/spawnedPodEvents.js';
 import { podEventText } from './podtree/podEventText.js';
+import type { YoiPlugin } from '../core/api.js';
 
 export { pasteResolver, fileRefResolver, knowledgeResolver, workflowResolver };
+export { TextKind, PasteKind, FileRefKind, KnowledgeRefKind, WorkflowInvokeKind } from './resolvers/shared/builtinKinds.js';
+export { PodTreeService } from './podtree/podTreePlugin.js';
 
 /**
  * The built-in plugins, in the order they are applied. A config without `plugins` gets this
@@ -49,6 +52,7 @@ export function defaultPlugins(opts: { exclude?: readonly string[] } = {}): YoiP
     editTool(),
     globTool(),
     grepTool(),
+    podTreePlugin(),
     spawnPodTool(),
     sendToPodTool(),
     readPodOutputTool(),

@@ -2,8 +2,8 @@ import { YoiCommand } from '../YoiCommand.js';
 import { configFlags, jsonFlag } from '../flags.js';
 
 export default class PluginsCommand extends YoiCommand {
-  static override summary = 'List the applied plugins and the hooks they tap.';
-  static override description = 'Applies the configured plugins (built-ins unless the config lists its own) and shows, for each, the hooks and kinds it taps, e.g. resolveSegment(paste) or providers(echo).';
+  static override summary = 'List the applied plugins, the hooks they tap and what they share.';
+  static override description = 'Applies the configured plugins (built-ins unless the config lists its own) and shows, for each, the hooks and kinds it taps (e.g. resolveSegment(paste) or providers(echo)), the config key it owns, the services it provides and uses, the segment kinds it declares with their sigils, and the protocol methods and events it adds.';
   static override examples = ['<%= config.bin %> plugins', '<%= config.bin %> plugins --json'];
   static override flags = { ...configFlags, ...jsonFlag };
 
@@ -22,11 +22,25 @@ export default class PluginsCommand extends YoiCommand {
       return;
     }
     const width = Math.max(...plugins.map((p) => p.name.length));
-    for (const { name, hooks } of plugins) this.print(`${name.padEnd(width)}  ${hooks.join(', ') || '(no taps)'}`);
+    for (const p of plugins) {
+      this.print(`${p.name.padEnd(width)}  ${p.hooks.join(', ') || '(no taps)'}`);
+      const more = [
+        p.configKey && `config ${p.configKey}`,
+        p.provides.length > 0 && `provides ${p.provides.join(', ')}`,
+        p.uses.length > 0 && `uses ${p.uses.join(', ')}`,
+        p.segmentKinds.length > 0 && `kinds ${p.segmentKinds.join(', ')}`,
+        p.protocol.length > 0 && p.protocol.join(', '),
+      ].filter(Boolean);
+      if (more.length > 0) this.print(`${''.padEnd(width)}  ${more.join(' · ')}`);
+    }
+    const kinds = host.keysOf('resolveSegment').map((k) => {
+      const sigil = host.segmentKinds.get(k)?.sigil;
+      return sigil ? `${k} (${sigil})` : k;
+    });
     const summary: [string, string[]][] = [
       ['providers', host.keysOf('providers')],
       ['tools', host.keysOf('tools')],
-      ['segment kinds', host.keysOf('resolveSegment')],
+      ['segment kinds', kinds],
       ['pod events', host.keysOf('podEvent')],
     ];
     this.print('');

@@ -1,5 +1,9 @@
 import type { Connection } from '../server/Connection.js';
+import { ExtensionEvent, encodeExtensionEvent } from '../protocol/ExtensionEvent.js';
 import { downgradeToV1, encodeEvent, type Alert, type Event, type EventName } from '../protocol/index.js';
+
+/** What the bus carries: a protocol event, or one a plugin defined. */
+type AnyEvent = Event | ExtensionEvent;
 
 /** Alerts kept for replay to each new connection (ARCHITECTURE §4.3). */
 export const MAX_BUFFERED_ALERTS = 512;
@@ -24,7 +28,7 @@ export class EventBus {
   private readonly alerts: Alert[] = [];
   private readonly listeners = new Set<(event: Event) => void>();
   /** Batched broadcasts; their seqs are consecutive from `batchFrom` (see `broadcast`). */
-  private batch: Event[] = [];
+  private batch: AnyEvent[] = [];
   private batchFrom = 0;
   /**
    * Called before anything is delivered (the pod flushes its session log here), so a client
@@ -63,13 +67,13 @@ export class EventBus {
     return () => this.listeners.delete(listener);
   }
 
-  broadcast(event: Event): number {
+  broadcast(event: AnyEvent): number {
     const seq = ++this.seq;
-    if (event.event === 'alert') {
-      this.alerts.push(event.data);
+    if (event.event === 'alert' && !(event instanceof ExtensionEvent)) {
+      this.alerts.push((event as Extract<Event, { event: 'alert' }>).data);
       if (this.alerts.length > MAX_BUFFERED_ALERTS) this.alerts.shift();
     }
-    if (NEVER_DROPPED.has(event.event)) {
+    if (event instanceof ExtensionEvent ? !event.droppable : NEVER_DROPPED.has(event.event)) {
       // Flushing first keeps every batch a run of consecutive seqs.
       this.flush();
       this.deliver([event], seq, false);
@@ -81,7 +85,7 @@ export class EventBus {
       this.batch.push(event);
       if (this.batch.length >= MAX_BATCH) this.flush();
     }
-    if (this.listeners.size > 0) {
+    if (this.listeners.size > 0 && !(event instanceof ExtensionEvent)) {
       const stamped = { ...event, seq } as Event;
       for (const l of this.listeners) {
         try {
@@ -103,7 +107,7 @@ export class EventBus {
   }
 
   /** Sends an event to one connection only (replies: history, welcome, ack, errors). */
-  reply(conn: Connection, event: Event): void {
+  reply(conn: Connection, event: AnyEvent): void {
     this.flush();
     this.beforeDeliver();
     const buf = this.encodeFor(conn, event);
@@ -111,7 +115,7 @@ export class EventBus {
   }
 
   /** Encodes consecutive broadcasts once per protocol version in use and queues them everywhere. */
-  private deliver(events: Event[], from: number, droppable: boolean): void {
+  private deliver(events: AnyEvent[], from: number, droppable: boolean): void {
     this.beforeDeliver();
     const to = from + events.length - 1;
     let v2: Buffer | undefined;
@@ -120,7 +124,7 @@ export class EventBus {
       if (conn.version === 2) {
         if (!v2) {
           let text = '';
-          for (let i = 0; i < events.length; i++) text += `${encodeEvent(events[i], from + i)}\n`;
+          for (let i = 0; i < events.length; i++) text += `${encodeAny(events[i], from + i)}\n`;
           v2 = exactBuffer(text);
         }
         conn.send(v2, droppable, from, to);
@@ -131,8 +135,8 @@ export class EventBus {
     }
   }
 
-  private encodeFor(conn: Connection, event: Event): Buffer {
-    return conn.version === 2 ? Buffer.from(`${encodeEvent(event)}\n`) : encodeV1(event);
+  private encodeFor(conn: Connection, event: AnyEvent): Buffer {
+    return conn.version === 2 ? Buffer.from(`${encodeAny(event)}\n`) : encodeV1(event);
   }
 }
 
@@ -147,11 +151,19 @@ function exactBuffer(text: string): Buffer {
   return buf;
 }
 
-/** The v1 lines an event becomes (possibly none). */
-function v1Text(event: Event): string {
+function encodeAny(event: AnyEvent, seq?: number): string {
+  return event instanceof ExtensionEvent ? encodeExtensionEvent(event, seq) : encodeEvent(event, seq);
+}
+
+/** The v1 lines an event becomes (possibly none): an extension event becomes its alert, if it has one. */
+function v1Text(event: AnyEvent): string {
+  if (event instanceof ExtensionEvent) {
+    if (event.v1Alert === undefined) return '';
+    return `${encodeEvent({ event: 'alert', data: { level: 'warn', source: 'pod', message: event.v1Alert, timestamp_ms: Date.now() } })}\n`;
+  }
   return downgradeToV1(event).map((e) => `${encodeEvent(e)}\n`).join('');
 }
 
-function encodeV1(event: Event): Buffer {
+function encodeV1(event: AnyEvent): Buffer {
   return Buffer.from(v1Text(event));
 }

@@ -1,34 +1,14 @@
-import type { EventBus } from '../bus/EventBus.js';
-import type { PodController, Reply } from '../controller/PodController.js';
+import type { Reply } from '../controller/PodController.js';
+import type { CompactOutcome, CompactReason } from '../hooks/HookTypes.js';
+import type { PodRuntime } from '../pod/PodRuntime.js';
+import type { PodStatus } from '../protocol/index.js';
 import { AbortedError } from '../provider/providerErrors.js';
-import type { Hooks } from '../hooks/createHooks.js';
-import type { CompactOutcome, CompactReason, PodInfo } from '../hooks/HookTypes.js';
-import type { Provider } from '../provider/Provider.js';
-import type { AlertLevel, PodStatus } from '../protocol/index.js';
-import type { SessionEntryOf } from '../session/SessionEntry.js';
-import type { SessionLog } from '../session/SessionLog.js';
 import { ContextTracker } from '../tokens/ContextTracker.js';
 import { loadTokenizer } from '../tokens/estimateTokens.js';
-import type { CompactionSettings } from './compactionNotes.js';
 import { runCompaction } from './runCompaction.js';
 
 /** Consecutive failures after which automatic compaction stops until a manual one succeeds. */
 export const MAX_CONSECUTIVE_FAILURES = 3;
-
-export interface CompactorOptions {
-  hooks: Hooks;
-  bus: EventBus;
-  provider: Provider;
-  info: PodInfo;
-  settings: CompactionSettings;
-  sessionsDir: string;
-  controller: () => PodController;
-  session: { get(): SessionLog; set(log: SessionLog): void };
-  /** The fields of a new session's `session_start` that compaction does not change. */
-  startFields: () => Pick<SessionEntryOf<'session_start'>, 'pod_name' | 'cwd' | 'provider' | 'model' | 'system_prompt'>;
-  /** An alert with source `compactor`. */
-  alert: (level: AlertLevel, message: string) => void;
-}
 
 interface Job {
   readonly abort: AbortController;
@@ -58,7 +38,13 @@ export class Compactor {
   private compactedSinceRequest = false;
   private job?: Job;
 
-  constructor(private readonly opts: CompactorOptions) {}
+  constructor(private readonly rt: PodRuntime) {
+    rt.state.onChange((status) => this.statusChanged(status));
+  }
+
+  private get settings() {
+    return this.rt.config.compaction;
+  }
 
   /** True while a compaction runs. */
   get running(): boolean {
@@ -72,32 +58,31 @@ export class Compactor {
 
   /** Estimated tokens of the next LLM request. */
   contextTokens(): number {
-    const c = this.opts.controller();
-    return this.tracker.current(c.history, c.systemPrompt);
+    return this.tracker.current(this.rt.history, this.rt.systemPrompt);
   }
 
-  /** The controller's `onUsage`: a request completed. */
+  /** After each LLM request: the usage the provider reported and the history length it saw. */
   onUsage(usage: { input_tokens?: number }, historyLength: number): void {
     this.tracker.record(usage.input_tokens, historyLength);
     this.compactedSinceRequest = false;
   }
 
-  /** The controller's `beforeRequest`: compacts mid-turn when due; throws if the run was stopped meanwhile. */
+  /** Before each LLM request of a run: compacts mid-turn when due; throws if the run was stopped meanwhile. */
   async beforeRequest(signal: AbortSignal): Promise<void> {
-    if (this.pendingManual || this.opts.settings.requestThreshold !== undefined) await loadTokenizer();
-    const reason = this.pendingManual ? 'manual' : this.due(this.opts.settings.requestThreshold) ? 'request' : undefined;
+    if (this.pendingManual || this.settings.requestThreshold !== undefined) await loadTokenizer();
+    const reason = this.pendingManual ? 'manual' : this.due(this.settings.requestThreshold) ? 'request' : undefined;
     if (!reason) return;
     this.pendingManual = false;
-    await this.compact(reason, 'running', signal);
+    await this.compact(reason, signal);
     if (signal.aborted) throw new AbortedError('aborted');
   }
 
-  /** The controller's `afterIdle`: compacts post-run when due. */
+  /** When a run ended and the pod is idle: compacts post-run when due. */
   async afterIdle(): Promise<void> {
-    if (this.opts.settings.threshold === undefined) return;
+    if (this.settings.threshold === undefined) return;
     await loadTokenizer();
-    if (this.job || !this.due(this.opts.settings.threshold)) return;
-    await this.compact('threshold', 'idle');
+    if (this.job || !this.due(this.settings.threshold)) return;
+    await this.compact('threshold');
   }
 
   /**
@@ -106,31 +91,18 @@ export class Compactor {
    * run's next LLM request or right after the run ends.
    */
   requestManual(): Reply {
-    const c = this.opts.controller();
-    if (this.job || c.status === 'compacting') return { ok: false, code: 'already_running', message: 'Pod is already compacting its history' };
-    if (c.busy) {
+    const { state, history } = this.rt;
+    if (this.job || state.status === 'compacting') return { ok: false, code: 'already_running', message: 'Pod is already compacting its history' };
+    if (state.runActive) {
       this.pendingManual = true;
       return { ok: true };
     }
-    if (c.history.length === 0) return { ok: false, code: 'invalid_request', message: 'nothing to compact: the history is empty' };
-    const back = c.status;
-    c.runWhileIdle(() => this.compact('manual', back));
+    if (history.length === 0) return { ok: false, code: 'invalid_request', message: 'nothing to compact: the history is empty' };
+    this.rt.work.track(this.compact('manual'));
     return { ok: true };
   }
 
-  /** Pod status changes: a manual compaction left pending by a run that ended is done now. */
-  statusChanged(status: PodStatus): void {
-    if (!this.pendingManual || this.job || (status !== 'idle' && status !== 'paused')) return;
-    queueMicrotask(() => {
-      const c = this.opts.controller();
-      if (!this.pendingManual || this.job || c.busy || (c.status !== 'idle' && c.status !== 'paused')) return;
-      this.pendingManual = false;
-      const back = c.status;
-      c.runWhileIdle(() => this.compact('manual', back));
-    });
-  }
-
-  /** The controller's `interruptIdleWork`: pause/cancel while compacting with no run. */
+  /** Pause/cancel while compacting with no run; true if a compaction was stopped. */
   interrupt(kind: 'pause' | 'cancel'): boolean {
     return this.abort(kind === 'pause' ? 'paused by the user' : 'cancelled by the user');
   }
@@ -143,6 +115,17 @@ export class Compactor {
     return true;
   }
 
+  /** A manual compaction left pending by a run that ended is done now. */
+  private statusChanged(status: PodStatus): void {
+    if (!this.pendingManual || this.job || (status !== 'idle' && status !== 'paused')) return;
+    queueMicrotask(() => {
+      const { state } = this.rt;
+      if (!this.pendingManual || this.job || state.runActive || (state.status !== 'idle' && state.status !== 'paused')) return;
+      this.pendingManual = false;
+      this.rt.work.track(this.compact('manual'));
+    });
+  }
+
   private due(threshold: number | undefined): boolean {
     if (threshold === undefined || this.autoDisabled || this.compactedSinceRequest) return false;
     return this.contextTokens() > threshold;
@@ -150,26 +133,25 @@ export class Compactor {
 
   /**
    * One compaction, start to terminal event: exactly one `compact_done` or `compact_failed`
-   * follows each `compact_start`. `back` is the status to return to; `runSignal` is the run's
-   * (mid-turn): stopping the run aborts the compaction, and the run then reports its own end.
+   * follows each `compact_start`. `runSignal` is the run's (mid-turn): stopping the run aborts
+   * the compaction, and the run then reports its own end (and status).
    */
-  private async compact(reason: CompactReason, back: PodStatus, runSignal?: AbortSignal): Promise<void> {
-    const { bus, hooks, info } = this.opts;
-    const c = this.opts.controller();
+  private async compact(reason: CompactReason, runSignal?: AbortSignal): Promise<void> {
+    const { bus, hooks, info, state } = this.rt;
     const job: Job = { abort: new AbortController() };
     this.job = job;
     const onRunStop = () => this.abort('the run was paused or cancelled');
     runSignal?.addEventListener('abort', onRunStop, { once: true });
     if (runSignal?.aborted) onRunStop();
-    c.setStatus('compacting');
-    const oldSessionId = this.opts.session.get().sessionId;
+    state.apply('compact');
+    const oldSessionId = this.rt.session.sessionId;
     let outcome: CompactOutcome;
     try {
       await Promise.resolve(); // the `compact` request's ack (sent synchronously) goes out first
       bus.broadcast({ event: 'compact_start' });
       await loadTokenizer();
       const tokensBefore = this.contextTokens();
-      const done = await runCompaction({ ...this.opts, reason, signal: job.abort.signal, tokens: this.tracker });
+      const done = await runCompaction(this.rt, { reason, signal: job.abort.signal, tokens: this.tracker });
       bus.broadcast({ event: 'compact_done', data: { new_session_id: done.newSessionId } });
       outcome = { ok: true, reason, oldSessionId, newSessionId: done.newSessionId, tokensBefore, tokensAfter: this.contextTokens() };
     } catch (e) {
@@ -185,24 +167,24 @@ export class Compactor {
     if (outcome.ok || !outcome.aborted) this.compactedSinceRequest = true;
     this.account(outcome);
     // A stopped run reports its own status (paused/idle) with its terminal event.
-    if (!runSignal?.aborted) c.setStatus(back);
+    if (!runSignal?.aborted) state.apply('compacted');
     await hooks.afterCompact.promise(outcome, info).catch(() => undefined);
   }
 
   /** Failure counting, the breaker and its alerts. */
   private account(outcome: CompactOutcome): void {
-    const { settings } = this.opts;
     if (!outcome.ok) {
       if (!outcome.aborted) this.failed(outcome.reason, `${LABEL[outcome.reason]} failed: ${outcome.error}`);
       return;
     }
+    const { settings } = this;
     const threshold = outcome.reason === 'request' ? settings.requestThreshold : outcome.reason === 'threshold' ? settings.threshold : undefined;
     if (threshold !== undefined && outcome.tokensAfter > threshold) {
       const key = outcome.reason === 'request' ? 'compaction.requestThreshold' : 'compaction.threshold';
       this.failed(outcome.reason, `${LABEL[outcome.reason]} left about ${outcome.tokensAfter} tokens, still above ${key} (${threshold}): lower compaction.retainedTokens or raise the threshold`);
       return;
     }
-    if (outcome.reason === 'manual' && this.autoDisabled) this.opts.alert('warn', 'compaction succeeded: automatic compaction is enabled again');
+    if (outcome.reason === 'manual' && this.autoDisabled) this.rt.alert('warn', 'compaction succeeded: automatic compaction is enabled again', 'compactor');
     this.failures = 0;
     if (outcome.reason === 'manual') this.autoDisabled = false;
   }
@@ -214,7 +196,7 @@ export class Compactor {
       this.autoDisabled = true;
       text += `; automatic compaction is disabled after ${MAX_CONSECUTIVE_FAILURES} consecutive failures until a manual compaction (yoi compact) succeeds`;
     }
-    this.opts.alert(reason === 'request' ? 'error' : 'warn', text);
+    this.rt.alert(reason === 'request' ? 'error' : 'warn', text, 'compactor');
   }
 }
 

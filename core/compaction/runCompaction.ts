@@ -3,10 +3,10 @@ import { z } from 'zod';
 import { AbortedError } from '../provider/providerErrors.js';
 import { HistoryItemSchema } from '../history/HistoryItem.js';
 import type { CompactContext, CompactReason, CompactRequest, PodInfo } from '../hooks/HookTypes.js';
+import type { PodRuntime } from '../pod/PodRuntime.js';
 import type { ContextTracker } from '../tokens/ContextTracker.js';
 import { estimateItemsTokens } from '../tokens/estimateTokens.js';
 import { completeText } from './completeText.js';
-import type { CompactorOptions } from './Compactor.js';
 import { writeCompactedSession } from './writeCompactedSession.js';
 
 /** How many recently touched files a compaction passes to the strategy. */
@@ -14,7 +14,7 @@ export const RECENT_FILES = 5;
 
 const ItemsSchema = z.array(HistoryItemSchema);
 
-export interface RunCompactionOptions extends CompactorOptions {
+export interface RunCompactionOptions {
   reason: CompactReason;
   signal: AbortSignal;
   tokens: ContextTracker;
@@ -27,21 +27,21 @@ export interface RunCompactionOptions extends CompactorOptions {
  * everything unchanged, when the strategy fails, returns nothing or returns invalid items, or
  * when `signal` aborts before the switch. The old log is closed as it was, never modified.
  */
-export async function runCompaction(opts: RunCompactionOptions): Promise<{ newSessionId: string }> {
-  const { hooks, provider, info, signal } = opts;
-  const controller = opts.controller();
-  const items = [...controller.history];
+export async function runCompaction(rt: PodRuntime, opts: RunCompactionOptions): Promise<{ newSessionId: string }> {
+  const { hooks, provider, info } = rt;
+  const { signal } = opts;
+  const items = [...rt.history];
   const ctx: CompactContext = {
     ...info,
     signal,
     provider,
-    system: controller.systemPrompt,
+    system: rt.systemPrompt,
     countTokens: (list) => estimateItemsTokens(list),
     complete: (request) => completeText(provider, { ...request, tools: [], signal }),
   };
   let request: CompactRequest = {
     items,
-    retainedTokens: opts.settings.retainedTokens,
+    retainedTokens: rt.config.compaction.retainedTokens,
     totalTokens: estimateItemsTokens(items),
     reason: opts.reason,
     recentFiles: recentFiles(info.services),
@@ -54,15 +54,18 @@ export async function runCompaction(opts: RunCompactionOptions): Promise<{ newSe
   if (signal.aborted) throw new AbortedError('aborted');
 
   // From here to the end nothing awaits: the switch cannot be interleaved with a pause.
-  const old = opts.session.get();
+  const old = rt.session;
   const at = Date.now();
-  const log = writeCompactedSession(opts.sessionsDir, {
-    type: 'session_start', v: 1, ts: at, session_id: uuidv7(), ...opts.startFields(),
+  const log = writeCompactedSession(rt.config.sessions.dir, {
+    type: 'session_start', v: 1, ts: at, session_id: uuidv7(),
+    pod_name: info.podName, cwd: rt.config.cwd, provider: provider.name, model: provider.model, system_prompt: rt.systemPrompt,
     compacted_from: { session_id: old.sessionId, at }, history: parsed.data,
   });
-  opts.session.set(log);
+  old.flush(); // the old log gets its last entries before the switch
+  rt.session = log;
   old.close();
-  controller.replaceHistory(parsed.data);
+  rt.history.length = 0;
+  for (const item of parsed.data) rt.history.push(item);
   opts.tokens.reset();
   return { newSessionId: log.sessionId };
 }

@@ -22,7 +22,17 @@ export const ScopeRuleSchema = z.strictObject({
 });
 
 /** A directory setting: absolute, or relative to the project directory. */
-const DirSchema = z.strictObject({ dir: z.string().min(1).optional() });
+export const DirSchema = z.strictObject({ dir: z.string().min(1).optional() });
+
+/** Size limits, in bytes (plugins may add keys of their own: `limits.fileRefBytes`). */
+export const LimitsSchema = z.strictObject({
+  /** Longest protocol line a pod accepts; longer lines are refused with an error. */
+  maxLineBytes: z.int().min(1).default(16 * MiB),
+  /** Outbound buffer per client; beyond it a slow client loses deltas (and is told so). */
+  clientQueueBytes: z.int().min(1).default(8 * MiB),
+  /** Tool output the model sees per call; longer output is cut (and says so). */
+  toolOutputBytes: z.int().min(1).default(16 * KiB),
+});
 
 /**
  * The config file's schema (`yoi.config.ts`, `.yoirc*`, `package.json#yoi`...). Strict: an
@@ -67,10 +77,6 @@ export const YoiConfigSchema = z.strictObject({
 
   /** Session logs (one JSONL file per session). Default `.yoi/sessions`. */
   sessions: DirSchema.prefault({}),
-  /** Knowledge notes for `#slug` references (`<dir>/<slug>.md`). Default `.yoi/knowledge`. */
-  knowledge: DirSchema.prefault({}),
-  /** Workflows for `/slug` invocations (`<dir>/<slug>.md`). Default `.yoi/workflows`. */
-  workflows: DirSchema.prefault({}),
 
   /** When and how much history is compacted. No threshold: no automatic compaction. */
   compaction: z.strictObject({
@@ -83,20 +89,19 @@ export const YoiConfigSchema = z.strictObject({
   }).prefault({}),
 
   /** Size limits, in bytes. */
-  limits: z.strictObject({
-    /** Longest protocol line a pod accepts; longer lines are refused with an error. */
-    maxLineBytes: z.int().min(1).default(16 * MiB),
-    /** Outbound buffer per client; beyond it a slow client loses deltas (and is told so). */
-    clientQueueBytes: z.int().min(1).default(8 * MiB),
-    /** Tool output the model sees per call; longer output is cut (and says so). */
-    toolOutputBytes: z.int().min(1).default(16 * KiB),
-    /** File content an `@file` reference adds to the context; longer files give their head. */
-    fileRefBytes: z.int().min(1).default(256 * KiB),
-  }).prefault({}),
+  limits: LimitsSchema.prefault({}),
 });
 
+/**
+ * The config sections plugins own, by key. Plugins add theirs by declaration merging, so a typed
+ * config checks them too:
+ * `declare module 'yoi' { interface PluginConfigSections { jira?: { baseUrl: string } } }`.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface PluginConfigSections {}
+
 /** What a config file may contain (the type `defineConfig` and `satisfies YoiConfig` check). */
-export type YoiConfig = z.input<typeof YoiConfigSchema>;
+export type YoiConfig = z.input<typeof YoiConfigSchema> & PluginConfigSections;
 
 /** A config after parsing: defaults applied, paths still as written. */
 export type ParsedConfig = z.output<typeof YoiConfigSchema>;
@@ -105,4 +110,4 @@ export type ParsedConfig = z.output<typeof YoiConfigSchema>;
 export type ScopeRule = z.infer<typeof ScopeRuleSchema>;
 
 /** Default directories, relative to the project directory. */
-export const DEFAULT_DIRS = { sessions: '.yoi/sessions', knowledge: '.yoi/knowledge', workflows: '.yoi/workflows' } as const;
+export const DEFAULT_DIRS = { sessions: '.yoi/sessions' } as const;

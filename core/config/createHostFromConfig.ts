@@ -10,7 +10,9 @@ import { labelOf } from './loadConfig.js';
  */
 export function createHostFromConfig(config: ResolvedConfig, { checkProvider = true } = {}): PluginHost {
   const host = new PluginHost();
-  host.applyPlugins(config.plugins);
+  host.applyPlugins(config.plugins, {
+    sections: config.sections, project: { cwd: config.cwd, projectDir: config.projectDir, configPath: config.configPath },
+  });
   if (!checkProvider) return host;
 
   const provider = config.model.provider;

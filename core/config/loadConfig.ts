@@ -6,7 +6,8 @@ import type { YoiPlugin } from '../plugin/YoiPlugin.js';
 import { describeLoadError } from './describeLoadError.js';
 import { resolveConfig, type ResolvedConfig } from './resolveConfig.js';
 import { SEARCH_PLACES } from './searchPlaces.js';
-import { YoiConfigSchema } from './YoiConfigSchema.js';
+import { YoiConfigSchema, type ParsedConfig } from './YoiConfigSchema.js';
+import { parseSections, schemaWithSections } from './pluginSections.js';
 
 export interface LoadConfigOptions {
   /** Where the search starts; also the pod's working directory. */
@@ -68,12 +69,19 @@ export async function loadConfig(options: LoadConfigOptions): Promise<ResolvedCo
   const label = configPath ? labelOf(cwd, configPath) : 'config';
   const prefix = isPackageJson ? ['yoi'] : [];
   // An empty file is a config with nothing set.
-  const parsed = YoiConfigSchema.safeParse(found?.config ?? {});
+  const raw = found?.config ?? {};
+  // The plugin list decides which keys exist besides yoi's own: each plugin owns its section.
+  const listed = YoiConfigSchema.shape.plugins.safeParse((raw as { plugins?: unknown } | null)?.plugins);
+  const candidates = (listed.success ? listed.data : undefined) ?? options.defaultPlugins ?? [];
+  const where = `${label}: `;
+  const { schema, claims } = schemaWithSections(candidates, where);
+  const parsed = schema.safeParse(raw);
   if (!parsed.success) {
-    throw new YoiError('YOI_ERR_CONFIG', `${label}: ${formatZodError(parsed.error, YoiConfigSchema, prefix)}`);
+    throw new YoiError('YOI_ERR_CONFIG', `${where}${formatZodError(parsed.error, schema, prefix)}`);
   }
-  return resolveConfig(parsed.data, {
-    cwd, configPath, defaultPlugins: options.defaultPlugins ?? [], where: `${label}: ${prefix.map((p) => `${p}.`).join('')}`,
+  const sections = parseSections(raw, claims, where, prefix);
+  return resolveConfig(parsed.data as ParsedConfig, {
+    cwd, configPath, defaultPlugins: options.defaultPlugins ?? [], where: `${where}${prefix.map((p) => `${p}.`).join('')}`, sections,
   });
 }
 

@@ -12,7 +12,7 @@ export const DEFAULT_MODEL: ModelConfig = Object.freeze({ provider: 'echo' });
 export type ResolvedScopeRule = ScopeRule & { readonly recursive: boolean; /** `target`, absolute. */ readonly path: string };
 
 /** Everything a pod needs from its config: defaults applied, paths absolute, plugins final. */
-export type ResolvedConfig = Omit<ParsedConfig, 'model' | 'plugins' | 'disablePlugins' | 'scope' | 'sessions' | 'knowledge' | 'workflows'> & {
+export type ResolvedConfig = Omit<ParsedConfig, 'model' | 'plugins' | 'disablePlugins' | 'scope' | 'sessions'> & {
   /** The directory the config was looked up from (the pod's working directory). */
   readonly cwd: string;
   /** Absolute path of the config file, or null when none was found (all defaults). */
@@ -27,8 +27,8 @@ export type ResolvedConfig = Omit<ParsedConfig, 'model' | 'plugins' | 'disablePl
   readonly disablePlugins: readonly string[];
   readonly scope: { readonly allow: readonly ResolvedScopeRule[]; readonly deny: readonly ResolvedScopeRule[] };
   readonly sessions: { readonly dir: string };
-  readonly knowledge: { readonly dir: string };
-  readonly workflows: { readonly dir: string };
+  /** Each plugin's parsed config section, by plugin name (what its `api.config` is). */
+  readonly sections: ReadonlyMap<string, unknown>;
 };
 
 export interface ResolveInput {
@@ -38,12 +38,14 @@ export interface ResolveInput {
   readonly defaultPlugins: readonly YoiPlugin[];
   /** Prefix for error messages: `yoi.config.ts: `. */
   readonly where: string;
+  /** The plugins' config sections (see `parseSections`); none when omitted. */
+  readonly sections?: ReadonlyMap<string, unknown>;
 }
 
 /** Turns a parsed config into a ResolvedConfig: defaults, absolute paths, the final plugin list. */
-export function resolveConfig(parsed: ParsedConfig, { cwd, configPath, defaultPlugins, where }: ResolveInput): ResolvedConfig {
+export function resolveConfig(parsed: ParsedConfig, { cwd, configPath, defaultPlugins, where, sections = new Map() }: ResolveInput): ResolvedConfig {
   const projectDir = configPath ? path.dirname(configPath) : cwd;
-  const { model, plugins: listed, disablePlugins = [], scope, sessions, knowledge, workflows, ...rest } = parsed;
+  const { model, plugins: listed, disablePlugins = [], scope, sessions, ...rest } = parsed;
   const candidates = listed ?? defaultPlugins;
 
   disablePlugins.forEach((name, i) => {
@@ -65,13 +67,12 @@ export function resolveConfig(parsed: ParsedConfig, { cwd, configPath, defaultPl
     disablePlugins,
     scope: { allow: scope.allow.map(rule), deny: scope.deny.map(rule) },
     sessions: { dir: absolute(projectDir, sessions.dir ?? DEFAULT_DIRS.sessions) },
-    knowledge: { dir: absolute(projectDir, knowledge.dir ?? DEFAULT_DIRS.knowledge) },
-    workflows: { dir: absolute(projectDir, workflows.dir ?? DEFAULT_DIRS.workflows) },
+    sections,
   };
 }
 
 /** `~/x` is under the home directory; other relative paths are under `base`. */
-function absolute(base: string, target: string): string {
+export function absolute(base: string, target: string): string {
   if (target === '~' || target.startsWith('~/')) return path.join(homedir(), target.slice(1));
   return path.resolve(base, target);
 }

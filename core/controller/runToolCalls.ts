@@ -1,6 +1,6 @@
 import type { EventBus } from '../bus/EventBus.js';
 import type { Hooks } from '../hooks/createHooks.js';
-import type { PodInfo, ToolCallInfo } from '../hooks/HookTypes.js';
+import type { ClientInfo, PodInfo, ToolCallInfo } from '../hooks/HookTypes.js';
 import type { ToolResultItem } from '../history/HistoryItem.js';
 import type { Tool, ToolOutput } from '../tools/Tool.js';
 import type { ModelToolCall } from './streamTurn.js';
@@ -12,6 +12,8 @@ export interface ToolRunOptions {
   tools: ReadonlyMap<string, Tool>;
   pod: PodInfo;
   signal: AbortSignal;
+  /** The client whose run makes the calls. */
+  client?: ClientInfo;
   outputLimitBytes: number;
   alert: (message: string) => void;
 }
@@ -51,7 +53,7 @@ async function runOne(call: ModelToolCall, opts: ToolRunOptions): Promise<ToolRe
   const tool = opts.tools.get(call.name);
   if (!tool) return result({ summary: `Tool '${call.name}' not found`, is_error: true });
 
-  const info: ToolCallInfo = { ...opts.pod, id: call.id, name: call.name, arguments: args, signal };
+  const info: ToolCallInfo = { ...opts.pod, id: call.id, name: call.name, arguments: args, signal, ...(opts.client ? { client: opts.client } : {}) };
   try {
     const decision = await opts.hooks.beforeToolCall.promise(info);
     if (decision?.action === 'skip') return result({ summary: `Skipped: ${decision.reason}` });

@@ -27,6 +27,8 @@ export const ERROR_CODES = {
   YOI_ERR_PLUGIN_INVALID: 'not a valid plugin',
   /** A plugin factory was called with options its schema rejects. */
   YOI_ERR_PLUGIN_OPTIONS: 'plugin <name>: invalid options: <key path>: <problem>',
+  /** A plugin uses a service nobody provides, or two plugins provide the same one. */
+  YOI_ERR_PLUGIN_SERVICE: 'plugin <name> uses service <key>, which no plugin provides',
   /** A tap used the callback style (`tapAsync`) or passed an async function to `tap()`. */
   YOI_ERR_PLUGIN_TAP_ASYNC: 'use tapPromise() for async taps; tapAsync() and async functions in tap() are refused',
   /** A pod name is not usable as a directory name. */
@@ -49,6 +51,8 @@ export const ERROR_CODES = {
   YOI_ERR_SCOPE_LOCK: 'the scope lock <file> cannot be used: <cause>',
   /** A rule to delegate is not covered by the spawning pod's own scope. */
   YOI_ERR_SCOPE_NOT_SUBSET: 'requested scope <target> is not within spawner <name>\'s effective scope',
+  /** A segment kind is declared badly (name, sigil, field) or twice. */
+  YOI_ERR_SEGMENT_KIND: 'segment kind <kind>: <problem>',
   /** `--resume` names a session that does not exist, or there is none. */
   YOI_ERR_SESSION_NOT_FOUND: 'no session <id> in <dir>',
   /** The socket path is longer than the OS allows for Unix sockets. */

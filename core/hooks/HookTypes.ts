@@ -3,8 +3,22 @@ import type { LlmRequest, Provider } from '../provider/Provider.js';
 import type { ToolOutput } from '../tools/Tool.js';
 import type { RunResult } from '../protocol/index.js';
 import type { PodServices } from './PodServices.js';
+import type { ResolvedConfig } from '../config/resolveConfig.js';
+import type { ScopeConfigInput } from '../scope/Scope.js';
+import type { RuntimeDir } from '../pod/RuntimeFiles.js';
 
 /** Argument types of the hook catalog (see createHooks). Fields may be added, never removed. */
+
+/** A client connection, as hooks see it. */
+export interface ClientInfo {
+  /** Unique per pod process (connection number). */
+  readonly id: number;
+  /** The name it gave in `hello` (`yoi-cli/0.1.0`, `pod/<parent>`); absent for v1 clients. */
+  readonly name?: string;
+  readonly protocol: 1 | 2;
+  /** What it presented in `hello` as `auth`, for plugins that authenticate clients (the pod tree's child reports). */
+  readonly credential?: string;
+}
 
 /** Where the pod runs; passed to lifecycle hooks and factories. */
 export interface PodInfo {
@@ -12,7 +26,32 @@ export interface PodInfo {
   readonly cwd: string;
   readonly projectDir: string;
   readonly services: PodServices;
+  /**
+   * How the pod was launched, for plugins that started it (`{ adopt: {...} }` for a pod started by
+   * SpawnPod). Opaque to the core: each plugin validates its own part.
+   */
+  readonly launch: Readonly<Record<string, unknown>>;
 }
+
+/**
+ * A segment as resolvers receive it: for a declared kind (`defineSegmentKind`) the validated,
+ * typed object; otherwise the object the client sent. `kind` is always the sender's kind.
+ */
+export type SegmentInput = { readonly kind: string } & Readonly<Record<string, unknown>>;
+
+/** `resolveScope`: what the pod knows before its scope is set. */
+export interface ScopeRequest {
+  readonly podName: string;
+  /** The pod's runtime directory (its socket, the runtime base). */
+  readonly runtime: RuntimeDir;
+  readonly cwd: string;
+  readonly projectDir: string;
+  readonly launch: Readonly<Record<string, unknown>>;
+  readonly config: ResolvedConfig;
+}
+
+/** Scope rules (what `resolveScope` returns); targets absolute or relative to the project. */
+export type ScopeRules = ScopeConfigInput;
 
 /** `completeSegment` context: what the user typed after `@`, `#` or `/`. */
 export interface CompleteContext extends PodInfo {
@@ -25,6 +64,8 @@ export interface CompleteContext extends PodInfo {
 /** `podEvent` context: the parent pod receiving a child's report. */
 export interface PodEventContext extends PodInfo {
   readonly signal: AbortSignal;
+  /** The connection the report came on. */
+  readonly client: ClientInfo;
 }
 
 /** `tools.for(name)` factory context. */
@@ -34,6 +75,8 @@ export type ToolFactoryContext = PodInfo;
 export interface TurnContext extends PodInfo {
   readonly turn: number;
   readonly signal: AbortSignal;
+  /** The client whose `run`/`resume` started the run (absent for notifications and pod events). */
+  readonly client?: ClientInfo;
 }
 
 /** `afterTurn`: what one LLM request produced. */
@@ -51,6 +94,8 @@ export interface ToolCallInfo extends PodInfo {
   /** Parsed arguments (an object; `{}` when the model sent invalid JSON). */
   readonly arguments: unknown;
   readonly signal: AbortSignal;
+  /** The client whose run made the call (absent for runs started by notifications). */
+  readonly client?: ClientInfo;
 }
 
 /**
@@ -110,11 +155,15 @@ export interface RunEndInfo extends PodInfo {
   /** What started the run. */
   readonly trigger: 'run' | 'resume' | 'notify' | 'pod_event';
   /**
-   * The `hello` client name of the connection whose `run` or `resume` started the run
-   * (`pod/<name>` when a parent pod sent it, see `podClientName`); absent for runs started by a
-   * notification or a pod event, and for v1 clients.
+   * The connection whose `run` or `resume` started the run (its `name` is `pod/<parent>` when a
+   * parent pod sent it); absent for runs started by a notification or a pod event.
    */
-  readonly client?: string;
+  readonly client?: ClientInfo;
+}
+
+/** `podEvent` context: also who sent the report. */
+export interface PodEventSender {
+  readonly client: ClientInfo;
 }
 
 export type { ToolOutput, LlmRequest };

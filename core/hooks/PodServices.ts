@@ -2,25 +2,31 @@ import type { AlertLevel } from '../protocol/index.js';
 import type { Scope } from '../scope/Scope.js';
 import type { ResolvedConfig } from '../config/resolveConfig.js';
 import type { FileActivity } from '../tools/FileActivity.js';
-import type { PodTree } from '../podtree/PodTree.js';
+import type { ServiceKey } from '../plugin/defineService.js';
+import type { RuntimeDir } from '../pod/RuntimeFiles.js';
 
 /**
- * What the running pod offers to plugins inside hooks. Members are added as the pod grows
- * (scope engine, runtime paths); plugins must tolerate absent optional members.
+ * What the running pod offers to plugins inside hooks: its own services, and those plugins
+ * provide to each other (`get(key)`; declare the use in `apply()` with `api.use(key)`).
  */
 export interface PodServices {
   /** Sends an alert to every client (and the replay buffer); the message names its plugin. */
   alert(level: AlertLevel, message: string): void;
+  /** A line for the operator, said once at start (`yoi pod start` prints it); an alert once the pod runs. */
+  note(message: string): void;
   /**
    * What the pod may read and write. Every file-touching plugin checks paths here and opens
-   * the canonical path `check()` returns. Optional while hosts are being built: use
-   * `scopeOf(ctx)` (core/scope), which falls back to the config's scope or the project dir.
+   * the canonical path `check()` returns.
    */
-  scope?: Scope;
-  /** The pod's resolved config (limits, directories, compaction settings). Set by the pod. */
-  config?: ResolvedConfig;
+  readonly scope: Scope;
+  /** The pod's resolved config (core settings; plugin sections go to each plugin's `api.config`). */
+  readonly config: ResolvedConfig;
   /** Files the pod's tools read or wrote recently (newest first); compaction reads `recent(5)`. */
-  files?: FileActivity;
-  /** The pod's place in the pod tree: scope.lock allocation, spawned pods, parent. Set by the pod. */
-  podTree?: PodTree;
+  readonly files: FileActivity;
+  /** The pod's runtime directory (socket, base of every pod's directory). */
+  readonly runtime: RuntimeDir;
+  /** A service some plugin provides; throws `YOI_ERR_PLUGIN_SERVICE` naming it when none does. */
+  get<T>(key: ServiceKey<T>): T;
+  /** A service some plugin provides, or undefined. */
+  find<T>(key: ServiceKey<T>): T | undefined;
 }

@@ -1,15 +1,15 @@
 import tapable from 'tapable';
-import type { PodEvent, Segment } from '../protocol/index.js';
+import type { PodEvent } from '../protocol/index.js';
 import type { Resolution } from '../pipeline/Resolution.js';
 import type { ResolveContext } from '../pipeline/ResolveContext.js';
 import type { Provider, ProviderContext } from '../provider/Provider.js';
 import type { Tool } from '../tools/Tool.js';
 import type {
-  CompactContext, CompactOutcome, CompactRequest, CompactResult, CompleteContext, LlmRequest, PodEventContext, PodInfo,
-  RunEndInfo, ToolCallDecision, ToolCallInfo, ToolFactoryContext, ToolOutput, TurnContext, TurnSummary,
+  ClientInfo, CompactContext, CompactOutcome, CompactRequest, CompactResult, CompleteContext, LlmRequest, PodEventContext, PodInfo,
+  RunEndInfo, ScopeRequest, ScopeRules, SegmentInput, ToolCallDecision, ToolCallInfo, ToolFactoryContext, ToolOutput, TurnContext, TurnSummary,
 } from './HookTypes.js';
 
-const { HookMap, AsyncSeriesBailHook, AsyncSeriesHook, AsyncSeriesWaterfallHook, AsyncParallelHook, SyncBailHook } = tapable;
+const { HookMap, AsyncSeriesBailHook, AsyncSeriesHook, AsyncSeriesWaterfallHook, AsyncParallelHook, SyncBailHook, SyncWaterfallHook } = tapable;
 
 /** `model` section of the config, handed to the provider factory it names. */
 export type ModelConfig = { provider: string } & Record<string, unknown>;
@@ -18,7 +18,10 @@ export type ModelConfig = { provider: string } & Record<string, unknown>;
  * Hooks whose taps are isolated: a failing tap becomes an alert naming its plugin and the
  * other taps still run (side effects and observers must not break each other).
  */
-export const ISOLATED_HOOKS = new Set(['podEvent', 'afterTurn', 'afterCompact', 'runEnd', 'podStop']);
+export const ISOLATED_HOOKS: ReadonlySet<string> = new Set(['podEvent', 'afterTurn', 'afterCompact', 'runEnd', 'podStop', 'clientConnected']);
+
+/** Hooks whose taps run in reverse order of apply (teardown: the last set up is the first torn down). */
+export const REVERSED_HOOKS: ReadonlySet<string> = new Set(['podStop']);
 
 /**
  * Builds the hook catalog of one pod (ARCHITECTURE §2). Plugins tap these in `apply()`; the
@@ -35,7 +38,7 @@ export function createHooks() {
      * No tap, all `undefined`, or `unresolved` ⇒ placeholder for the model + alert to clients.
      * Failure: the segment falls back the same way and the alert names the plugin.
      */
-    resolveSegment: new HookMap(() => new AsyncSeriesBailHook<[Segment | Record<string, unknown>, ResolveContext], Resolution | undefined>(['segment', 'ctx'])),
+    resolveSegment: new HookMap(() => new AsyncSeriesBailHook<[SegmentInput, ResolveContext], Resolution | undefined>(['segment', 'ctx'])),
 
     /**
      * Completion candidates for a v2 `list_completions{kind, prefix}`. Keyed by segment kind.
@@ -43,6 +46,13 @@ export function createHooks() {
      * skipped; the requester still gets the rest.
      */
     completeSegment: new HookMap(() => new AsyncSeriesWaterfallHook<[string[], CompleteContext]>(['items', 'ctx'])),
+
+    /**
+     * Whether to accept a child pod's report at all (before any side effect). Return: a reason
+     * to refuse it (the sender gets an error, nothing is applied), or `undefined`. The pod tree
+     * checks here that only the real child reports for itself. Failure: the report is refused.
+     */
+    checkPodEvent: new AsyncSeriesBailHook<[PodEvent, PodEventContext], string | undefined>(['event', 'ctx']),
 
     /**
      * Side effects of a child pod's report (registry, scope lock). Keyed by PodEvent kind.
@@ -75,6 +85,13 @@ export function createHooks() {
      */
     beforeTurn: new AsyncSeriesWaterfallHook<[LlmRequest, TurnContext]>(['request', 'ctx']),
 
+    /**
+     * The tools offered for the next LLM request (waterfall; the initial value is every tool
+     * the `tools` factories made). Fires before each request, so a plugin whose tools change
+     * (MCP servers) adds its current ones here. Sync and cheap: return a cached list.
+     */
+    listTools: new SyncWaterfallHook<[Tool[], PodInfo]>(['tools', 'pod']),
+
     /** After each LLM request's stream ended. Observers only; failures become alerts. */
     afterTurn: new AsyncParallelHook<[TurnSummary, PodInfo]>(['turn', 'pod']),
 
@@ -99,13 +116,41 @@ export function createHooks() {
     /** After a compaction ended either way. Observers only; failures become alerts. */
     afterCompact: new AsyncParallelHook<[CompactOutcome, PodInfo]>(['outcome', 'pod']),
 
+    /**
+     * The pod's scope, before anything else starts. Return: allow/deny rules (first wins), or
+     * `undefined` for the config's `scope`. The pod tree supplies a spawned pod's delegated scope
+     * here. Failure stops the pod.
+     */
+    resolveScope: new AsyncSeriesBailHook<[ScopeRequest], ScopeRules | undefined>(['request']),
+
+    /**
+     * Once, when the scope is known and before the provider, tools and session are made: set up
+     * what the plugin needs (files, locks, background connections). Failure stops the pod.
+     */
+    podInit: new AsyncSeriesHook<[PodInfo]>(['pod']),
+
+    /** The system prompt of a new session (waterfall: append instructions). */
+    systemPrompt: new AsyncSeriesWaterfallHook<[string, PodInfo]>(['prompt', 'pod']),
+
     /** Once, after the pod listens and before the first client is served. Failure stops the pod. */
     podStart: new AsyncSeriesHook<[PodInfo]>(['pod']),
+
+    /**
+     * Extra fields of the v2 `welcome` a client gets (waterfall: return the object with yours
+     * added, e.g. pending asks). Sync.
+     */
+    welcome: new SyncWaterfallHook<[Record<string, unknown>, ClientInfo]>(['welcome', 'client']),
+
+    /** After a client negotiated v2 (its `welcome` is sent): send it state it missed. Failures become alerts. */
+    clientConnected: new AsyncParallelHook<[ClientInfo, PodInfo]>(['client', 'pod']),
 
     /** After every run reached its terminal event. Observers only; failures become alerts. */
     runEnd: new AsyncParallelHook<[RunEndInfo]>(['run']),
 
-    /** When the pod shuts down, before the runtime dir is removed. All taps run; failures become alerts. */
+    /**
+     * When the pod shuts down, before the runtime dir is removed. Taps run in reverse order of
+     * apply (what was set up last is torn down first); all run, failures become alerts.
+     */
     podStop: new AsyncSeriesHook<[PodInfo]>(['pod']),
   });
 }

@@ -1,16 +1,14 @@
-import type { PodServices } from '../hooks/PodServices.js';
+import type { ClientInfo, PodInfo } from '../hooks/HookTypes.js';
+import type { Segment } from '../protocol/index.js';
 
 /** Passed to every `resolveSegment` tap. Fields are added over time; never removed. */
-export interface ResolveContext {
+export interface ResolveContext extends PodInfo {
   /** Aborted when the run is cancelled or paused: stop reading and return. */
   readonly signal: AbortSignal;
-  readonly podName: string;
-  /** The pod's working directory (canonical). `@path` is relative to it. */
-  readonly cwd: string;
-  /** The directory of the config file, or the cwd without one. */
-  readonly projectDir: string;
   /** Position of the segment in the run's input. */
   readonly index: number;
-  /** Services provided by the pod (scope checks, alerts); see PodServices. */
-  readonly services: PodServices;
+  /** The run's whole input, as sent (a resolver may read its neighbours, e.g. arguments after a `/slug`). */
+  readonly input: readonly Segment[];
+  /** The client that sent the run, when one did. */
+  readonly client?: ClientInfo;
 }

@@ -1,6 +1,9 @@
 import type { Hooks } from '../hooks/createHooks.js';
+import type { SegmentInput } from '../hooks/HookTypes.js';
+import { formatZodError } from '../errors/formatZodError.js';
 import { messageItem, type HistoryItem } from '../history/HistoryItem.js';
-import { KNOWN_SEGMENT_SCHEMAS, SEGMENT_SIGILS, UnknownSegment, segmentKind, type Segment } from '../protocol/index.js';
+import { KNOWN_SEGMENT_SCHEMAS, UnknownSegment, segmentKind, type Segment } from '../protocol/index.js';
+import type { SegmentKindRegistry } from '../segments/SegmentKindRegistry.js';
 import { ResolutionSchema, type Resolution } from './Resolution.js';
 import type { ResolveContext } from './ResolveContext.js';
 
@@ -21,17 +24,16 @@ export interface ResolvedInput {
   alerts: string[];
 }
 
-/** What the user referred to, for placeholders and alerts. */
-function refOf(kind: string, payload: Record<string, unknown>): string {
-  for (const key of ['path', 'slug', 'ref', 'url', 'id']) {
+/** What the user referred to, for placeholders and alerts: the declared field, else a usual one. */
+function refOf(kind: string, payload: Record<string, unknown>, field: string | undefined): string {
+  for (const key of field ? [field, 'path', 'slug', 'ref', 'url', 'id'] : ['path', 'slug', 'ref', 'url', 'id']) {
     const v = payload[key];
-    if (typeof v === 'string' && v !== '') return v.length > 200 ? `${v.slice(0, 200)}…` : v;
+    // A declared field shows what was sent even when it is not a string (that is often why it failed).
+    const shown = typeof v === 'string' ? v : key === field && (typeof v === 'number' || typeof v === 'boolean') ? String(v) : '';
+    if (shown !== '') return shown.length > 200 ? `${shown.slice(0, 200)}…` : shown;
   }
   return kind;
 }
-
-/** Sigils by kind, indexable by any (possibly unknown) kind. */
-const SIGIL: Readonly<Record<string, string>> = SEGMENT_SIGILS;
 
 /**
  * Resolves each segment through `resolveSegment.for(kind)` (ARCHITECTURE §5). A kind without a
@@ -42,19 +44,22 @@ const SIGIL: Readonly<Record<string, string>> = SEGMENT_SIGILS;
  */
 export async function resolveSegments(
   hooks: Hooks,
+  kinds: SegmentKindRegistry,
   segments: readonly Segment[],
   makeContext: (index: number) => ResolveContext,
 ): Promise<ResolvedInput> {
   // What each segment is, once: its resolution kind and the object its resolvers receive.
   const inputs = segments.map((segment) => ({
     kind: segmentKind(segment),
-    payload: (segment instanceof UnknownSegment ? segment.raw : segment) as Record<string, unknown>,
+    payload: (segment instanceof UnknownSegment ? segment.raw : segment) as SegmentInput,
   }));
   // Segments are independent: resolve them concurrently (bounded), assemble in input order.
   const outcomes = new Array<Outcome>(segments.length);
   let next = 0;
   const worker = async () => {
-    for (let i = next++; i < segments.length; i = next++) outcomes[i] = await resolveOne(hooks, inputs[i].kind, inputs[i].payload, () => makeContext(i));
+    for (let i = next++; i < segments.length; i = next++) {
+      outcomes[i] = await resolveOne(hooks, kinds, segments[i], inputs[i].kind, inputs[i].payload, () => makeContext(i));
+    }
   };
   await Promise.all(Array.from({ length: Math.min(CONCURRENCY, segments.length) }, worker));
 
@@ -65,10 +70,11 @@ export async function resolveSegments(
   };
   outcomes.forEach((o, i) => {
     const { kind, payload } = inputs[i];
-    const ref = refOf(kind, payload);
+    const ref = refOf(kind, payload, kinds.get(kind)?.field);
     const fallback = (reason: string, shownRef = ref) => {
       literal(o.handled ? `[unresolved ${kind}: ${shownRef}]` : `[unknown input: kind=${kind}]`);
-      const what = SIGIL[kind] ? `${kind} ${SIGIL[kind]}${shownRef}` : `${kind} segment${shownRef !== kind ? ` (${shownRef})` : ''}`;
+      const sigil = kinds.get(kind)?.sigil;
+      const what = sigil ? `${kind} ${sigil}${shownRef}` : `${kind} segment${shownRef !== kind ? ` (${shownRef})` : ''}`;
       out.alerts.push(`${what} was not resolved (${reason}); the model sees a placeholder`);
     };
     if ('failed' in o) return fallback(o.failed);
@@ -102,15 +108,29 @@ const CONCURRENCY = 8;
 
 type Outcome = { handled: boolean } & ({ result: Resolution } | { failed: string });
 
-/** Runs the resolvers of one segment; every way of not resolving becomes `failed` with a reason. */
-async function resolveOne(hooks: Hooks, kind: string, payload: Record<string, unknown>, makeContext: () => ResolveContext): Promise<Outcome> {
+/**
+ * Runs the resolvers of one segment; every way of not resolving becomes `failed` with a reason.
+ * A declared kind's schema validates the payload first (a segment the protocol decoded with the
+ * same schema is not checked twice).
+ */
+async function resolveOne(
+  hooks: Hooks, kinds: SegmentKindRegistry, segment: Segment, kind: string, payload: SegmentInput, makeContext: () => ResolveContext,
+): Promise<Outcome> {
   const hook = hooks.resolveSegment.get(kind);
-  const handled = Object.hasOwn(KNOWN_SEGMENT_SCHEMAS, kind) || (hook !== undefined && hook.taps.length > 0);
+  const declared = kinds.get(kind);
+  const handled = Object.hasOwn(KNOWN_SEGMENT_SCHEMAS, kind) || declared !== undefined || (hook !== undefined && hook.taps.length > 0);
   if (!hook || hook.taps.length === 0) {
     return { handled, failed: handled ? `no resolver plugin for ${kind}` : `no plugin handles segments of kind "${kind}"` };
   }
+  let input = payload;
+  const known = KNOWN_SEGMENT_SCHEMAS as Record<string, unknown>;
+  if (declared && !(known[kind] === declared.schema && !(segment instanceof UnknownSegment))) {
+    const parsed = declared.parse(payload);
+    if (!parsed.ok) return { handled, failed: `invalid ${kind} segment: ${formatZodError(parsed.error, declared.schema)}` };
+    input = parsed.segment as SegmentInput;
+  }
   try {
-    const raw = await hook.promise(payload, makeContext());
+    const raw = await hook.promise(input, makeContext());
     if (raw === undefined) return { handled, failed: 'every resolver declined it' };
     const parsed = ResolutionSchema.safeParse(raw);
     if (!parsed.success) return { handled, failed: `a resolver returned an invalid result: ${parsed.error.issues[0]?.message ?? 'bad shape'}` };

@@ -1,7 +1,12 @@
-import { ISOLATED_HOOKS, createHooks, type HookName, type Hooks } from '../hooks/createHooks.js';
+import { ISOLATED_HOOKS, REVERSED_HOOKS, createHooks, type HookName, type Hooks } from '../hooks/createHooks.js';
 import { PluginError, isPluginError } from '../errors/PluginError.js';
 import { YoiError, isYoiError } from '../errors/YoiError.js';
+import { SegmentKindRegistry } from '../segments/SegmentKindRegistry.js';
+import { createPluginApi } from './createPluginApi.js';
 import { interceptHooks, type FullTap, type TapSite } from './interceptHooks.js';
+import type { ProjectInfo } from './PluginApi.js';
+import { ProtocolExtensions } from './ProtocolExtensions.js';
+import { ServiceRegistry } from './ServiceRegistry.js';
 import { wrapTap } from './wrapTap.js';
 import { isYoiPlugin, type YoiPlugin } from './YoiPlugin.js';
 
@@ -10,26 +15,41 @@ export type HookMapName = {
   [K in HookName]: Hooks[K] extends { for(key: any): unknown } ? K : never;
 }[HookName];
 
-/** One applied plugin and the hooks it taps, for `yoi plugins`. */
+/** One applied plugin: what it taps, provides and uses, for `yoi plugins`. */
 export interface PluginDescription {
   readonly name: string;
   /** Hook labels in first-tap order: `beforeTurn`, `resolveSegment(paste)`. */
   readonly hooks: readonly string[];
+  readonly provides: readonly string[];
+  readonly uses: readonly string[];
+  /** Segment kinds it declares, with their sigils: `file_ref (@)`. */
+  readonly segmentKinds: readonly string[];
+  /** Protocol methods and events it adds. */
+  readonly protocol: readonly string[];
+  /** The config key it owns. */
+  readonly configKey?: string;
+}
+
+export interface ApplyOptions {
+  /** Each plugin's parsed config section, by plugin name (from `resolveConfig`). */
+  readonly sections?: ReadonlyMap<string, unknown>;
+  readonly project?: ProjectInfo;
 }
 
 /**
- * Owns one pod's hook catalog and the plugins tapping it. Every tap goes through a `register`
- * interceptor that refuses callback-style taps and taps after `start()`, attributes failures
- * to the plugin (`PluginError`), isolates failures on `ISOLATED_HOOKS`, and records who tapped
- * what.
+ * Owns one pod's hook catalog, the plugins tapping it, and what they share (services, segment
+ * kinds, protocol extensions). Plugins never see the host: each gets a `PluginApi`. Every tap
+ * goes through a `register` interceptor that refuses callback-style taps and taps after
+ * `start()`, attributes failures to the plugin (`PluginError`), isolates failures on
+ * `ISOLATED_HOOKS`, runs `REVERSED_HOOKS` taps in reverse order of apply, and records who tapped what.
  */
 export class PluginHost {
   readonly hooks: Hooks = createHooks();
+  readonly services = new ServiceRegistry();
+  readonly segmentKinds = new SegmentKindRegistry();
+  readonly protocol = new ProtocolExtensions();
 
-  /**
-   * Receives failures of taps on isolated hooks (and rejections nobody awaits). The pod turns
-   * them into alerts; the default prints one line to stderr.
-   */
+  /** Receives failures of taps on isolated hooks. The pod turns them into alerts. */
   onTapError: (error: PluginError) => void = (error) => {
     process.stderr.write(`yoi: ${error.message}\n`);
   };
@@ -41,6 +61,8 @@ export class PluginHost {
   /** Tap owner → hook labels it tapped (insertion-ordered, unique). */
   readonly #taps = new Map<string, Set<string>>();
   readonly #keys = new Map<HookName, Set<string>>();
+  /** Per reversed hook: tap names so far (each new tap goes before them all). */
+  readonly #reversed = new Map<string, string[]>();
 
   constructor() {
     interceptHooks(this.hooks, (tap, site) => this.#register(tap, site));
@@ -57,14 +79,16 @@ export class PluginHost {
   }
 
   /**
-   * Applies plugins in order. Refuses a plugin whose name was already applied or whose
-   * `dependsOn` names a plugin not applied before it. An error thrown by `apply()` is rethrown
-   * naming the plugin; the host is then half-set-up and should be discarded.
+   * Applies plugins in order, each through its own `PluginApi` (with its config section).
+   * Refuses a plugin whose name was already applied or whose `dependsOn` names a plugin not
+   * applied before it. An error thrown by `apply()` is rethrown naming the plugin; the host is
+   * then half-set-up and should be discarded.
    */
-  applyPlugins(plugins: readonly YoiPlugin[]): void {
+  applyPlugins(plugins: readonly YoiPlugin[], options: ApplyOptions = {}): void {
     if (this.#started) {
       throw new YoiError('YOI_ERR_PLUGIN_FROZEN', 'cannot apply plugins after the pod started: list them in the config instead');
     }
+    const project = options.project ?? { cwd: process.cwd(), projectDir: process.cwd(), configPath: null };
     plugins.forEach((plugin, index) => {
       if (!isYoiPlugin(plugin)) {
         throw new YoiError('YOI_ERR_PLUGIN_INVALID', `plugins[${index}]: expected a plugin made with definePlugin()`);
@@ -80,10 +104,11 @@ export class PluginHost {
           ? `plugin ${name} depends on ${dependency}, which comes after it: list ${dependency} first`
           : `plugin ${name} depends on ${dependency}, which is not in the plugin list`);
       }
+      const section = sectionOf(plugin, options.sections);
       this.#taps.set(name, this.#taps.get(name) ?? new Set());
       this.#applying = name;
       try {
-        plugin.apply(this);
+        plugin.apply(createPluginApi(this, name, section, project, () => this.#started));
       } catch (error) {
         throw isYoiError(error) || isPluginError(error) ? error : new PluginError(name, 'apply', error);
       } finally {
@@ -93,18 +118,40 @@ export class PluginHost {
     });
   }
 
-  /** Freezes the plugin set: from now on any tap throws `YOI_ERR_PLUGIN_FROZEN`. */
+  /**
+   * Freezes the plugin set (from now on any tap throws `YOI_ERR_PLUGIN_FROZEN`) after checking
+   * that every service a plugin uses is provided.
+   */
   start(): void {
+    this.services.check();
     this.#started = true;
   }
 
   /**
-   * Each applied plugin with the hooks it tapped (plugins that tapped nothing included), then
-   * any other tapper (a tap made outside a plugin's apply(), named by its tap name).
+   * Each applied plugin with what it tapped, provides and uses (plugins that tapped nothing
+   * included), then any other tapper (a tap made outside a plugin's apply()).
    */
   describePlugins(): PluginDescription[] {
     const names = [...this.#applied.map((p) => p.name), ...this.#taps.keys()];
-    return [...new Set(names)].map((name) => ({ name, hooks: [...(this.#taps.get(name) ?? [])] }));
+    const { provided, used } = this.services.describe();
+    return [...new Set(names)].map((name) => {
+      const configKey = this.#applied.find((p) => p.name === name)?.config?.key;
+      return {
+        name,
+        hooks: [...(this.#taps.get(name) ?? [])],
+        provides: provided.get(name) ?? [],
+        uses: used.get(name) ?? [],
+        segmentKinds: this.keysOf('resolveSegment').filter((k) => this.segmentKinds.pluginOf(k) === name).map((k) => {
+          const sigil = this.segmentKinds.get(k)?.sigil;
+          return sigil ? `${k} (${sigil})` : k;
+        }),
+        protocol: [
+          ...[...this.protocol.methods].filter(([, m]) => m.plugin === name).map(([n]) => `method ${n}`),
+          ...[...this.protocol.events].filter(([, e]) => e.plugin === name).map(([n]) => `event ${n}`),
+        ],
+        ...(configKey ? { configKey } : {}),
+      };
+    });
   }
 
   /**
@@ -137,7 +184,11 @@ export class PluginHost {
     }
     const isolated = ISOLATED_HOOKS.has(site.hook);
     const fn = wrapTap(tap.fn, tap.type, owner, site.label, { isolated, report: (error) => this.#report(error) });
-    return { ...tap, fn };
+    if (!REVERSED_HOOKS.has(site.hook) || tap.before !== undefined || tap.stage !== undefined) return { ...tap, fn };
+    // Teardown runs in reverse order of apply (children before parents): before every earlier tap.
+    const earlier = this.#reversed.get(site.label) ?? [];
+    this.#reversed.set(site.label, [...earlier, tap.name]);
+    return { ...tap, fn, ...(earlier.length > 0 ? { before: [...earlier] } : {}) };
   }
 
   #report(error: PluginError): void {
@@ -148,4 +199,15 @@ export class PluginHost {
       process.stderr.write(`yoi: ${error.message}\n`);
     }
   }
+}
+
+/** A plugin's parsed section: from the config, else its schema's defaults. */
+function sectionOf(plugin: YoiPlugin, sections: ReadonlyMap<string, unknown> | undefined): unknown {
+  if (!plugin.config) return undefined;
+  if (sections?.has(plugin.name)) return sections.get(plugin.name);
+  const parsed = plugin.config.schema.safeParse(undefined);
+  if (!parsed.success) {
+    throw new YoiError('YOI_ERR_CONFIG', `${plugin.config.key}: required by plugin ${plugin.name} (add a \`${plugin.config.key}\` section to the config)`);
+  }
+  return parsed.data;
 }

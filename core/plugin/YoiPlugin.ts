@@ -1,10 +1,17 @@
-import type { PluginHost } from './PluginHost.js';
+import type { z } from 'zod';
+import type { PluginApi } from './PluginApi.js';
 
 /**
  * Marks objects made by `definePlugin()`. A registered symbol, so a plugin made by another
  * copy of yoi (a config file may import its own) is still recognised.
  */
 export const PLUGIN_BRAND: unique symbol = Symbol.for('yoi.plugin') as never;
+
+/** The config section a plugin owns: its key (path) and schema. */
+export interface PluginConfigSection {
+  readonly key: string;
+  readonly schema: z.ZodType;
+}
 
 /**
  * A configured plugin, ready to apply: the frozen value a plugin factory returns. Its options
@@ -18,8 +25,10 @@ export interface YoiPlugin {
   readonly options: unknown;
   /** Names of plugins that must be applied before this one. */
   readonly dependsOn: readonly string[];
-  /** Taps hooks on `host`; synchronous, no I/O (all I/O happens inside hooks). */
-  apply(host: PluginHost): void;
+  /** The config section this plugin owns, if any. */
+  readonly config?: PluginConfigSection;
+  /** Taps hooks through `api`; synchronous, no I/O (all I/O happens inside hooks). */
+  apply(api: PluginApi): void;
 }
 
 /** True for a plugin made with `definePlugin()` (by any copy of yoi). */

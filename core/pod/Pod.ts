@@ -5,23 +5,24 @@ import { Compactor } from '../compaction/Compactor.js';
 import { compactionNotes } from '../compaction/compactionNotes.js';
 import { PodController, type Reply } from '../controller/PodController.js';
 import { YoiError } from '../errors/YoiError.js';
-import type { PodInfo } from '../hooks/HookTypes.js';
+import type { ClientInfo, PodInfo } from '../hooks/HookTypes.js';
 import type { PodServices } from '../hooks/PodServices.js';
 import type { PluginHost } from '../plugin/PluginHost.js';
 import type { Provider } from '../provider/Provider.js';
-import { POD_EVENT_KINDS, PROTOCOL_VERSION, SEGMENT_FIELDS, SEGMENT_SIGILS, type AlertLevel, type AlertSource, type Greeting, type Method, type PodStatus } from '../protocol/index.js';
-import { PodTree } from '../podtree/PodTree.js';
-import type { Scope } from '../scope/Scope.js';
+import { POD_EVENT_KINDS, PROTOCOL_VERSION, type AlertLevel, type AlertSource, type Greeting, type Method, type PodStatus } from '../protocol/index.js';
+import { Scope } from '../scope/Scope.js';
 import type { Connection } from '../server/Connection.js';
 import { FileActivity } from '../tools/FileActivity.js';
 import { SocketServer } from '../server/SocketServer.js';
-import type { SessionLog } from '../session/SessionLog.js';
 import { loadTokenizer } from '../tokens/estimateTokens.js';
 import { createProvider, createTools } from './createRuntimeParts.js';
 import { defaultSystemPrompt } from './defaultSystemPrompt.js';
 import { openSession } from './openSession.js';
 import { handleClientMethod } from './handleClientMethod.js';
-import { AtomicFileWriter, ensurePrivateDir, isSocketLive, removeDirExcept, writeFileAtomic, type PodStatusFile } from './podFiles.js';
+import { handleExtensionMethod } from './handleExtensionMethod.js';
+import { PodState } from './PodState.js';
+import { WorkTracker, type PodRuntime } from './PodRuntime.js';
+import { RuntimeFiles } from './RuntimeFiles.js';
 import { checkSocketPath, podPaths, validatePodName, type PodPaths } from './runtimePaths.js';
 
 export interface StartPodOptions {
@@ -35,35 +36,37 @@ export interface StartPodOptions {
   resume?: string | true;
   env?: NodeJS.ProcessEnv;
   /**
-   * Started by a parent pod's SpawnPod (`--adopt --callback SOCK`): the scope is the one reserved
-   * in scope.lock by the pod at `callback` (the config's scope is not used), and `instruction`
-   * is added to the system prompt.
+   * How the pod is launched, for the plugins that launched it (`{ adopt: {...} }` when SpawnPod
+   * started it); handed to every hook as `launch`.
    */
-  adopt?: { callback: string; instruction?: string };
+  launch?: Readonly<Record<string, unknown>>;
 }
 
 /**
- * One running pod: the socket server, the event bus, the controller and the session log,
- * assembled from a resolved config and its plugin host. `Pod.start` returns once the socket
- * accepts connections; `stop()` shuts down cleanly (the active run gets its terminal event,
- * clients get `shutdown`, the log is flushed, the runtime directory is removed).
+ * One running pod: the socket server, the event bus, the state machine with its run controller
+ * and compactor, and the session log, assembled from a resolved config and its plugin host.
+ * `Pod.start` returns once the socket accepts connections; `stop()` shuts down cleanly (the
+ * active run gets its terminal event, clients get `shutdown`, the log is flushed, the runtime
+ * directory is removed).
  */
 export class Pod {
   readonly bus = new EventBus();
+  readonly state = new PodState();
   readonly closed: Promise<void>;
   /** Startup notes for the operator (resumed session, repaired log, default model). */
   readonly notes: string[] = [];
   private resolveClosed!: () => void;
   private stopping?: Promise<void>;
-  private server!: SocketServer;
+  private server?: SocketServer;
+  private listening = false;
   controller!: PodController;
   compactor!: Compactor;
-  session!: SessionLog;
+  runtime!: PodRuntime;
   provider!: Provider;
   info!: PodInfo;
   greeting!: Greeting;
   scope!: Scope;
-  tree?: PodTree;
+  readonly files: RuntimeFiles;
 
   private constructor(
     readonly name: string,
@@ -72,6 +75,7 @@ export class Pod {
     readonly host: PluginHost,
   ) {
     this.closed = new Promise((r) => (this.resolveClosed = r));
+    this.files = new RuntimeFiles(paths, () => this.state.status, () => this.runtime?.session.sessionId ?? '');
   }
 
   static async start(opts: StartPodOptions): Promise<Pod> {
@@ -88,7 +92,7 @@ export class Pod {
       await pod.boot(opts, env);
     } catch (e) {
       // A start that failed before listening leaves nothing behind (a live pod's dir is not ours).
-      await pod.tree?.close();
+      if (pod.info) await pod.host.hooks.podStop.promise(pod.info).catch(() => undefined);
       if (fresh && !pod.listening) fs.rmSync(paths.dir, { recursive: true, force: true });
       throw e;
     }
@@ -96,11 +100,11 @@ export class Pod {
   }
 
   get sessionId(): string {
-    return this.session.sessionId;
+    return this.runtime.session.sessionId;
   }
 
   get status(): PodStatus {
-    return this.controller.status;
+    return this.state.status;
   }
 
   /** Broadcasts an alert to every client (and the replay buffer). */
@@ -109,81 +113,68 @@ export class Pod {
   }
 
   private async boot(opts: StartPodOptions, env: NodeJS.ProcessEnv): Promise<void> {
-    const { config, host } = this;
-    ensurePrivateDir(this.paths.base);
-    ensurePrivateDir(this.paths.dir);
-    if (fs.existsSync(this.paths.socket)) {
-      if (await isSocketLive(this.paths.socket)) {
-        throw new YoiError('YOI_ERR_POD_RUNNING', `pod ${this.name} is already running (socket ${this.paths.socket})`);
-      }
-      fs.rmSync(this.paths.socket, { force: true }); // stale: nobody listens
-    }
-
-    this.tree = await PodTree.open({ name: this.name, paths: this.paths, env, projectDir: config.projectDir, configScope: config.scope, adopt: opts.adopt });
-    this.scope = this.tree.scope;
-    this.notes.push(...this.tree.notes);
+    const { config, host, name } = this;
+    await this.files.prepare(name);
+    host.start(); // frozen, and every used service is provided
+    const launch = Object.freeze({ ...(opts.launch ?? {}) });
+    const rules = await host.hooks.resolveScope.promise({
+      podName: name, runtime: this.files.handle, cwd: config.cwd, projectDir: config.projectDir, launch, config,
+    });
+    this.scope = new Scope(rules ?? config.scope, config.projectDir);
     const services: PodServices = {
-      alert: (level, message) => this.alert(level, message), scope: this.scope, config, files: new FileActivity(), podTree: this.tree,
+      alert: (level, message) => this.alert(level, message), scope: this.scope, config, files: new FileActivity(),
+      note: (message) => (this.listening ? this.alert('warn', message) : this.notes.push(message)),
+      runtime: this.files.handle, get: (key) => host.services.get(key), find: (key) => host.services.find(key),
     };
-    this.info = { podName: this.name, cwd: config.cwd, projectDir: config.projectDir, services };
+    this.info = { podName: name, cwd: config.cwd, projectDir: config.projectDir, services, launch };
     host.onTapError = (error) => this.alert('warn', error.message);
+    await host.hooks.podInit.promise(this.info);
 
-    this.provider = createProvider(host, config, env, this.name);
+    this.provider = createProvider(host, config, env, name);
     const tools = createTools(host, this.info);
     const scopeSummary = this.scope.summary();
+    const prompt = await host.hooks.systemPrompt.promise(config.systemPrompt ?? defaultSystemPrompt({ cwd: config.cwd, scopeSummary }), this.info);
     const opened = openSession({
-      dir: config.sessions.dir, resume: opts.resume, podName: this.name, cwd: config.cwd,
-      provider: this.provider.name, model: this.provider.model,
-      systemPrompt: [config.systemPrompt ?? defaultSystemPrompt({ cwd: config.cwd, scopeSummary }), opts.adopt?.instruction].filter(Boolean).join('\n\n'),
+      dir: config.sessions.dir, resume: opts.resume, podName: name, cwd: config.cwd,
+      provider: this.provider.name, model: this.provider.model, systemPrompt: prompt,
     });
-    this.session = opened.log;
-    this.bus.beforeDeliver = () => this.session.flush();
+    this.bus.beforeDeliver = () => this.runtime.session.flush();
     this.notes.push(...opened.notes);
     if (config.modelIsDefault) this.notes.unshift('no model configured: using the offline echo provider');
     this.notes.push(...compactionNotes(config.compaction));
     this.greeting = {
-      pod_name: this.name, cwd: config.cwd, provider: this.provider.name, model: this.provider.model,
-      scope_summary: scopeSummary, tools: [...tools.keys()],
+      pod_name: name, cwd: config.cwd, provider: this.provider.name, model: this.provider.model, scope_summary: scopeSummary, tools: [...tools.keys()],
     };
-
     // Exact token counts matter for compaction thresholds; its tables cost ~60 MB, so a pod that
-    // never compacts automatically does not load them up front (see PodController for usage).
+    // never compacts automatically does not load them up front (see runTurns for usage).
     if (config.compaction.threshold !== undefined || config.compaction.requestThreshold !== undefined) {
       void loadTokenizer().catch(() => undefined); // in the background: awaited before the first request
     }
-    const start = { pod_name: this.name, cwd: config.cwd, provider: this.provider.name, model: this.provider.model, system_prompt: opened.systemPrompt };
-    this.compactor = new Compactor({
-      hooks: host.hooks, bus: this.bus, provider: this.provider, info: this.info, settings: config.compaction,
-      sessionsDir: config.sessions.dir, controller: () => this.controller, startFields: () => start,
-      session: { get: () => this.session, set: (log) => {
-        this.session.flush(); // the old log gets its last entries before the switch
-        this.session = log;
-      } },
-      alert: (level, message) => this.alert(level, message, 'compactor'),
-    });
-    this.controller = new PodController({
-      hooks: host.hooks, bus: this.bus, provider: this.provider, tools, pod: this.info,
-      session: () => this.session, history: opened.history, nextTurn: opened.nextTurn,
-      systemPrompt: opened.systemPrompt, maxTurns: config.maxTurns, toolOutputBytes: config.limits.toolOutputBytes,
-      onStatus: (status) => this.onStatus(status),
-      alert: (message) => this.alert('warn', message),
-      resolveContext: (index, signal) => ({ ...this.info, index, signal }),
-      beforeRequest: (signal) => this.compactor.beforeRequest(signal),
-      afterIdle: () => this.compactor.afterIdle(),
-      onUsage: (usage, length) => this.compactor.onUsage(usage, length),
-      interruptIdleWork: (kind) => this.compactor.interrupt(kind),
+
+    this.state.onChange((status) => this.onStatus(status));
+    this.runtime = {
+      hooks: host.hooks, bus: this.bus, provider: this.provider, info: this.info, config, segmentKinds: host.segmentKinds,
+      state: this.state, history: opened.history, systemPrompt: opened.systemPrompt, session: opened.log, work: new WorkTracker(),
+      alert: (level, message, source) => this.alert(level, message, source),
+    };
+    this.compactor = new Compactor(this.runtime);
+    this.controller = new PodController(this.runtime, this.compactor, tools, opened.nextTurn);
+    host.protocol.attach({
+      broadcast: (event) => this.bus.broadcast(event),
+      sendTo: (id, event) => {
+        for (const conn of this.bus.clients) if (conn.id === id) this.bus.reply(conn, event);
+      },
     });
 
-    host.start();
     this.server = new SocketServer({
       socketPath: this.paths.socket, bus: this.bus,
       maxLineBytes: config.limits.maxLineBytes, queueLimitBytes: config.limits.clientQueueBytes,
       onMethod: (conn, method) => this.onMethod(conn, method),
+      onOtherLine: (conn, line) => handleExtensionMethod(host.protocol, this.bus, this.info, conn, line, clientOf(conn)),
     });
     await this.server.listen();
     this.listening = true;
-    fs.writeFileSync(this.paths.pid, `${process.pid}\n`, { mode: 0o600 });
-    this.writeStatus();
+    this.files.listening();
     try {
       await host.hooks.podStart.promise(this.info);
     } catch (e) {
@@ -202,50 +193,27 @@ export class Pod {
   }
 
   private onStatus(status: PodStatus): void {
-    this.writeStatus();
+    this.files.statusChanged();
     this.bus.broadcast({ event: 'status', data: { status, session_id: this.sessionId } });
-    this.compactor.statusChanged(status);
   }
 
-  /**
-   * Rewrites status.json (atomically); also called when the session id changes. The first write
-   * is synchronous (the file exists once the pod listens), later ones are asynchronous and
-   * coalesced: a transition never waits on the disk.
-   */
+  /** Rewrites status.json (also called when the session id changes). */
   writeStatus(): void {
-    const file: PodStatusFile = {
-      pod_name: this.name, state: this.controller.status, session_id: this.sessionId, pid: process.pid,
-      socket: this.paths.socket, started_at: this.startedAt,
-    };
-    const text = `${JSON.stringify(file, null, 2)}\n`;
-    if (this.statusWriter) {
-      this.statusWriter.write(text);
-      return;
-    }
-    writeFileAtomic(this.paths.status, text);
-    this.statusWriter = new AtomicFileWriter(this.paths.status);
+    this.files.statusChanged();
   }
 
-  private statusWriter?: AtomicFileWriter;
-  private listening = false;
-
-  private readonly startedAt = Date.now();
-
-  /** The v2 `welcome` for a connection that sent `hello`. */
-  welcome() {
-    return {
+  /** The v2 `welcome` for a connection that sent `hello`, with what plugins add to it. */
+  welcome(conn: Connection) {
+    const kinds = this.host.keysOf('resolveSegment');
+    const base = {
       protocol_version: PROTOCOL_VERSION, pod_name: this.name, session_id: this.sessionId, status: this.status,
-      segment_kinds: this.host.keysOf('resolveSegment'), pod_event_kinds: [...POD_EVENT_KINDS],
-      segments: this.host.keysOf('resolveSegment').map((kind) => {
-        const sigil = (SEGMENT_SIGILS as Record<string, string>)[kind];
-        const field = (SEGMENT_FIELDS as Record<string, string>)[kind];
-        return { kind, ...(sigil ? { sigil } : {}), ...(field ? { field } : {}) };
-      }),
+      segment_kinds: kinds, pod_event_kinds: [...POD_EVENT_KINDS], segments: this.host.segmentKinds.describe(kinds),
     };
+    return this.host.hooks.welcome.call({ ...base }, clientOf(conn)) as typeof base;
   }
 
   /** The v2 `compact` method (see Compactor.requestManual); answered like a controller method. */
-  compact(_reason: 'manual' = 'manual'): Reply {
+  compact(): Reply {
     if (this.stopping) return { ok: false, code: 'internal', message: 'Pod is shutting down' };
     return this.compactor.requestManual();
   }
@@ -257,24 +225,28 @@ export class Pod {
   }
 
   private async shutdown(): Promise<void> {
-    let keep = false;
     try {
       this.compactor?.abort('the pod is stopping');
       await this.controller?.shutdown();
       await this.host.hooks.podStop.promise(this.info).catch(() => undefined);
       this.bus.broadcast({ event: 'shutdown' });
-      this.session?.close();
+      this.runtime?.session.close();
       await this.server?.close();
-      keep = (await this.tree?.close())?.keepRegistry ?? false;
+      this.host.protocol.attach(undefined);
       await this.provider?.close?.().catch(() => undefined);
-      await this.statusWriter?.drain();
     } finally {
-      // The pods this one manages outlive it: their registry waits for its next start.
-      removeDirExcept(this.paths.dir, keep ? this.paths.spawnedPods : undefined);
-      if (this.paths.socket !== `${this.paths.dir}/sock`) fs.rmSync(this.paths.socket, { force: true });
+      await this.files.remove();
       this.resolveClosed();
     }
   }
+}
+
+/** How hooks see a connection. */
+export function clientOf(conn: Connection): ClientInfo {
+  return {
+    id: conn.id, protocol: conn.version,
+    ...(conn.client !== undefined ? { name: conn.client } : {}), ...(conn.credential !== undefined ? { credential: conn.credential } : {}),
+  };
 }
 
 /** `{request_id}` of a method, to spread into its replies. */

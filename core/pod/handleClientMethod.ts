@@ -1,7 +1,7 @@
 import type { Connection } from '../server/Connection.js';
 import { kindOfSigil, type Method } from '../protocol/index.js';
 import type { Pod } from './Pod.js';
-import { rid } from './Pod.js';
+import { clientOf, rid } from './Pod.js';
 
 const V2_ONLY = new Set(['list_completions', 'compact']);
 const MAX_COMPLETIONS = 200;
@@ -23,7 +23,10 @@ export async function handleClientMethod(pod: Pod, conn: Connection, method: Met
       if (method.params.protocol_version >= 2) {
         conn.version = 2;
         conn.client = method.params.client;
-        bus.reply(conn, { event: 'welcome', data: pod.welcome(), ...r });
+        conn.credential = method.params.auth;
+        bus.reply(conn, { event: 'welcome', data: pod.welcome(conn), ...r });
+        // Plugins send what this client missed (pending asks...) after its welcome.
+        void pod.host.hooks.clientConnected.promise(clientOf(conn), pod.info).catch(() => undefined);
       }
       return;
     case 'get_history':
@@ -47,14 +50,14 @@ export async function handleClientMethod(pod: Pod, conn: Connection, method: Met
     }
     case 'compact': {
       // Answered synchronously: the ack goes out before the compaction's first event.
-      const reply = pod.compact('manual');
+      const reply = pod.compact();
       if (reply.ok) bus.reply(conn, { event: 'ack', data: { method: 'compact' }, ...r });
       else bus.reply(conn, { event: 'error', data: { code: reply.code, message: reply.message }, ...r });
       return;
     }
     default: {
       // Not `await` on a plain value: that would let the run's first events overtake the ack.
-      const pending = pod.controller.handle(method, { client: conn.client });
+      const pending = pod.controller.handle(method, clientOf(conn));
       const reply = pending instanceof Promise ? await pending : pending;
       if (!reply.ok) bus.reply(conn, { event: 'error', data: { code: reply.code, message: reply.message }, ...r });
       else if (conn.version === 2) bus.reply(conn, { event: 'ack', data: { method: method.method }, ...r });

@@ -45,6 +45,8 @@ export class Connection {
   version: 1 | 2 = 1;
   /** The `client` name the connection gave in `hello` (`yoi-cli`, `pod/<parent>`...). */
   client?: string;
+  /** The `auth` it gave in `hello` (a child pod's secret). */
+  credential?: string;
   /** Outbound lines; `head` is the next to write (avoids O(n) shifts on long queues). */
   private queue: (QueuedLine | LagMarker)[] = [];
   private head = 0;

@@ -11,6 +11,11 @@ export interface SocketServerOptions {
   queueLimitBytes: number;
   /** A decoded method from a client. Lines of one connection are handled in order. */
   onMethod: (conn: Connection, method: Method) => void | Promise<void>;
+  /**
+   * A line that is not a protocol method: handles it (a plugin's method) and returns the work,
+   * or returns undefined to have it rejected as a bad line.
+   */
+  onOtherLine?: (conn: Connection, line: string) => Promise<void> | undefined;
 }
 
 /**
@@ -58,6 +63,8 @@ export class SocketServer {
       onLine: (c, line) => {
         const decoded = decodeMethodLine(line);
         if (!decoded.ok) {
+          const handled = this.opts.onOtherLine?.(c, line);
+          if (handled) return handled;
           bus.reply(c, badLine(`invalid method: ${decoded.error}`, requestIdOf(line)));
           return;
         }

@@ -15,8 +15,9 @@ export interface ToolContext {
   readonly cwd: string;
   readonly projectDir: string;
   readonly callId: string;
-  /** Services provided by the pod (scope, alerts, runtime paths). */
+  /** Services provided by the pod (scope, alerts) and by plugins (`services.get(key)`). */
   readonly services: PodServices;
+  readonly launch: Readonly<Record<string, unknown>>;
 }
 
 /** A tool the model can call. Created per pod by a `tools.for(name)` tap. */
@@ -25,5 +26,10 @@ export interface Tool<I = any> {
   readonly description: string;
   /** zod schema of the input; its JSON Schema is what the model sees. */
   readonly input: z.ZodType<I>;
+  /**
+   * The JSON Schema the model sees, when the tool comes with one (an MCP server's); `input`
+   * then only checks the shape loosely.
+   */
+  readonly inputJsonSchema?: Record<string, unknown>;
   execute(input: I, ctx: ToolContext): Promise<ToolOutput>;
 }

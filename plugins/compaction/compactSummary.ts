@@ -1,9 +1,7 @@
 import { z } from 'zod';
-import { messageItem } from '../../core/history/HistoryItem.js';
-import type { CompactResult } from '../../core/hooks/HookTypes.js';
-import { definePlugin } from '../../core/plugin/definePlugin.js';
 import { splitForRetained } from './splitForRetained.js';
 import { SUMMARY_SYSTEM, summaryItems, summaryRequestText } from './summaryPrompt.js';
+import { type CompactResult, definePlugin, messageItem } from '../../core/api.js';
 
 export const COMPACT_SUMMARY = 'yoi:compact-summary';
 
@@ -24,8 +22,8 @@ const Options = z.strictObject({
 export const compactSummary = definePlugin({
   name: COMPACT_SUMMARY,
   options: Options,
-  apply(host, options) {
-    host.hooks.compact.tapPromise(COMPACT_SUMMARY, async (request, ctx): Promise<CompactResult> => {
+  apply(api, options) {
+    api.hooks.compact.tapPromise(COMPACT_SUMMARY, async (request, ctx): Promise<CompactResult> => {
       const { items } = request;
       const cut = splitForRetained(items, request.retainedTokens, (item) => ctx.countTokens([item]));
       if (cut === 0) throw new Error('nothing to summarise: the history is one unfinished tool round');

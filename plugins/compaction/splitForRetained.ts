@@ -1,4 +1,4 @@
-import type { HistoryItem } from '../../core/history/HistoryItem.js';
+import type { HistoryItem } from '../../core/api.js';
 
 /**
  * Where to cut a history into [summarised | kept verbatim]. A cut is *safe* where no tool call

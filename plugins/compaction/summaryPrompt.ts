@@ -1,4 +1,4 @@
-import { itemText, type HistoryItem } from '../../core/history/HistoryItem.js';
+import { type HistoryItem, itemText } from '../../core/api.js';
 
 /** The sections every summary has, in order. */
 export const SUMMARY_SECTIONS = ['Completed Tasks', 'Active Task', 'Key Decisions', 'User Directives', 'Current Work'] as const;

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { LineReader, encodeMethod, podEventKind, type PodEvent } from '../../core/protocol/index.js';
+import { encodeMethod, LineReader, type PodEvent, podEventKind } from '../../core/api.js';
 
 export interface PodEventOutboxOptions {
   /** The parent's socket (`--callback`). */
@@ -13,6 +13,8 @@ export interface PodEventOutboxOptions {
   target?: (retrying: boolean) => Promise<string>;
   /** The `hello` client name (`pod/<child>`). */
   clientName: string;
+  /** Presented in `hello` as `auth`: the secret the parent checks every report against. */
+  auth?: string;
   connectTimeoutMs?: number;
   /** How long to wait for the parent's `ack` of one report before trying again. */
   ackTimeoutMs?: number;
@@ -52,7 +54,7 @@ export class PodEventOutbox {
   private link?: AckLink;
   private idleTimer?: NodeJS.Timeout;
   private closed = false;
-  private readonly o: Required<Omit<PodEventOutboxOptions, 'target'>> & Pick<PodEventOutboxOptions, 'target'>;
+  private readonly o: Required<Omit<PodEventOutboxOptions, 'target' | 'auth'>> & Pick<PodEventOutboxOptions, 'target' | 'auth'>;
   private retrying = false;
   private draining = false;
   private lastTarget: string;
@@ -117,7 +119,7 @@ export class PodEventOutbox {
         if (this.link?.broken) this.link = undefined; // the parent closed it (stopped, died) since the last report
         if (!this.link) {
           this.lastTarget = (await this.o.target?.(this.retrying).catch(() => undefined)) ?? this.o.socketPath;
-          this.link = await AckLink.open(this.lastTarget, this.o.clientName, this.o.connectTimeoutMs);
+          this.link = await AckLink.open(this.lastTarget, this.o.clientName, this.o.connectTimeoutMs, this.o.auth);
         }
         if (item.onlyIf && !item.onlyIf()) {
           this.queue.shift();
@@ -186,7 +188,7 @@ class AckLink {
     socket.on('close', () => this.fail(new Error('the parent closed the connection')));
   }
 
-  static open(socketPath: string, clientName: string, timeoutMs: number): Promise<AckLink> {
+  static open(socketPath: string, clientName: string, timeoutMs: number, auth?: string): Promise<AckLink> {
     return new Promise((resolve, reject) => {
       const socket = net.connect(socketPath);
       const timer = setTimeout(() => {
@@ -201,7 +203,7 @@ class AckLink {
         clearTimeout(timer);
         socket.removeAllListeners('error');
         // No need to wait for `welcome`: the parent handles one connection's lines in order.
-        socket.write(`${JSON.stringify({ method: 'hello', params: { protocol_version: 2, client: clientName } })}\n`);
+        socket.write(`${JSON.stringify({ method: 'hello', params: { protocol_version: 2, client: clientName, ...(auth ? { auth } : {}) } })}\n`);
         resolve(new AckLink(socket));
       });
     });

@@ -1,12 +1,9 @@
 import { z } from 'zod';
-import { isSocketLive } from '../../core/pod/podFiles.js';
-import { findAllocation } from '../../core/podtree/allocationTable.js';
-import { definePlugin } from '../../core/plugin/definePlugin.js';
-import type { Tool } from '../../core/tools/Tool.js';
-import { refusalsAsResults } from '../tools/shared/ToolRefusal.js';
+import { PodTreeService } from './podTreePlugin.js';
 import { POD_SOCKET_TIMEOUT_MS } from './shared/connectToPod.js';
 import { formatRules } from './shared/formatRules.js';
-import { podTreeOf } from './shared/podTreeOf.js';
+import { findAllocation } from './tree/allocationTable.js';
+import { definePlugin, isSocketLive, refusalsAsResults, type Tool } from '../../core/api.js';
 
 export const LIST_PODS = 'yoi:list-pods';
 
@@ -17,13 +14,14 @@ export const LIST_PODS = 'yoi:list-pods';
  */
 export const listPodsTool = definePlugin({
   name: LIST_PODS,
-  apply(host) {
-    host.hooks.tools.for('ListPods').tap(LIST_PODS, (): Tool<Record<string, never>> => ({
+  apply(api) {
+    const podTree = api.use(PodTreeService);
+    api.hooks.tools.for('ListPods').tap(LIST_PODS, (): Tool<Record<string, never>> => ({
       name: 'ListPods',
       description: 'Lists the pods you manage, whether each still runs, and the scope each holds; cleans up after pods that died.',
       input: z.object({}),
-      execute: (_input, ctx) => refusalsAsResults(async () => {
-        const tree = podTreeOf(ctx);
+      execute: () => refusalsAsResults(async () => {
+        const tree = podTree();
         const records = [...tree.registry.list()];
         if (records.length === 0) return { summary: 'no spawned pods' };
         const alive = await Promise.all(records.map((r) => isSocketLive(r.socket_path, POD_SOCKET_TIMEOUT_MS)));

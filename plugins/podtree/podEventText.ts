@@ -1,12 +1,12 @@
-import { definePlugin } from '../../core/plugin/definePlugin.js';
+import { definePlugin } from '../../core/api.js';
 
 export const POD_EVENT_TEXT = 'yoi:pod-event-text';
 
 /** The lines a parent's model reads for its children's reports (the original's wording). */
 export const podEventText = definePlugin({
   name: POD_EVENT_TEXT,
-  apply(host) {
-    const render = host.hooks.renderPodEvent;
+  apply(api) {
+    const render = api.hooks.renderPodEvent;
     render.for('turn_ended').tap(POD_EVENT_TEXT, (e) => (e.kind === 'turn_ended' ? `Pod \`${e.pod_name}\` finished a turn.` : undefined));
     render.for('errored').tap(POD_EVENT_TEXT, (e) => (e.kind === 'errored' ? `Pod \`${e.pod_name}\` reported an error: ${e.message}` : undefined));
     render.for('shut_down').tap(POD_EVENT_TEXT, (e) => (e.kind === 'shut_down' ? `Pod \`${e.pod_name}\` has stopped.` : undefined));

@@ -1,7 +1,7 @@
-import { definePlugin } from '../../core/plugin/definePlugin.js';
-import type { PodServices } from '../../core/hooks/PodServices.js';
-import { podClientName } from '../../core/podtree/PodTree.js';
+import { PodTreeService } from './podTreePlugin.js';
 import { PodEventOutbox } from './PodEventOutbox.js';
+import { definePlugin, type PodServices } from '../../core/api.js';
+import { podClientName } from './shared/podClientName.js';
 
 export const POD_REPORTER = 'yoi:pod-reporter';
 
@@ -22,39 +22,40 @@ const outboxes = new WeakMap<PodServices, PodEventOutbox>();
  */
 export const podReporter = definePlugin({
   name: POD_REPORTER,
-  apply(host) {
-    host.hooks.podStart.tapPromise(POD_REPORTER, async (pod) => {
-      const tree = pod.services.podTree;
-      if (!tree?.callback) return;
+  apply(api) {
+    const podTree = api.use(PodTreeService);
+    api.hooks.podStart.tapPromise(POD_REPORTER, async (pod) => {
+      const tree = podTree();
+      if (!tree.callback) return;
       const callback = tree.callback;
       const outbox = new PodEventOutbox({
-        socketPath: callback, clientName: podClientName(pod.podName),
+        socketPath: callback, clientName: podClientName(pod.podName), ...(tree.secret ? { auth: tree.secret } : {}),
         target: async (retrying) => (await tree.reportTarget(retrying)) ?? callback,
       });
       outboxes.set(pod.services, outbox);
       tree.setReporter((event) => void outbox.send(event));
     });
 
-    host.hooks.runEnd.tapPromise(POD_REPORTER, async (run) => {
-      const tree = run.services.podTree;
+    api.hooks.runEnd.tapPromise(POD_REPORTER, async (run) => {
+      const tree = podTree();
       const outbox = outboxes.get(run.services);
-      if (!tree || !outbox) return;
+      if (!outbox) return;
       if (run.result === 'error') {
         outbox.send({ kind: 'errored', pod_name: run.podName, message: run.error ?? 'the run failed' });
-      } else if ((run.result === 'finished' || run.result === 'limit_reached') && run.client?.startsWith(podClientName(''))) {
+      } else if ((run.result === 'finished' || run.result === 'limit_reached') && run.client?.name?.startsWith(podClientName(''))) {
         // Whether the run's sender is the parent is known once the outbox found the parent (it
         // changes when a dead parent's pods are handed over).
-        const sender = run.client;
+        const sender = run.client.name;
         outbox.send({ kind: 'turn_ended', pod_name: run.podName }, { onlyIf: () => tree.parentName !== undefined && sender === podClientName(tree.parentName) });
       }
     });
 
-    host.hooks.podStop.tapPromise(POD_REPORTER, async (pod) => {
+    api.hooks.podStop.tapPromise(POD_REPORTER, async (pod) => {
       const outbox = outboxes.get(pod.services);
       if (!outbox) return;
-      pod.services.podTree?.reportUpward({ kind: 'shut_down', pod_name: pod.podName });
+      podTree().reportUpward({ kind: 'shut_down', pod_name: pod.podName });
       await outbox.drain(SHUTDOWN_DRAIN_MS, { giveUpIfGone: true });
-      pod.services.podTree?.setReporter(undefined);
+      podTree().setReporter(undefined);
       outbox.close();
     });
   },

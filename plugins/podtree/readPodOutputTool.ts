@@ -1,9 +1,7 @@
 import { z } from 'zod';
-import { definePlugin } from '../../core/plugin/definePlugin.js';
-import type { Tool } from '../../core/tools/Tool.js';
-import { ToolRefusal, refusalsAsResults } from '../tools/shared/ToolRefusal.js';
+import { PodTreeService } from './podTreePlugin.js';
 import { connectToPod } from './shared/connectToPod.js';
-import { podTreeOf } from './shared/podTreeOf.js';
+import { definePlugin, refusalsAsResults, type Tool, ToolRefusal } from '../../core/api.js';
 
 export const READ_POD_OUTPUT = 'yoi:read-pod-output';
 
@@ -16,13 +14,14 @@ export const ReadPodOutputInputSchema = z.object({ name: z.string().min(1).descr
  */
 export const readPodOutputTool = definePlugin({
   name: READ_POD_OUTPUT,
-  apply(host) {
-    host.hooks.tools.for('ReadPodOutput').tap(READ_POD_OUTPUT, (): Tool<z.infer<typeof ReadPodOutputInputSchema>> => ({
+  apply(api) {
+    const podTree = api.use(PodTreeService);
+    api.hooks.tools.for('ReadPodOutput').tap(READ_POD_OUTPUT, (): Tool<z.infer<typeof ReadPodOutputInputSchema>> => ({
       name: 'ReadPodOutput',
       description: 'Returns what a pod you manage has answered since you last read it, and whether it is idle or running.',
       input: ReadPodOutputInputSchema,
       execute: (input, ctx) => refusalsAsResults(async () => {
-        const tree = podTreeOf(ctx);
+        const tree = podTree();
         const { name } = input;
         const record = tree.registry.get(name);
         if (!record) throw new ToolRefusal(`no spawned pod named \`${name}\``);

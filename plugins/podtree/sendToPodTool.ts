@@ -1,10 +1,7 @@
 import { z } from 'zod';
-import { PodRequestError } from '../../core/client/PodClient.js';
-import { definePlugin } from '../../core/plugin/definePlugin.js';
-import type { Tool } from '../../core/tools/Tool.js';
-import { ToolRefusal, refusalsAsResults } from '../tools/shared/ToolRefusal.js';
+import { PodTreeService } from './podTreePlugin.js';
 import { connectToPod } from './shared/connectToPod.js';
-import { podTreeOf } from './shared/podTreeOf.js';
+import { definePlugin, PodRequestError, refusalsAsResults, type Tool, ToolRefusal } from '../../core/api.js';
 
 export const SEND_TO_POD = 'yoi:send-to-pod';
 
@@ -16,13 +13,14 @@ export const SendToPodInputSchema = z.object({
 /** `SendToPod`: starts a turn of a managed pod with a message; the pod's `ack` confirms it. */
 export const sendToPodTool = definePlugin({
   name: SEND_TO_POD,
-  apply(host) {
-    host.hooks.tools.for('SendToPod').tap(SEND_TO_POD, (): Tool<z.infer<typeof SendToPodInputSchema>> => ({
+  apply(api) {
+    const podTree = api.use(PodTreeService);
+    api.hooks.tools.for('SendToPod').tap(SEND_TO_POD, (): Tool<z.infer<typeof SendToPodInputSchema>> => ({
       name: 'SendToPod',
       description: 'Sends a message to a pod you manage; it starts a turn on it (refused while that pod is running a turn).',
       input: SendToPodInputSchema,
       execute: (input, ctx) => refusalsAsResults(async () => {
-        const tree = podTreeOf(ctx);
+        const tree = podTree();
         const record = tree.registry.get(input.name);
         if (!record) throw new ToolRefusal(`no spawned pod named \`${input.name}\``);
         let client;

@@ -1,17 +1,14 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import { z } from 'zod';
-import { isYoiError } from '../../core/errors/YoiError.js';
-import { isSocketLive, removeDirExcept } from '../../core/pod/podFiles.js';
-import { checkSocketPath, podPaths, validatePodName } from '../../core/pod/runtimePaths.js';
-import type { LockRule } from '../../core/podtree/ScopeLockSchema.js';
-import { definePlugin } from '../../core/plugin/definePlugin.js';
-import { canonicalPath } from '../../core/scope/canonicalPath.js';
-import type { Tool, ToolOutput } from '../../core/tools/Tool.js';
-import { ToolRefusal, refusalsAsResults } from '../tools/shared/ToolRefusal.js';
+import { PodTreeService } from './podTreePlugin.js';
 import { connectToPod } from './shared/connectToPod.js';
 import { formatRules } from './shared/formatRules.js';
-import { podTreeOf } from './shared/podTreeOf.js';
 import { requestShutdown } from './shared/requestShutdown.js';
 import { ChildStartError, startChildPod } from './startChildPod.js';
+import type { LockRule } from './tree/ScopeLockSchema.js';
+import { canonicalPath, checkSocketPath, definePlugin, isSocketLive, isYoiError, podPaths, refusalsAsResults, type Tool, type ToolOutput, ToolRefusal, validatePodName } from '../../core/api.js';
 
 export const SPAWN_POD = 'yoi:spawn-pod';
 
@@ -37,8 +34,9 @@ export const SpawnPodInputSchema = z.object({
  */
 export const spawnPodTool = definePlugin({
   name: SPAWN_POD,
-  apply(host) {
-    host.hooks.tools.for('SpawnPod').tap(SPAWN_POD, (): Tool<z.infer<typeof SpawnPodInputSchema>> => ({
+  apply(api) {
+    const podTree = api.use(PodTreeService);
+    api.hooks.tools.for('SpawnPod').tap(SPAWN_POD, (): Tool<z.infer<typeof SpawnPodInputSchema>> => ({
       name: 'SpawnPod',
       description:
         'Starts a new pod (an agent in its own process) that works on `task` within `scope`, a part of your own scope. ' +
@@ -46,7 +44,7 @@ export const spawnPodTool = definePlugin({
         'more work, StopPod when it is done and ListPods to check on your pods.',
       input: SpawnPodInputSchema,
       execute: (input, ctx) => refusalsAsResults(async (): Promise<ToolOutput> => {
-        const tree = podTreeOf(ctx);
+        const tree = podTree();
         const { name } = input;
         const bad = validatePodName(name);
         if (bad) throw new ToolRefusal(bad);
@@ -69,14 +67,24 @@ export const spawnPodTool = definePlugin({
           throw e;
         }
         const config = ctx.services.config;
+        // Recorded before it starts: its first report may come before the tool's next line.
+        const secret = randomBytes(32).toString('hex');
+        tree.registry.add({
+          pod_name: name, socket_path: paths.socket, scope_delegated: rules, callback_address: tree.socket,
+          spawned_at: Date.now(), log_path: paths.log, secret,
+        });
+        const forgetChild = async () => {
+          tree.registry.remove(name);
+          await tree.release(name).catch(() => undefined);
+        };
         try {
           await startChildPod({
-            name, paths, callback: tree.socket, cwd: config?.cwd ?? ctx.cwd, env: tree.env,
-            configPath: config?.configPath ?? null, instruction: input.instruction,
+            name, paths, callback: tree.socket, cwd: config.cwd, env: process.env, secret,
+            configPath: config.configPath, instruction: input.instruction,
           });
         } catch (e) {
-          await tree.release(name).catch(() => undefined);
-          removeDirExcept(paths.dir, paths.spawnedPods); // a registry there belongs to a pod of that name
+          await forgetChild();
+          removeChildDir(paths.dir, paths.spawnedPods); // a registry there belongs to a pod of that name
           if (e instanceof ChildStartError) return { summary: e.message, content: e.logTail || undefined, is_error: true };
           throw e;
         }
@@ -91,15 +99,11 @@ export const spawnPodTool = definePlugin({
         } catch (e) {
           // Spawned but without its task: stop it, so nothing runs that nobody asked for.
           await requestShutdown(paths.socket, ctx.podName, 2000);
-          await tree.release(name).catch(() => undefined);
+          await forgetChild();
           throw new ToolRefusal(`spawned pod \`${name}\` did not accept its task (${(e as Error).message}); it was stopped`);
         }
 
-        tree.registry.add({
-          pod_name: name, socket_path: paths.socket, scope_delegated: rules, callback_address: tree.socket,
-          spawned_at: Date.now(), log_path: paths.log,
-        });
-        tree.reportUpward({ kind: 'scope_sub_delegated', parent_pod: ctx.podName, sub_pod: name, sub_socket: paths.socket, scope: rules });
+        tree.reportUpward({ kind: 'scope_sub_delegated', parent_pod: ctx.podName, sub_pod: name, sub_socket: paths.socket, scope: rules, secret });
         return {
           summary: `spawned pod \`${name}\` listening on ${paths.socket}`,
           content: `Delegated scope: ${formatRules(rules)}. The pod is working on its task; you get a notification when it finishes a turn.`,
@@ -108,3 +112,12 @@ export const spawnPodTool = definePlugin({
     }));
   },
 });
+
+/** Removes a failed child's directory, keeping a registry a pod of that name left there. */
+function removeChildDir(dir: string, keep: string): void {
+  if (!fs.existsSync(keep)) {
+    fs.rmSync(dir, { recursive: true, force: true });
+    return;
+  }
+  for (const entry of fs.readdirSync(dir)) if (path.join(dir, entry) !== keep) fs.rmSync(path.join(dir, entry), { recursive: true, force: true });
+}

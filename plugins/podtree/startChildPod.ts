@@ -1,10 +1,11 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ensurePrivateDir, isSocketLive } from '../../core/pod/podFiles.js';
-import type { PodPaths } from '../../core/pod/runtimePaths.js';
 import { yoiBin } from './shared/yoiBin.js';
-import { POD_NODE_FLAGS } from '../../core/pod/podNodeFlags.js';
+import { ensurePrivateDir, isSocketLive, POD_NODE_FLAGS, type PodPaths } from '../../core/api.js';
+
+/** The environment variable that hands a spawned pod its report secret. */
+export const POD_SECRET_ENV = 'YOI_POD_SECRET';
 
 /** How long a spawned pod has to accept connections. */
 export const SOCKET_WAIT_MS = 10_000;
@@ -21,6 +22,8 @@ export interface ChildPodSpec {
   env: NodeJS.ProcessEnv;
   /** The spawner's config file: the child loads the same one (model, plugins...). */
   configPath: string | null;
+  /** The child's report secret, handed over in its environment (not on its command line, which others can read). */
+  secret: string;
   instruction?: string;
 }
 
@@ -50,7 +53,7 @@ export async function startChildPod(spec: ChildPodSpec): Promise<number> {
   if (spec.configPath) args.push('--config', spec.configPath);
   if (spec.instruction) args.push('--instruction', spec.instruction);
   const child = spawn(process.execPath, [...POD_NODE_FLAGS, ...args], {
-    cwd: spec.cwd, env: { ...spec.env, YOI_RUNTIME_DIR: paths.base }, detached: true, stdio: ['ignore', log, log],
+    cwd: spec.cwd, env: { ...spec.env, YOI_RUNTIME_DIR: paths.base, [POD_SECRET_ENV]: spec.secret }, detached: true, stdio: ['ignore', log, log],
   });
   fs.closeSync(log);
   let exited: string | undefined;

@@ -1,10 +1,8 @@
 import { z } from 'zod';
-import { definePlugin } from '../../core/plugin/definePlugin.js';
-import type { Tool } from '../../core/tools/Tool.js';
-import { ToolRefusal, refusalsAsResults } from '../tools/shared/ToolRefusal.js';
+import { PodTreeService } from './podTreePlugin.js';
 import { formatRules } from './shared/formatRules.js';
-import { podTreeOf } from './shared/podTreeOf.js';
 import { requestShutdown } from './shared/requestShutdown.js';
+import { definePlugin, refusalsAsResults, type Tool, ToolRefusal } from '../../core/api.js';
 
 export const STOP_POD = 'yoi:stop-pod';
 
@@ -16,13 +14,14 @@ export const StopPodInputSchema = z.object({ name: z.string().min(1).describe('T
  */
 export const stopPodTool = definePlugin({
   name: STOP_POD,
-  apply(host) {
-    host.hooks.tools.for('StopPod').tap(STOP_POD, (): Tool<z.infer<typeof StopPodInputSchema>> => ({
+  apply(api) {
+    const podTree = api.use(PodTreeService);
+    api.hooks.tools.for('StopPod').tap(STOP_POD, (): Tool<z.infer<typeof StopPodInputSchema>> => ({
       name: 'StopPod',
       description: 'Stops a pod you manage and takes back the scope you delegated to it.',
       input: StopPodInputSchema,
       execute: (input, ctx) => refusalsAsResults(async () => {
-        const tree = podTreeOf(ctx);
+        const tree = podTree();
         const { name } = input;
         const record = tree.registry.get(name);
         if (!record) throw new ToolRefusal(`no spawned pod named \`${name}\``);

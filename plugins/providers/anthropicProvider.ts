@@ -1,10 +1,9 @@
 import { z } from 'zod';
 import type { LanguageModel } from 'ai';
-import { definePlugin } from '../../core/plugin/definePlugin.js';
-import type { Provider } from '../../core/provider/Provider.js';
 import { BaseUrlSchema, CommonModelSettings, EnvNameSchema, parseModelSettings, readApiKey } from './aiSdk/modelSettings.js';
 import { loadSdk, streamWithSdk } from './aiSdk/streamWithSdk.js';
 import { toModelMessages, type ProviderOptions } from './aiSdk/toModelMessages.js';
+import { definePlugin, type Provider } from '../../core/api.js';
 
 export const ANTHROPIC = 'yoi:anthropic';
 
@@ -35,8 +34,8 @@ const CACHE: ProviderOptions = { anthropic: { cacheControl: { type: 'ephemeral' 
  */
 export const anthropicProvider = definePlugin({
   name: ANTHROPIC,
-  apply(host) {
-    host.hooks.providers.for('anthropic').tap(ANTHROPIC, (model, ctx): Provider => {
+  apply(api) {
+    api.hooks.providers.for('anthropic').tap(ANTHROPIC, (model, ctx): Provider => {
       const settings = parseModelSettings(AnthropicModelSchema, model);
       const explicitEnv = typeof (model as { apiKeyEnv?: unknown }).apiKeyEnv === 'string';
       const apiKey = readApiKey(ctx.env, settings.apiKeyEnv, explicitEnv);

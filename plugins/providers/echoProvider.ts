@@ -1,6 +1,5 @@
-import { definePlugin } from '../../core/plugin/definePlugin.js';
-import type { Provider } from '../../core/provider/Provider.js';
 import { echoStream } from './echoReply.js';
+import { definePlugin, type Provider } from '../../core/api.js';
 
 export const ECHO = 'yoi:echo';
 
@@ -10,7 +9,7 @@ export const ECHO = 'yoi:echo';
  */
 export const echoProvider = definePlugin({
   name: ECHO,
-  apply(host) {
-    host.hooks.providers.for('echo').tap(ECHO, (): Provider => ({ name: 'echo', model: 'echo', stream: echoStream }));
+  apply(api) {
+    api.hooks.providers.for('echo').tap(ECHO, (): Provider => ({ name: 'echo', model: 'echo', stream: echoStream }));
   },
 });

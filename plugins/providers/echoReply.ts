@@ -1,6 +1,4 @@
-import type { HistoryItem } from '../../core/history/HistoryItem.js';
-import { estimateItemsTokens } from '../../core/tokens/estimateTokens.js';
-import type { LlmRequest, ProviderPart } from '../../core/provider/Provider.js';
+import { estimateItemsTokens, type HistoryItem, type LlmRequest, type ProviderPart } from '../../core/api.js';
 
 /**
  * What the echo provider answers: every context item given since the model's last reply, one

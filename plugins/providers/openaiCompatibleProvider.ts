@@ -1,10 +1,9 @@
 import { z } from 'zod';
 import type { LanguageModel } from 'ai';
-import { definePlugin } from '../../core/plugin/definePlugin.js';
-import type { Provider } from '../../core/provider/Provider.js';
 import { BaseUrlSchema, CommonModelSettings, EnvNameSchema, parseModelSettings, readApiKey } from './aiSdk/modelSettings.js';
 import { loadSdk, streamWithSdk } from './aiSdk/streamWithSdk.js';
 import { toModelMessages } from './aiSdk/toModelMessages.js';
+import { definePlugin, type Provider } from '../../core/api.js';
 
 export const OPENAI_COMPATIBLE = 'yoi:openai-compatible';
 
@@ -28,8 +27,8 @@ export const OpenAiCompatibleModelSchema = z.strictObject({
  */
 export const openaiCompatibleProvider = definePlugin({
   name: OPENAI_COMPATIBLE,
-  apply(host) {
-    host.hooks.providers.for('openai-compatible').tap(OPENAI_COMPATIBLE, (model, ctx): Provider => {
+  apply(api) {
+    api.hooks.providers.for('openai-compatible').tap(OPENAI_COMPATIBLE, (model, ctx): Provider => {
       const settings = parseModelSettings(OpenAiCompatibleModelSchema, model);
       const apiKey = settings.apiKeyEnv ? readApiKey(ctx.env, settings.apiKeyEnv, true) : undefined;
       let sdk: Promise<{ ai: typeof import('ai'); model: LanguageModel }> | undefined;

@@ -2,11 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
-import { definePlugin } from '../../core/plugin/definePlugin.js';
-import { estimateItemsTokens } from '../../core/tokens/estimateTokens.js';
-import type { LlmRequest, Provider, ProviderPart } from '../../core/provider/Provider.js';
-import { formatZodError } from '../../core/errors/formatZodError.js';
 import { echoStream } from './echoReply.js';
+import { definePlugin, estimateItemsTokens, formatZodError, type LlmRequest, type Provider, type ProviderPart } from '../../core/api.js';
 
 export const SCRIPTED = 'yoi:scripted';
 
@@ -37,8 +34,8 @@ const ModelSchema = z.looseObject({ provider: z.literal('scripted'), script: z.s
  */
 export const scriptedProvider = definePlugin({
   name: SCRIPTED,
-  apply(host) {
-    host.hooks.providers.for('scripted').tap(SCRIPTED, (model, ctx): Provider => {
+  apply(api) {
+    api.hooks.providers.for('scripted').tap(SCRIPTED, (model, ctx): Provider => {
       const parsed = ModelSchema.safeParse(model);
       if (!parsed.success) throw new Error(`model.${formatZodError(parsed.error, ModelSchema)}`);
       const file = path.resolve(ctx.projectDir, ctx.podName ? parsed.data.script.replaceAll('{pod}', ctx.podName) : parsed.data.script);

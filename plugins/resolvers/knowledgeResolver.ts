@@ -1,11 +1,10 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { definePlugin } from '../../core/plugin/definePlugin.js';
-import type { PodInfo } from '../../core/hooks/HookTypes.js';
-import type { Resolution } from '../../core/pipeline/Resolution.js';
+import { KnowledgeRefKind } from './shared/builtinKinds.js';
 import { completeSlugs } from './shared/completeSlugs.js';
+import { DEFAULT_FILE_REF_BYTES, FileRefLimit } from './shared/fileRefLimit.js';
 import { findDoc, type DocKind } from './shared/findDoc.js';
-import { DEFAULT_FILE_REF_BYTES, DEFAULT_KNOWLEDGE_DIR, resolverSettings } from './shared/resolverSettings.js';
+import { definePlugin, type Resolution } from '../../core/api.js';
 
 const NAME = 'yoi:knowledge';
 const KIND: DocKind = { noun: 'knowledge note', sigil: '#', segmentKind: 'knowledge_ref' };
@@ -16,7 +15,19 @@ export const KnowledgeOptionsSchema = z.strictObject({
   /** Most bytes of a note added to the context. Default: the config's `limits.fileRefBytes`. */
   maxBytes: z.int().min(1).optional(),
 }).prefault({});
-type KnowledgeOptions = z.output<typeof KnowledgeOptionsSchema>;
+
+/** `knowledge: { dir }` in the config. */
+export const KnowledgeConfigSchema = z.strictObject({
+  /** Knowledge notes for `#slug` references (`<dir>/<slug>.md`), relative to the project directory. */
+  dir: z.string().min(1).default('.yoi/knowledge'),
+}).prefault({});
+
+declare module '../../core/config/YoiConfigSchema.js' {
+  interface PluginConfigSections {
+    /** Knowledge notes for `#slug` references (`<dir>/<slug>.md`). Default `.yoi/knowledge`. */
+    knowledge?: z.input<typeof KnowledgeConfigSchema>;
+  }
+}
 
 /**
  * `knowledge_ref` segments (`#slug`): `<knowledge dir>/<slug>.md` as a `Knowledge: <slug>`
@@ -25,10 +36,15 @@ type KnowledgeOptions = z.output<typeof KnowledgeOptionsSchema>;
 export const knowledgeResolver = definePlugin({
   name: NAME,
   options: KnowledgeOptionsSchema,
-  apply(host, options) {
-    host.hooks.resolveSegment.for('knowledge_ref').tapPromise(NAME, async (segment, ctx): Promise<Resolution> => {
-      const maxBytes = options.maxBytes ?? resolverSettings(ctx.services).limits?.fileRefBytes ?? DEFAULT_FILE_REF_BYTES;
-      const found = await findDoc(segment, ctx, { kind: KIND, dir: knowledgeDir(options, ctx), maxBytes });
+  config: { key: 'knowledge', schema: KnowledgeConfigSchema },
+  apply(api, options) {
+    const limit = api.useOptional(FileRefLimit);
+    // Relative to the pod's project directory (the config file's).
+    const dirOf = (ctx: { projectDir: string }) => path.resolve(ctx.projectDir, options.dir ?? api.config.dir);
+    const kind = api.segmentKind(KnowledgeRefKind);
+    kind.resolve(async (segment, ctx): Promise<Resolution> => {
+      const maxBytes = options.maxBytes ?? limit()?.maxBytes ?? DEFAULT_FILE_REF_BYTES;
+      const found = await findDoc(segment, ctx, { kind: KIND, dir: dirOf(ctx), maxBytes });
       if (!found.ok) return found.resolution;
       const { title, description } = found.data;
       const header = [title && `Title: ${title}`, description && `Description: ${description}`].filter(Boolean);
@@ -37,13 +53,9 @@ export const knowledgeResolver = definePlugin({
       const warning = found.warnings.length ? found.warnings.join('; ') : undefined;
       return { type: 'context', label: `Knowledge: ${found.slug}`, text, ...(warning ? { warning } : {}) };
     });
-    host.hooks.completeSegment.for('knowledge_ref').tapPromise(NAME, async (items, ctx) => {
-      const mine = await completeSlugs(knowledgeDir(options, ctx), ctx);
+    kind.complete(async (items, ctx) => {
+      const mine = await completeSlugs(dirOf(ctx), ctx);
       return [...items, ...mine.filter((item) => !items.includes(item))];
     });
   },
 });
-
-function knowledgeDir(options: KnowledgeOptions, ctx: PodInfo): string {
-  return path.resolve(ctx.projectDir, options.dir ?? resolverSettings(ctx.services).knowledge?.dir ?? DEFAULT_KNOWLEDGE_DIR);
-}

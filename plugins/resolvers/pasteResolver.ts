@@ -1,6 +1,6 @@
-import { definePlugin } from '../../core/plugin/definePlugin.js';
-import type { Resolution } from '../../core/pipeline/Resolution.js';
+import { PasteKind } from './shared/builtinKinds.js';
 import { segmentField } from './shared/segmentField.js';
+import { definePlugin, type Resolution } from '../../core/api.js';
 
 const NAME = 'yoi:paste';
 
@@ -11,8 +11,8 @@ const NAME = 'yoi:paste';
  */
 export const pasteResolver = definePlugin({
   name: NAME,
-  apply(host) {
-    host.hooks.resolveSegment.for('paste').tapPromise(NAME, async (segment): Promise<Resolution> => {
+  apply(api) {
+    api.segmentKind(PasteKind).resolve(async (segment): Promise<Resolution> => {
       const content = segmentField(segment, 'content');
       if (typeof content !== 'string') return { type: 'unresolved', reason: 'malformed paste segment: `content` is not a string' };
       return { type: 'inline', text: content };

@@ -1,14 +1,14 @@
-import { definePlugin } from '../../core/plugin/definePlugin.js';
-import type { TextSegment } from '../../core/protocol/index.js';
+import { TextKind } from './shared/builtinKinds.js';
+import { definePlugin } from '../../core/api.js';
 
 export const TEXT = 'yoi:text';
 
 /** `text` segments: their content goes into the user message as is. */
 export const textResolver = definePlugin({
   name: TEXT,
-  apply(host) {
-    host.hooks.resolveSegment.for('text').tapPromise(TEXT, async (segment) => {
-      const content = (segment as Partial<TextSegment>).content;
+  apply(api) {
+    api.segmentKind(TextKind).resolve(async (segment) => {
+      const content: unknown = segment.content;
       return typeof content === 'string' ? { type: 'inline', text: content } : undefined;
     });
   },

@@ -1,13 +1,12 @@
 import fs from 'node:fs';
 import { z } from 'zod';
-import { definePlugin } from '../../core/plugin/definePlugin.js';
-import type { Tool } from '../../core/tools/Tool.js';
 import { readRegularFile, writeFileAtomic } from './shared/fileIo.js';
 import { numberLines, splitLines } from './shared/lines.js';
 import { ReadTracker } from './shared/ReadTracker.js';
 import { requireCurrent } from './shared/requireCurrent.js';
 import { resolveToolPath } from './shared/resolveToolPath.js';
-import { count, refusalsAsResults, ToolRefusal } from './shared/ToolRefusal.js';
+import { count } from './shared/count.js';
+import { definePlugin, refusalsAsResults, type Tool, ToolRefusal } from '../../core/api.js';
 
 export const EDIT = 'yoi:edit';
 /** Lines of context shown around an edit. */
@@ -26,8 +25,8 @@ export const EditInputSchema = z.object({
  */
 export const editTool = definePlugin({
   name: EDIT,
-  apply(host) {
-    host.hooks.tools.for('Edit').tap(EDIT, (): Tool<z.infer<typeof EditInputSchema>> => ({
+  apply(api) {
+    api.hooks.tools.for('Edit').tap(EDIT, (): Tool<z.infer<typeof EditInputSchema>> => ({
       name: 'Edit',
       description:
         'Replaces old_string with new_string in a file within the pod\'s write scope. The file must have been Read first and ' +

@@ -1,12 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { definePlugin } from '../../core/plugin/definePlugin.js';
-import { scopeOf } from '../../core/scope/scopeOf.js';
-import type { Tool } from '../../core/tools/Tool.js';
 import { requireDirectory, safePattern } from './shared/searchBase.js';
 import { resolveToolPath } from './shared/resolveToolPath.js';
-import { count, refusalsAsResults } from './shared/ToolRefusal.js';
+import { count } from './shared/count.js';
+import { definePlugin, refusalsAsResults, type Tool } from '../../core/api.js';
 
 export const GLOB = 'yoi:glob';
 /** Most paths Glob returns (the newest). */
@@ -24,8 +22,8 @@ export const GlobInputSchema = z.object({
  */
 export const globTool = definePlugin({
   name: GLOB,
-  apply(host) {
-    host.hooks.tools.for('Glob').tap(GLOB, (): Tool<z.infer<typeof GlobInputSchema>> => ({
+  apply(api) {
+    api.hooks.tools.for('Glob').tap(GLOB, (): Tool<z.infer<typeof GlobInputSchema>> => ({
       name: 'Glob',
       description:
         'Finds files by glob pattern (e.g. "**/*.ts") under a directory (default: the working directory), newest first, ' +
@@ -40,7 +38,7 @@ export const globTool = definePlugin({
           cwd: base, absolute: true, dot: true, onlyFiles: true, followSymbolicLinks: false, expandDirectories: false,
           ignore: ['**/.git/**'], signal: ctx.signal,
         });
-        const scope = scopeOf(ctx);
+        const scope = ctx.services.scope;
         const dated = await Promise.all(found.filter((f) => scope.canRead(f)).map(async (file) => {
           const stats = await fs.promises.lstat(file).catch(() => undefined);
           return { file: path.normalize(file), mtime: stats?.mtimeMs ?? 0 };

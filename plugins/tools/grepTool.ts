@@ -1,11 +1,9 @@
 import { z } from 'zod';
-import { definePlugin } from '../../core/plugin/definePlugin.js';
-import { scopeOf } from '../../core/scope/scopeOf.js';
-import type { Tool, ToolContext, ToolOutput } from '../../core/tools/Tool.js';
 import { cutLine, OutputWindow, rgText, type RgText } from './grep/GrepOutput.js';
 import { runRipgrep } from './grep/runRipgrep.js';
 import { resolveToolPath } from './shared/resolveToolPath.js';
-import { count, refusalsAsResults } from './shared/ToolRefusal.js';
+import { count } from './shared/count.js';
+import { definePlugin, refusalsAsResults, type Tool, type ToolContext, type ToolOutput } from '../../core/api.js';
 
 export const GREP = 'yoi:grep';
 export const DEFAULT_HEAD_LIMIT = 250;
@@ -36,8 +34,8 @@ type GrepInput = z.infer<typeof GrepInputSchema>;
  */
 export const grepTool = definePlugin({
   name: GREP,
-  apply(host) {
-    host.hooks.tools.for('Grep').tap(GREP, (): Tool<GrepInput> => ({
+  apply(api) {
+    api.hooks.tools.for('Grep').tap(GREP, (): Tool<GrepInput> => ({
       name: 'Grep',
       description:
         'Searches file contents with a regular expression (ripgrep) under a file or directory (default: the working directory). ' +
@@ -51,7 +49,7 @@ export const grepTool = definePlugin({
 
 async function grep(input: GrepInput, ctx: ToolContext): Promise<ToolOutput> {
   const base = resolveToolPath(ctx, input.path ?? ctx.cwd, 'read');
-  const scope = scopeOf(ctx);
+  const scope = ctx.services.scope;
   const readable = new Map<string, boolean>();
   const canRead = (file: string) => {
     let ok = readable.get(file);

@@ -1,11 +1,10 @@
 import { z } from 'zod';
-import { definePlugin } from '../../core/plugin/definePlugin.js';
-import type { Tool } from '../../core/tools/Tool.js';
 import { looksBinary, readRegularFile } from './shared/fileIo.js';
 import { DEFAULT_READ_LINES, numberLines, splitLines } from './shared/lines.js';
 import { ReadTracker } from './shared/ReadTracker.js';
 import { resolveToolPath } from './shared/resolveToolPath.js';
-import { count, refusalsAsResults, ToolRefusal } from './shared/ToolRefusal.js';
+import { count } from './shared/count.js';
+import { definePlugin, refusalsAsResults, type Tool, ToolRefusal } from '../../core/api.js';
 
 export const READ = 'yoi:read';
 
@@ -21,8 +20,8 @@ export const ReadInputSchema = z.object({
  */
 export const readTool = definePlugin({
   name: READ,
-  apply(host) {
-    host.hooks.tools.for('Read').tap(READ, (): Tool<z.infer<typeof ReadInputSchema>> => ({
+  apply(api) {
+    api.hooks.tools.for('Read').tap(READ, (): Tool<z.infer<typeof ReadInputSchema>> => ({
       name: 'Read',
       description:
         'Reads a text file within the pod\'s scope. Lines come numbered like `cat -n` (number, tab, line), ' +

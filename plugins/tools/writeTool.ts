@@ -1,12 +1,11 @@
 import fs from 'node:fs';
 import { z } from 'zod';
-import { definePlugin } from '../../core/plugin/definePlugin.js';
-import type { Tool } from '../../core/tools/Tool.js';
 import { readRegularFile, writeFileAtomic } from './shared/fileIo.js';
 import { ReadTracker } from './shared/ReadTracker.js';
 import { resolveToolPath } from './shared/resolveToolPath.js';
-import { count, refusalsAsResults } from './shared/ToolRefusal.js';
+import { count } from './shared/count.js';
 import { requireCurrent } from './shared/requireCurrent.js';
+import { definePlugin, refusalsAsResults, type Tool } from '../../core/api.js';
 
 export const WRITE = 'yoi:write';
 
@@ -21,8 +20,8 @@ export const WriteInputSchema = z.object({
  */
 export const writeTool = definePlugin({
   name: WRITE,
-  apply(host) {
-    host.hooks.tools.for('Write').tap(WRITE, (): Tool<z.infer<typeof WriteInputSchema>> => ({
+  apply(api) {
+    api.hooks.tools.for('Write').tap(WRITE, (): Tool<z.infer<typeof WriteInputSchema>> => ({
       name: 'Write',
       description:
         'Writes a file within the pod\'s write scope, creating missing directories. An existing file must have been Read ' +

@@ -105,7 +105,7 @@ describe('yoi plugins', () => {
     const r = runCli(['plugins', '--json'], { cwd: p.root });
     expect(r.stderr).toBe('');
     const plugins = JSON.parse(r.stdout) as { name: string; hooks: string[] }[];
-    expect(plugins.slice(-2)).toEqual([
+    expect(plugins.slice(-2).map(({ name, hooks }) => ({ name, hooks }))).toEqual([
       { name: 'acme:jira', hooks: ['resolveSegment(jira)', 'afterTurn'] },
       { name: 'acme:idle', hooks: [] },
     ]);
@@ -113,6 +113,13 @@ describe('yoi plugins', () => {
     expect(text).toMatch(/^acme:jira +resolveSegment\(jira\), afterTurn$/m);
     expect(text).toMatch(/^acme:idle +\(no taps\)$/m);
     expect(text).toMatch(/^segment kinds: .*jira/m);
+    // What plugins share: config keys, services, declared kinds with their sigils.
+    expect(text).toMatch(/^ +config limits\.fileRefBytes · provides yoi:file-ref-limit · kinds file_ref \(@\)$/m);
+    expect(text).toMatch(/^ +config knowledge · uses yoi:file-ref-limit · kinds knowledge_ref \(#\)$/m);
+    expect(text).toMatch(/^segment kinds: text, paste, file_ref \(@\), knowledge_ref \(#\), workflow_invoke \(\/\)/m);
+    const json = plugins as unknown as { name: string; provides: string[]; uses: string[] }[];
+    expect(json.find((x) => x.name === 'yoi:spawn-pod')?.uses).toEqual(['yoi:pod-tree']);
+    expect(json.find((x) => x.name === 'yoi:pod-tree')?.provides).toEqual(['yoi:pod-tree']);
   });
 
   it('works with plugins imported from the package by path too', () => {
@@ -120,7 +127,7 @@ describe('yoi plugins', () => {
       'yoi.config.mjs': `import { definePlugin } from ${JSON.stringify(dist)};\nexport default { plugins: [definePlugin({ name: 'acme:p', apply(h) { h.hooks.providers.for('fake').tap('acme:p', () => undefined); } })()], model: { provider: 'fake' } };`,
     });
     const r = runCli(['plugins', '--json'], { cwd: p.root });
-    expect(JSON.parse(r.stdout)).toEqual([{ name: 'acme:p', hooks: ['providers(fake)'] }]);
+    expect(JSON.parse(r.stdout)).toEqual([{ name: 'acme:p', hooks: ['providers(fake)'], provides: [], uses: [], segmentKinds: [], protocol: [] }]);
     expect(JSON.parse(runCli(['config', '--json'], { cwd: p.root }).stdout).plugins).toEqual(['acme:p']);
   });
 });

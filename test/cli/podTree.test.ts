@@ -161,7 +161,10 @@ describe('the pod tree across processes', () => {
     // The child spawned the grandchild, reported it, and its turn (started by root) ended.
     await eventually('the child\'s reports', () => p.received('root').some((e) => e.kind === 'turn_ended'));
     expect(p.received('root')).toEqual([
-      { kind: 'scope_sub_delegated', parent_pod: 'child', sub_pod: 'grandchild', sub_socket: path.join(p.run, 'grandchild', 'sock'), scope: [{ target: path.join(src, 'deep'), permission: 'write', recursive: true }] },
+      {
+        kind: 'scope_sub_delegated', parent_pod: 'child', sub_pod: 'grandchild', sub_socket: path.join(p.run, 'grandchild', 'sock'),
+        scope: [{ target: path.join(src, 'deep'), permission: 'write', recursive: true }], secret: expect.stringMatching(/^[0-9a-f]{64}$/),
+      },
       { kind: 'turn_ended', pod_name: 'child' },
     ]);
     expect(p.registry('root')).toEqual([
@@ -226,6 +229,8 @@ describe('the pod tree across processes', () => {
     const c = await client(root.socket);
     await c.request({ method: 'run', params: { input: [{ kind: 'text', content: 'spawn' }] } });
     await eventually('the child in root\'s registry', () => p.registry('root').length === 1);
+    // Killed only once the child has its task (the record is written before the child starts).
+    await eventually('the spawn\'s result', async () => JSON.stringify(await history(c)).includes('spawned pod `child`'));
     root.child.kill('SIGKILL');
     await root.exited;
 

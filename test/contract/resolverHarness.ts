@@ -1,18 +1,26 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { CompleteContext } from '../../core/hooks/HookTypes.js';
+import type { CompleteContext, SegmentInput } from '../../core/hooks/HookTypes.js';
+import { createTestServices } from '../../testing/createTestServices.js';
 import type { PodServices } from '../../core/hooks/PodServices.js';
 import type { Resolution } from '../../core/pipeline/Resolution.js';
 import type { ResolveContext } from '../../core/pipeline/ResolveContext.js';
 import { PluginHost } from '../../core/plugin/PluginHost.js';
+import { parseSections, schemaWithSections } from '../../core/config/pluginSections.js';
 import type { YoiPlugin } from '../../core/plugin/YoiPlugin.js';
 import type { Scope } from '../../core/scope/Scope.js';
 
 /** A started host with `plugins` applied, as a pod builds it. */
 export function hostWith(...plugins: YoiPlugin[]): PluginHost {
+  return hostWithConfig({}, ...plugins);
+}
+
+/** Like `hostWith`, with the plugins' config sections taken from `config` (a config file's contents). */
+export function hostWithConfig(config: Record<string, unknown>, ...plugins: YoiPlugin[]): PluginHost {
+  const { claims } = schemaWithSections(plugins, 'config: ');
   const host = new PluginHost();
-  host.applyPlugins(plugins);
+  host.applyPlugins(plugins, { sections: parseSections(config, claims, 'config: ', []) });
   host.start();
   return host;
 }
@@ -28,9 +36,8 @@ export interface ContextOptions {
 }
 
 /** Services recording the alerts sent. */
-export function makeServices({ scope, config }: Pick<ContextOptions, 'scope' | 'config'>): PodServices & { alerts: string[] } {
-  const alerts: string[] = [];
-  return { alerts, alert: (level, message) => void alerts.push(`${level}: ${message}`), ...(scope ? { scope } : {}), ...(config ? { config: config as never } : {}) };
+export function makeServices({ scope, config, projectDir }: Pick<ContextOptions, 'scope' | 'config' | 'projectDir'>): PodServices & { alerts: string[] } {
+  return createTestServices({ projectDir, ...(scope ? { scope } : {}), ...(config ? { config: config as never } : {}) });
 }
 
 /** A `resolveSegment` context as the pod makes it. */
@@ -41,7 +48,9 @@ export function resolveContext(opts: ContextOptions, services = makeServices(opt
     cwd: opts.cwd ?? opts.projectDir,
     projectDir: opts.projectDir,
     index: 0,
+    input: [],
     services,
+    launch: {},
   };
 }
 
@@ -53,6 +62,7 @@ export function completeContext(opts: ContextOptions & { prefix: string; limit?:
     cwd: opts.cwd ?? opts.projectDir,
     projectDir: opts.projectDir,
     services,
+    launch: {},
     prefix: opts.prefix,
     limit: opts.limit ?? 100,
   };
@@ -60,7 +70,7 @@ export function completeContext(opts: ContextOptions & { prefix: string; limit?:
 
 /** Calls the hook exactly as the pod does: `resolveSegment.for(kind).promise(payload, ctx)`. */
 export function resolveWith(host: PluginHost, kind: string, segment: unknown, ctx: ResolveContext): Promise<Resolution | undefined> {
-  return host.hooks.resolveSegment.for(kind).promise(segment as Record<string, unknown>, ctx);
+  return host.hooks.resolveSegment.for(kind).promise(segment as SegmentInput, ctx);
 }
 
 /** Calls `completeSegment.for(kind)` as the pod does for `list_completions`. */

@@ -8,6 +8,8 @@ import { Pod } from '../../core/pod/Pod.js';
 import type { YoiPlugin } from '../../core/plugin/YoiPlugin.js';
 import type { Event } from '../../core/protocol/index.js';
 import { defaultPlugins } from '../../plugins/index.js';
+import { PodTreeService } from '../../plugins/podtree/podTreePlugin.js';
+import type { PodTree } from '../../plugins/podtree/tree/PodTree.js';
 
 export interface TestPodOptions {
   /** Files to create in the project directory (relative path → content). */
@@ -21,7 +23,7 @@ export interface TestPodOptions {
   /** Reuse a project dir (restart tests). */
   dir?: string;
   /** Start as a child of the pod at `callback` (which reserved its scope). */
-  adopt?: { callback: string; instruction?: string };
+  adopt?: { callback: string; instruction?: string; secret?: string };
 }
 
 export interface TestPod {
@@ -53,7 +55,9 @@ export async function startTestPod(opts: TestPodOptions = {}): Promise<TestPod> 
   const loaded = await loadConfig({ cwd: dir, env, defaultPlugins: defaultPlugins() });
   const config = opts.plugins ? { ...loaded, plugins: opts.plugins } : loaded;
   const host = createHostFromConfig(config);
-  const pod = await Pod.start({ config, host, name: opts.name ?? 'test', env, resume: opts.resume, adopt: opts.adopt });
+  const pod = await Pod.start({ config, host, name: opts.name ?? 'test', env, resume: opts.resume,
+    ...(opts.adopt ? { launch: { adopt: opts.adopt } } : {}),
+  });
   return {
     pod,
     dir,
@@ -87,4 +91,9 @@ export async function until(events: Event[], pred: (e: Event) => boolean, timeou
     if (Date.now() > deadline) throw new Error(`timed out; saw ${JSON.stringify(events.map((e) => e.event))}`);
     await new Promise((r) => setTimeout(r, 5));
   }
+}
+
+/** The pod tree service of a test pod (provided by `yoi:pod-tree`). */
+export function treeOf(pod: Pod): PodTree {
+  return pod.host.services.get(PodTreeService);
 }

@@ -8,7 +8,12 @@ export const RunParamsSchema = struct({
 });
 export const NotifyParamsSchema = struct({ message: Str });
 /** v2: opens protocol negotiation; the pod answers `welcome`. */
-export const HelloParamsSchema = struct({ protocol_version: U32, client: Str.optional() });
+export const HelloParamsSchema = struct({
+  protocol_version: U32,
+  client: Str.optional(),
+  /** A credential for pods that authenticate a kind of client (a child pod's report secret). */
+  auth: Str.optional(),
+});
 /** v2: completion candidates for `@` (file_ref), `#` (knowledge_ref), `/` (workflow_invoke). */
 export const ListCompletionsParamsSchema = struct({ kind: Str, prefix: Str.default('') });
 

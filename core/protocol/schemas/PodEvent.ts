@@ -16,6 +16,8 @@ export const ScopeSubDelegatedSchema = struct({
   sub_pod: Str,
   sub_socket: Str,
   scope: seq(ScopeRuleSchema),
+  /** yoi: the grandchild's report secret, so an ancestor that adopts it can authenticate it. */
+  secret: Str.optional(),
 });
 
 export const KNOWN_POD_EVENT_SCHEMAS = {

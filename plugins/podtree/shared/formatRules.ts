@@ -1,4 +1,4 @@
-import type { LockRule } from '../../../core/podtree/ScopeLockSchema.js';
+import type { LockRule } from '../tree/ScopeLockSchema.js';
 
 /** `write:/src, read:/docs [non-recursive]`, as the original's tool outputs wrote scopes. */
 export function formatRules(rules: readonly LockRule[]): string {

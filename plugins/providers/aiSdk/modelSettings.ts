@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { formatZodError } from '../../../core/errors/formatZodError.js';
+import { formatZodError } from '../../../core/api.js';
 
 /** An environment variable's name (where an API key is read from). */
 export const EnvNameSchema = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { error: 'expected an environment variable name' });

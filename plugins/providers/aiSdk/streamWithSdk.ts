@@ -1,6 +1,6 @@
 import type { LanguageModel, ModelMessage, SystemModelMessage, ToolSet } from 'ai';
-import type { LlmRequest, ProviderPart } from '../../../core/provider/Provider.js';
 import { describeSdkError, type ErrorHints } from './describeSdkError.js';
+import type { LlmRequest, ProviderPart } from '../../../core/api.js';
 
 type Ai = typeof import('ai');
 

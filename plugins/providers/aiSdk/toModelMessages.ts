@@ -1,5 +1,5 @@
 import type { AssistantModelMessage, ModelMessage, ToolModelMessage, ToolResultPart } from 'ai';
-import type { HistoryItem } from '../../../core/history/HistoryItem.js';
+import type { HistoryItem } from '../../../core/api.js';
 
 /** Provider-keyed options the SDK passes through (`{ anthropic: { cacheControl: ... } }`). */
 export type ProviderOptions = NonNullable<ModelMessage['providerOptions']>;

@@ -1,7 +1,6 @@
 import path from 'node:path';
-import type { CompleteContext } from '../../../core/hooks/HookTypes.js';
-import { scopeOf } from '../../../core/scope/scopeOf.js';
 import { MAX_PATH_BYTES } from './resolveFileRef.js';
+import { type CompleteContext } from '../../../core/api.js';
 
 /** Directory levels searched below the typed directory. */
 const MAX_DEPTH = 8;
@@ -23,7 +22,7 @@ export async function completeFilePaths(ctx: CompleteContext): Promise<string[]>
   const typedDir = prefix.slice(0, slash + 1);
   const namePart = prefix.slice(slash + 1);
 
-  const scope = scopeOf(ctx);
+  const scope = ctx.services.scope;
   const base = scope.check(path.resolve(ctx.cwd, typedDir || '.'), 'read');
   if (!base.ok) return [];
   let found: string[];

@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { definePlugin } from '../../../core/plugin/definePlugin.js';
-import { DEFAULT_FILE_REF_BYTES, resolverSettings } from '../shared/resolverSettings.js';
+import { FileRefKind } from '../shared/builtinKinds.js';
+import { FileRefBytesSchema, FileRefLimit } from '../shared/fileRefLimit.js';
 import { completeFilePaths } from './completeFilePaths.js';
 import { resolveFileRef } from './resolveFileRef.js';
+import { definePlugin } from '../../../core/api.js';
 
 const NAME = 'yoi:file-ref';
 
@@ -15,17 +16,19 @@ export const FileRefOptionsSchema = z.strictObject({
 
 /**
  * `file_ref` segments (`@path`): the file's text as a `File: <path>` context item, read only
- * inside the pod's read scope; also completes `@` paths for clients.
+ * inside the pod's read scope; also completes `@` paths for clients. Owns `limits.fileRefBytes`
+ * and offers it to the other reference resolvers.
  */
 export const fileRefResolver = definePlugin({
   name: NAME,
   options: FileRefOptionsSchema,
-  apply(host, options) {
-    host.hooks.resolveSegment.for('file_ref').tapPromise(NAME, async (segment, ctx) => {
-      const maxBytes = options.maxBytes ?? resolverSettings(ctx.services).limits?.fileRefBytes ?? DEFAULT_FILE_REF_BYTES;
-      return resolveFileRef(segment, ctx, { maxBytes, maxEntries: options.maxEntries });
-    });
-    host.hooks.completeSegment.for('file_ref').tapPromise(NAME, async (items, ctx) => {
+  config: { key: 'limits.fileRefBytes', schema: FileRefBytesSchema },
+  apply(api, options) {
+    api.provide(FileRefLimit, { maxBytes: api.config });
+    const maxBytes = options.maxBytes ?? api.config;
+    const kind = api.segmentKind(FileRefKind);
+    kind.resolve((segment, ctx) => resolveFileRef(segment, ctx, { maxBytes, maxEntries: options.maxEntries }));
+    kind.complete(async (items, ctx) => {
       const mine = await completeFilePaths(ctx);
       return [...items, ...mine.filter((item) => !items.includes(item))];
     });

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Scope } from '../../../core/scope/Scope.js';
+import type { Scope } from '../../../core/api.js';
 
 /** Directory entries looked at before giving up on a complete count. */
 export const MAX_SCANNED_ENTRIES = 5000;

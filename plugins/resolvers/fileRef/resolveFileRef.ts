@@ -1,11 +1,9 @@
 import path from 'node:path';
-import type { Resolution } from '../../../core/pipeline/Resolution.js';
-import type { ResolveContext } from '../../../core/pipeline/ResolveContext.js';
-import { scopeOf } from '../../../core/scope/scopeOf.js';
 import { displayRef } from '../shared/displayRef.js';
 import { readTextFile } from '../shared/readTextFile.js';
 import { segmentField } from '../shared/segmentField.js';
 import { listDirectory } from './listDirectory.js';
+import { type Resolution, type ResolveContext } from '../../../core/api.js';
 
 /** Longest path accepted, in bytes (Linux PATH_MAX); longer input is refused unread. */
 export const MAX_PATH_BYTES = 4096;
@@ -36,7 +34,7 @@ export async function resolveFileRef(segment: unknown, ctx: ResolveContext, limi
   }
   if (ctx.signal.aborted) return unresolved('cancelled');
 
-  const check = scopeOf(ctx).check(path.resolve(ctx.cwd, written), 'read');
+  const check = ctx.services.scope.check(path.resolve(ctx.cwd, written), 'read');
   if (!check.ok) return unresolved(`not readable: ${check.reason}`);
 
   const label = `File: ${ref}`;
@@ -74,7 +72,7 @@ async function directoryResolution(
 ): Promise<Resolution> {
   let listing;
   try {
-    listing = await listDirectory(dir, { scope: scopeOf(ctx), maxEntries: limits.maxEntries, signal: ctx.signal });
+    listing = await listDirectory(dir, { scope: ctx.services.scope, maxEntries: limits.maxEntries, signal: ctx.signal });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const reason = code === 'EACCES' || code === 'EPERM' ? 'permission denied (directory)' : `directory cannot be listed (${code ?? 'unknown error'})`;

@@ -1,7 +1,6 @@
 import path from 'node:path';
-import type { CompleteContext } from '../../../core/hooks/HookTypes.js';
-import { canonicalPath } from '../../../core/scope/canonicalPath.js';
 import { listSlugs } from './listSlugs.js';
+import { canonicalPath, type CompleteContext } from '../../../core/api.js';
 
 /** Slugs of the documents in `dir` starting with `ctx.prefix`, sorted, at most `ctx.limit`. */
 export async function completeSlugs(dir: string, ctx: CompleteContext): Promise<string[]> {

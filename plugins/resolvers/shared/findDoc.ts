@@ -1,9 +1,4 @@
 import path from 'node:path';
-import type { Resolution } from '../../../core/pipeline/Resolution.js';
-import type { ResolveContext } from '../../../core/pipeline/ResolveContext.js';
-import { canonicalPath } from '../../../core/scope/canonicalPath.js';
-import { isWithin } from '../../../core/scope/ruleMatches.js';
-import { scopeOf } from '../../../core/scope/scopeOf.js';
 import { displayRef } from './displayRef.js';
 import { listSlugs } from './listSlugs.js';
 import { parseFrontMatter, type FrontMatter } from './parseFrontMatter.js';
@@ -11,6 +6,7 @@ import { readTextFile } from './readTextFile.js';
 import { segmentField } from './segmentField.js';
 import { suggestSlugs } from './suggestSlugs.js';
 import { slugProblem } from './slugProblem.js';
+import { canonicalPath, isWithin, type Resolution, type ResolveContext } from '../../../core/api.js';
 
 /** Which kind of document is looked up: words for reasons, the sigil users type. */
 export interface DocKind {
@@ -46,7 +42,7 @@ export async function findDoc(
   const home = canonicalPath(dir) ?? path.resolve(dir);
   const file = canonicalPath(`${slug}.md`, home);
   if (file === undefined) return fail(`${kind.sigil}${ref} cannot be resolved`, ref);
-  if (!isWithin(file, home) && !scopeOf(ctx).canRead(file)) {
+  if (!isWithin(file, home) && !ctx.services.scope.canRead(file)) {
     return fail(`${kind.sigil}${ref} leads outside ${shownDir(dir, ctx)} and the pod's scope`, ref);
   }
 

@@ -1,5 +1,5 @@
+import { ToolRefusal } from '../../../core/api.js';
 import { spawn } from 'node:child_process';
-import { ToolRefusal } from '../shared/ToolRefusal.js';
 
 /** Most bytes of ripgrep output read; beyond it the search is stopped and reported partial. */
 export const MAX_RG_OUTPUT_BYTES = 32 * 1024 * 1024;

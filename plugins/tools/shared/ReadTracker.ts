@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { PodServices } from '../../../core/hooks/PodServices.js';
+import type { PodServices } from '../../../core/api.js';
 
 /** How the file on disk compares with what the pod last read or wrote. */
 export type Freshness = 'current' | 'unread' | 'changed';

@@ -1,7 +1,7 @@
+import { ToolRefusal } from '../../../core/api.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { ToolRefusal } from './ToolRefusal.js';
 
 /** Largest file Read, Write and Edit handle whole (they hash and rewrite whole files). */
 export const MAX_FILE_BYTES = 32 * 1024 * 1024;

@@ -1,7 +1,5 @@
 import path from 'node:path';
-import type { ToolContext } from '../../../core/tools/Tool.js';
-import { scopeOf } from '../../../core/scope/scopeOf.js';
-import { ToolRefusal } from './ToolRefusal.js';
+import { type ToolContext, ToolRefusal } from '../../../core/api.js';
 
 /**
  * Resolves a path the model gave (absolute, or relative to the pod's cwd) and checks it against
@@ -11,7 +9,7 @@ import { ToolRefusal } from './ToolRefusal.js';
 export function resolveToolPath(ctx: ToolContext, given: string, need: 'read' | 'write'): string {
   if (given.includes('\0')) throw new ToolRefusal('the path contains a NUL byte');
   const absolute = path.resolve(ctx.cwd, given);
-  const check = scopeOf(ctx).check(absolute, need);
+  const check = ctx.services.scope.check(absolute, need);
   if (!check.ok) throw new ToolRefusal(`cannot ${need} ${absolute}: ${check.reason}`);
   return check.path;
 }

@@ -64,7 +64,7 @@ describe('compaction failures', () => {
     const v1 = await RawClient.connect(tp.socket);
     const events = recorder(c);
     await run(c, 'hi');
-    const before = { id: tp.pod.sessionId, history: [...tp.pod.controller.history], bytes: fs.readFileSync(tp.pod.session.file, 'utf8') };
+    const before = { id: tp.pod.sessionId, history: [...tp.pod.controller.history], bytes: fs.readFileSync(tp.pod.runtime.session.file, 'utf8') };
     const failed = await compact(c);
     const error = 'plugin test:broken-compact failed in compact: no summary today';
     expect(failed).toMatchObject({ event: 'compact_failed', data: { error } });
@@ -76,13 +76,13 @@ describe('compaction failures', () => {
     await until(events, (e) => e.event === 'status' && e.data.status === 'idle' && events.indexOf(e) > events.indexOf(failed));
     expect(tp.pod.sessionId).toBe(before.id);
     expect(tp.pod.controller.history).toEqual(before.history);
-    expect(fs.readFileSync(tp.pod.session.file, 'utf8')).toBe(before.bytes);
+    expect(fs.readFileSync(tp.pod.runtime.session.file, 'utf8')).toBe(before.bytes);
     expect(sessionFiles(tp)).toHaveLength(1);
     await v1.until((e) => e.event === 'compact_failed');
     expect(v1.lines.filter((l) => l.includes('compact_'))).toEqual(['{"event":"compact_start"}', `{"event":"compact_failed","data":{"error":"${error}"}}`]);
     // The pod goes on in the old session.
     expect(await run(c, 'again')).toMatchObject({ event: 'run_end' });
-    expect(readSession(tp.pod.session.file).history).toEqual(tp.pod.controller.history);
+    expect(readSession(tp.pod.runtime.session.file).history).toEqual(tp.pod.controller.history);
     v1.destroy();
     await c.close();
   });
@@ -95,7 +95,7 @@ describe('compaction failures', () => {
     await run(c, 'hi');
     expect(await failed).toMatchObject({ data: { error: 'plugin yoi:compact-summary failed in compact: provider 429' } });
     expect(alerts(events)).toEqual([expect.objectContaining({ level: 'warn', source: 'compactor', message: 'post-run compaction failed: plugin yoi:compact-summary failed in compact: provider 429' })]);
-    await tp.pod.controller.whenSettled();
+    await tp.pod.runtime.work.settled();
     expect(tp.pod.status).toBe('idle');
     expect(sessionFiles(tp)).toHaveLength(1);
     await c.close();
@@ -117,7 +117,7 @@ describe('compaction failures', () => {
       await run(c, input);
       await failed;
     }
-    await tp.pod.controller.whenSettled();
+    await tp.pod.runtime.work.settled();
     const messages = alerts(events).map((a) => a.message);
     expect(messages).toHaveLength(3);
     expect(messages[0]).toBe('post-run compaction failed: plugin yoi:compact-summary failed in compact: e1');
@@ -125,7 +125,7 @@ describe('compaction failures', () => {
     expect(tp.pod.compactor.disabled).toBe(true);
 
     await run(c, '4'); // over the threshold, but disabled
-    await tp.pod.controller.whenSettled();
+    await tp.pod.runtime.work.settled();
     expect(compactEvents(events)).toHaveLength(6);
 
     expect(await compact(c)).toMatchObject({ event: 'compact_done' });
@@ -161,14 +161,14 @@ describe('stopping a compaction', () => {
     const started = c.waitFor((e) => e.event === 'compact_start');
     await run(c, 'hi');
     await started;
-    const before = { id: tp.pod.sessionId, bytes: fs.readFileSync(tp.pod.session.file, 'utf8') };
+    const before = { id: tp.pod.sessionId, bytes: fs.readFileSync(tp.pod.runtime.session.file, 'utf8') };
     const failed = c.waitFor((e) => e.event === 'compact_failed');
     await c.request({ method: 'pause' });
     expect(await failed).toMatchObject({ data: { error: 'aborted: paused by the user' } });
-    await tp.pod.controller.whenSettled();
+    await tp.pod.runtime.work.settled();
     expect(tp.pod.status).toBe('idle');
     expect(tp.pod.sessionId).toBe(before.id);
-    expect(fs.readFileSync(tp.pod.session.file, 'utf8')).toBe(before.bytes);
+    expect(fs.readFileSync(tp.pod.runtime.session.file, 'utf8')).toBe(before.bytes);
     expect(sessionFiles(tp)).toHaveLength(1);
     expect(alerts(events)).toEqual([]); // the user stopped it: no failure to report
     expect(compactEvents(events).map((e) => e.event)).toEqual(['compact_start', 'compact_failed']);
@@ -192,11 +192,11 @@ describe('stopping a compaction', () => {
     const kinds = events.map((e) => e.event).filter((n) => n.startsWith('compact_') || n === 'run_end');
     expect(kinds).toEqual(['compact_start', 'compact_failed', 'run_end']);
     expect(events.find((e) => e.event === 'compact_failed')).toMatchObject({ data: { error: 'aborted: the run was paused or cancelled' } });
-    await tp.pod.controller.whenSettled();
+    await tp.pod.runtime.work.settled();
     expect(tp.pod.status).toBe('idle');
     expect(tp.pod.sessionId).toBe(oldId);
     expect(sessionFiles(tp)).toHaveLength(1);
-    const logged = readSession(tp.pod.session.file);
+    const logged = readSession(tp.pod.runtime.session.file);
     expect(logged.history).toEqual(tp.pod.controller.history);
     expect(logged.interrupted).toBe(false);
     await c.close();
@@ -248,7 +248,7 @@ describe('stopping a compaction', () => {
     await c.request({ method: 'resume' });
     expect(await ended).toMatchObject({ data: { result: 'finished' } });
     expect(tp.pod.controller.history.map((i) => (i.type === 'message' ? i.content[0].text.split('\n')[0] : i.type))).toEqual(['[Compacted context summary]', 'tool_call', 'tool_result', 'after']);
-    expect(readSession(tp.pod.session.file).history).toEqual(tp.pod.controller.history);
+    expect(readSession(tp.pod.runtime.session.file).history).toEqual(tp.pod.controller.history);
     await c.close();
   }, 20_000);
 

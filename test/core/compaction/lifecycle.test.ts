@@ -42,7 +42,7 @@ describe('post-run compaction', () => {
     const v1 = await RawClient.connect(tp.socket);
     const seen = recorder(other);
     const oldId = tp.pod.sessionId;
-    const oldFile = tp.pod.session.file;
+    const oldFile = tp.pod.runtime.session.file;
     const done = other.waitFor((e) => e.event === 'compact_done');
     await run(sender, 'hi');
     const event = await done;
@@ -62,13 +62,13 @@ describe('post-run compaction', () => {
 
     // The new session starts with the summary and the kept tail; the old log is as it was.
     expect(texts(tp)).toEqual(['system: [Compacted context summary]\n\nSUMMARY of the greeting', 'assistant: hello']);
-    const fresh = readSession(tp.pod.session.file);
+    const fresh = readSession(tp.pod.runtime.session.file);
     expect(fresh.start.compacted_from).toEqual({ session_id: oldId, at: expect.any(Number) });
     expect(fresh.history).toEqual(tp.pod.controller.history);
     const old = readSession(oldFile);
     expect(old.history.map((i) => i.type === 'message' && i.content[0].text)).toEqual(['hi', 'hello']);
     expect(fs.readFileSync(oldFile, 'utf8').trimEnd().split('\n').at(-1)).toMatch(/"type":"run_end"/);
-    expect(listSessions(sessionsDir(tp))).toEqual([tp.pod.session.file, oldFile]);
+    expect(listSessions(sessionsDir(tp))).toEqual([tp.pod.runtime.session.file, oldFile]);
     expect(fs.readdirSync(sessionsDir(tp)).filter((f) => f.endsWith('.tmp'))).toEqual([]);
 
     // get_history answers from the new session; v1 clients got exactly the v1 shapes.
@@ -106,7 +106,7 @@ describe('post-run compaction', () => {
     const events = recorder(c);
     await run(c, 'x');
     await run(c, 'y');
-    await tp.pod.controller.whenSettled();
+    await tp.pod.runtime.work.settled();
     expect(compactEvents(events)).toEqual([]);
     await c.close();
   });
@@ -121,14 +121,14 @@ describe('mid-turn compaction', () => {
     ], { requestThreshold: 1000 }));
     const c = await tp.connect();
     const events = recorder(c);
-    const oldFile = tp.pod.session.file;
+    const oldFile = tp.pod.runtime.session.file;
     expect(await run(c, 'go')).toMatchObject({ event: 'run_end', data: { result: 'finished' } });
     const order = names(events).filter((n) => ['tool_result', 'compact_start', 'compact_done', 'turn_start', 'run_end'].includes(n));
     expect(order).toEqual(['turn_start', 'tool_result', 'compact_start', 'compact_done', 'turn_start', 'run_end']);
     expect(statuses(events).map((s) => s.split(':')[0])).toEqual(['running', 'compacting', 'running', 'idle']);
     expect(texts(tp)).toEqual(['system: [Compacted context summary]\n\nSUMMARY: waiting', 'call Wait', 'result waited 1 ms', 'assistant: continued']);
     // The rest of the run is logged in the new session, which ends it; the old one stops where it was cut.
-    const fresh = readSession(tp.pod.session.file);
+    const fresh = readSession(tp.pod.runtime.session.file);
     expect(fresh.history).toEqual(tp.pod.controller.history);
     expect(fresh.interrupted).toBe(false);
     expect(readSession(oldFile).history.map((i) => i.type)).toEqual(['message', 'tool_call', 'tool_result']);
@@ -162,7 +162,7 @@ describe('mid-turn compaction', () => {
     await until(events, (e) => e.event === 'compact_done');
     const order = names(events).filter((n) => n === 'run_end' || n.startsWith('compact_'));
     expect(order).toEqual(['run_end', 'compact_start', 'compact_done']);
-    await tp.pod.controller.whenSettled();
+    await tp.pod.runtime.work.settled();
     expect(tp.pod.status).toBe('idle');
     await c.close();
   });
@@ -178,7 +178,7 @@ describe('mid-turn compaction', () => {
     await second;
     const order = names(events).filter((n) => n === 'run_end' || n === 'compact_done' || n === 'turn_start');
     expect(order).toEqual(['turn_start', 'run_end', 'compact_done', 'turn_start', 'run_end']);
-    expect(readSession(tp.pod.session.file).history).toEqual(tp.pod.controller.history);
+    expect(readSession(tp.pod.runtime.session.file).history).toEqual(tp.pod.controller.history);
     expect(JSON.stringify(tp.pod.controller.history)).toContain('build finished');
     await c.close();
   });

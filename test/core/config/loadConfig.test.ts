@@ -79,10 +79,13 @@ describe('loadConfig: finding the file', () => {
     expect(config).toMatchObject({
       configPath: null, projectDir: p.root, name: 'default', model: { provider: 'echo' }, modelIsDefault: true, maxTurns: 50,
       plugins: [plugin], scope: { allow: [], deny: [] },
-      sessions: { dir: p.path('.yoi/sessions') }, knowledge: { dir: p.path('.yoi/knowledge') }, workflows: { dir: p.path('.yoi/workflows') },
+      sessions: { dir: p.path('.yoi/sessions') },
       compaction: { retainedTokens: 8000 },
-      limits: { maxLineBytes: 16 * 1024 * 1024, clientQueueBytes: 8 * 1024 * 1024, toolOutputBytes: 16 * 1024, fileRefBytes: 256 * 1024 },
+      limits: { maxLineBytes: 16 * 1024 * 1024, clientQueueBytes: 8 * 1024 * 1024, toolOutputBytes: 16 * 1024 },
     });
+    // The built-ins' keys are not the core's: `knowledge`, `workflows`, `limits.fileRefBytes` belong to their plugins.
+    expect(config).not.toHaveProperty('knowledge');
+    expect(config.limits).not.toHaveProperty('fileRefBytes');
     expect(config.compaction.threshold).toBeUndefined();
   });
 

@@ -116,7 +116,7 @@ describe('bad input: the pod keeps running, only the offender hears about it', (
     const c = await RawClient.connect(tp.socket);
     c.write('garbage\n{"method":"run","params":{"input":[{"kind":"text","content":"kept"}]}}\n');
     await c.until((e) => e.event === 'run_end');
-    const state = readSession(tp.pod.session.file);
+    const state = readSession(tp.pod.runtime.session.file);
     expect(state.history.map((i) => i.type === 'message' && i.content[0].text)).toEqual(['kept', '[user] kept']);
     expect(state.interrupted).toBe(false);
     c.destroy();

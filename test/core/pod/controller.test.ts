@@ -96,7 +96,7 @@ describe('pause, resume, cancel', () => {
     expect(tail).toEqual(['{"event":"error","data":{"code":"internal","message":"Cancelled"}}', '{"event":"run_end","data":{"result":"finished"}}']);
     expect(v1.lines.some((l) => /"seq"|"status"|"ack"|"request_id"/.test(l))).toBe(false);
     expect(messages(tp)).toEqual(['user: go', 'call Wait', 'result [Cancelled by user]']);
-    const logged = readSession(tp.pod.session.file).history;
+    const logged = readSession(tp.pod.runtime.session.file).history;
     expect(logged).toEqual(tp.pod.controller.history);
     expect(tp.pod.status).toBe('idle');
     v1.destroy();
@@ -120,7 +120,7 @@ describe('pause, resume, cancel', () => {
       "system: [The previous turn was interrupted by the user. The user's next request follows.]",
       'user: second', 'assistant: ok',
     ]);
-    expect(readSession(tp.pod.session.file).history).toEqual(tp.pod.controller.history);
+    expect(readSession(tp.pod.runtime.session.file).history).toEqual(tp.pod.controller.history);
     await c.close();
   });
 });
@@ -136,7 +136,7 @@ describe('notifications and input', () => {
     expect(events.some((e) => e.event === 'user_message')).toBe(false);
     const note = tp.pod.controller.history[0];
     expect(note.type === 'message' && note.role === 'system' && note.content[0].text).toMatch(/^\[Notification\]\nbuild finished\n\nThis is a notification, not a blocking request/);
-    expect(readSession(tp.pod.session.file).history[0]).toEqual(note);
+    expect(readSession(tp.pod.runtime.session.file).history[0]).toEqual(note);
     await c.close();
   });
 
@@ -170,7 +170,7 @@ describe('notifications and input', () => {
     expect(messages(tp)[0]).toBe('user: see [unknown input: kind=image][unresolved boom: boom]');
     const um = events.find((e) => e.event === 'user_message');
     expect(JSON.stringify(um)).toContain('{"kind":"image","url":"x"}');
-    const logged = readSession(tp.pod.session.file);
+    const logged = readSession(tp.pod.runtime.session.file);
     expect(logged.userInputs[0].segments[1]).toBeInstanceOf(UnknownSegment);
     await c.close();
   });

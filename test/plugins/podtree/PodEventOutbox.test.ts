@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { PodEventOutbox } from '../../../plugins/podtree/PodEventOutbox.js';
-import { makeProject, startTestPod, type TestPod } from '../../support/startTestPod.js';
+import { makeProject, startTestPod, type TestPod, treeOf } from '../../support/startTestPod.js';
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
@@ -49,7 +49,8 @@ describe('PodEventOutbox', () => {
   it('delivers reports in order, each acknowledged by a real parent', async () => {
     const tp: TestPod = await startTestPod({ name: 'parent' });
     cleanups.push(() => tp.stop());
-    const outbox = new PodEventOutbox({ socketPath: tp.socket, clientName: 'pod/kid' });
+    treeOf(tp.pod).registry.add({ pod_name: 'kid', socket_path: '/run/kid/sock', scope_delegated: [], callback_address: tp.socket, secret: 'kid-secret' });
+    const outbox = new PodEventOutbox({ socketPath: tp.socket, clientName: 'pod/kid', auth: 'kid-secret' });
     cleanups.push(() => outbox.close());
     for (let i = 0; i < 20; i++) outbox.send({ kind: 'errored', pod_name: 'kid', message: `problem ${i}` });
     expect(await outbox.drain(10_000)).toBe(true);

@@ -6,7 +6,7 @@ import { definePlugin } from '../../../core/plugin/definePlugin.js';
 import type { Event } from '../../../core/protocol/index.js';
 import { defaultPlugins } from '../../../plugins/index.js';
 import { RawClient } from '../../support/rawClient.js';
-import { recorder, runEnded, startTestPod, text, type TestPod } from '../../support/startTestPod.js';
+import { recorder, runEnded, startTestPod, text, type TestPod, treeOf } from '../../support/startTestPod.js';
 
 const pods: TestPod[] = [];
 const clients: PodClient[] = [];
@@ -49,9 +49,10 @@ async function family(plugins = defaultPlugins()) {
   const top = await pod({ name: 'top', files: { 'src/a.ts': 'a' }, plugins });
   const src = path.join(fs.realpathSync(top.dir), 'src');
   const midSocket = path.join(top.runtimeDir, 'mid', 'sock');
-  await top.pod.tree!.reserve('mid', midSocket, [{ target: src, permission: 'write', recursive: true }]);
-  top.pod.tree!.registry.add({ pod_name: 'mid', socket_path: midSocket, scope_delegated: [], callback_address: top.socket });
-  const mid = await pod({ dir: top.dir, name: 'mid', adopt: { callback: top.socket } });
+  await treeOf(top.pod).reserve('mid', midSocket, [{ target: src, permission: 'write', recursive: true }]);
+  // As SpawnPod does: recorded with the secret the child presents with its reports.
+  treeOf(top.pod).registry.add({ pod_name: 'mid', socket_path: midSocket, scope_delegated: [], callback_address: top.socket, secret: 'mid-secret' });
+  const mid = await pod({ dir: top.dir, name: 'mid', adopt: { callback: top.socket, secret: 'mid-secret' } });
   return { top, mid, src };
 }
 
@@ -83,8 +84,10 @@ describe('reports from a child reach its parent', () => {
     fs.writeFileSync(script, JSON.stringify([{ error: 'upstream 429' }]));
     fs.writeFileSync(path.join(top.dir, 'yoi.config.json'), JSON.stringify({ model: { provider: 'scripted', script: 'fail.json' } }));
     const src = path.join(fs.realpathSync(top.dir), 'lib');
-    await top.pod.tree!.reserve('flaky', path.join(top.runtimeDir, 'flaky', 'sock'), [{ target: src, permission: 'write', recursive: true }]);
-    const flaky = await pod({ dir: top.dir, name: 'flaky', adopt: { callback: top.socket } });
+    const flakySocket = path.join(top.runtimeDir, 'flaky', 'sock');
+    await treeOf(top.pod).reserve('flaky', flakySocket, [{ target: src, permission: 'write', recursive: true }]);
+    treeOf(top.pod).registry.add({ pod_name: 'flaky', socket_path: flakySocket, scope_delegated: [], callback_address: top.socket, secret: 'flaky-secret' });
+    const flaky = await pod({ dir: top.dir, name: 'flaky', adopt: { callback: top.socket, secret: 'flaky-secret' } });
     const topClient = await connect(top);
     const c = await connect(flaky);
     const ended = runEnded(c);
@@ -99,7 +102,7 @@ describe('reports from a child reach its parent', () => {
     expect(top.pod.scope.check(path.join(src, 'a.ts'), 'write').ok).toBe(false);
     await mid.stop();
     await waitForNote(topClient, 'Pod `mid` has stopped.');
-    expect(top.pod.tree!.registry.get('mid')).toBeUndefined();
+    expect(treeOf(top.pod).registry.get('mid')).toBeUndefined();
     const lock = JSON.parse(fs.readFileSync(path.join(top.runtimeDir, 'scope.lock'), 'utf8'));
     expect(lock.allocations.map((a: { pod_name: string }) => a.pod_name)).toEqual(['top']);
     expect(top.pod.scope.check(path.join(src, 'a.ts'), 'write').ok).toBe(true);
@@ -111,17 +114,20 @@ describe('reports from a child reach its parent', () => {
     const midClient = await connect(mid);
     const leaf = { target: path.join(src, 'leaf'), permission: 'write', recursive: true };
     // mid's own child `kid` reports that it spawned `leaf`.
+    treeOf(mid.pod).registry.add({ pod_name: 'kid', socket_path: '/run/kid/sock', scope_delegated: [], callback_address: mid.socket, secret: 'kid-secret' });
     const raw = await RawClient.connect(mid.socket);
-    raw.write('{"method":"hello","params":{"protocol_version":2,"client":"pod/kid"}}\n');
-    raw.write(`${JSON.stringify({ method: 'pod_event', request_id: 'k-1', params: { kind: 'scope_sub_delegated', parent_pod: 'kid', sub_pod: 'leaf', sub_socket: '/run/leaf/sock', scope: [leaf] } })}\n`);
+    raw.write('{"method":"hello","params":{"protocol_version":2,"client":"pod/kid","auth":"kid-secret"}}\n');
+    raw.write(`${JSON.stringify({ method: 'pod_event', request_id: 'k-1', params: { kind: 'scope_sub_delegated', parent_pod: 'kid', sub_pod: 'leaf', sub_socket: '/run/leaf/sock', scope: [leaf], secret: 'leaf-secret' } })}\n`);
     await raw.until((e) => e.event === 'ack');
     raw.destroy();
     await waitForNote(midClient, 'Pod `kid` spawned `leaf` and delegated scope to it.');
-    expect(mid.pod.tree!.registry.get('leaf')).toMatchObject({ socket_path: '/run/leaf/sock', scope_delegated: [leaf], via: 'kid' });
+    expect(treeOf(mid.pod).registry.get('leaf')).toMatchObject({ socket_path: '/run/leaf/sock', scope_delegated: [leaf], via: 'kid' });
     await waitForNote(topClient, 'Pod `mid` spawned `leaf` and delegated scope to it.');
-    expect(top.pod.tree!.registry.get('leaf')).toMatchObject({ socket_path: '/run/leaf/sock', via: 'mid', callback_address: mid.socket });
+    expect(treeOf(top.pod).registry.get('leaf')).toMatchObject({ socket_path: '/run/leaf/sock', via: 'mid', callback_address: mid.socket });
     const records = JSON.parse(fs.readFileSync(path.join(top.runtimeDir, 'top', 'spawned_pods.json'), 'utf8'));
     expect(records.map((r: { pod_name: string }) => r.pod_name)).toEqual(['mid', 'leaf']);
+    // Their grandchild's secret travelled up too, so a pod that adopts `leaf` can authenticate it.
+    expect(records[1].secret).toBe('leaf-secret');
   });
 
   it('a failing side-effect plugin becomes an alert naming it; the built-in handler still runs', async () => {
@@ -138,6 +144,6 @@ describe('reports from a child reach its parent', () => {
     await waitForNote(topClient, 'Pod `mid` has stopped.');
     expect(events.filter((e) => e.event === 'alert').map((e) => e.event === 'alert' && e.data.message))
       .toContain('plugin test:broken failed in podEvent(shut_down): registry on fire');
-    expect(top.pod.tree!.registry.get('mid')).toBeUndefined();
+    expect(treeOf(top.pod).registry.get('mid')).toBeUndefined();
   });
 });

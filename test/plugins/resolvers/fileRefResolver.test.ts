@@ -6,7 +6,7 @@ import path from 'node:path';
 import { Scope } from '../../../core/scope/Scope.js';
 import { fileRefResolver } from '../../../plugins/resolvers/fileRef/fileRefResolver.js';
 import {
-  completeContext, completeWith, hostWith, resolveContext, resolveWith, tempDir, within, writeFiles,
+  completeContext, completeWith, hostWith, hostWithConfig, resolveContext, resolveWith, tempDir, within, writeFiles,
 } from '../../contract/resolverHarness.js';
 
 let root: string;
@@ -93,9 +93,11 @@ describe('yoi:file-ref over the size cap', () => {
 
   it('takes the limit from the config, and the plugin option over the config', async () => {
     const config = { limits: { fileRefBytes: 10 } };
-    expect(await resolve('big.txt', { config })).toMatchObject({ warning: expect.stringContaining('first 10 of 307200 bytes') });
-    const plugin = hostWith(fileRefResolver({ maxBytes: 20 }));
-    const result = await resolveWith(plugin, 'file_ref', { kind: 'file_ref', path: 'big.txt' }, resolveContext({ projectDir: project, config }));
+    const configured = hostWithConfig(config, fileRefResolver());
+    expect(await resolveWith(configured, 'file_ref', { kind: 'file_ref', path: 'big.txt' }, resolveContext({ projectDir: project })))
+      .toMatchObject({ warning: expect.stringContaining('first 10 of 307200 bytes') });
+    const plugin = hostWithConfig(config, fileRefResolver({ maxBytes: 20 }));
+    const result = await resolveWith(plugin, 'file_ref', { kind: 'file_ref', path: 'big.txt' }, resolveContext({ projectDir: project }));
     expect(result).toMatchObject({ warning: expect.stringContaining('first 20 of 307200 bytes') });
   });
 

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Scope } from '../../../core/scope/Scope.js';
 import { knowledgeResolver } from '../../../plugins/resolvers/knowledgeResolver.js';
 import {
-  completeContext, completeWith, hostWith, resolveContext, resolveWith, tempDir, within, writeFiles,
+  completeContext, completeWith, hostWith, hostWithConfig, resolveContext, resolveWith, tempDir, within, writeFiles,
 } from '../../contract/resolverHarness.js';
 
 let root: string;
@@ -105,10 +105,10 @@ describe('yoi:knowledge', () => {
 
   it('reads the directory from the config, and the plugin option over the config', async () => {
     const config = { knowledge: { dir: path.join(project, 'notes') } };
-    expect(await resolve('alt', { config })).toMatchObject({ type: 'context', text: 'From the configured dir.' });
-    const optioned = hostWith(knowledgeResolver({ dir: 'docs' }));
-    expect(await resolve('shared', { config }, optioned)).toMatchObject({ type: 'context', text: 'Shared in scope.' });
-    expect(await resolve('alt', { config }, optioned)).toMatchObject({ type: 'unresolved', reason: 'no knowledge note #alt in docs' });
+    expect(await resolve('alt', {}, hostWithConfig(config, knowledgeResolver()))).toMatchObject({ type: 'context', text: 'From the configured dir.' });
+    const optioned = hostWithConfig(config, knowledgeResolver({ dir: 'docs' }));
+    expect(await resolve('shared', {}, optioned)).toMatchObject({ type: 'context', text: 'Shared in scope.' });
+    expect(await resolve('alt', {}, optioned)).toMatchObject({ type: 'unresolved', reason: 'no knowledge note #alt in docs' });
   });
 
   it('truncates a long note and warns', async () => {

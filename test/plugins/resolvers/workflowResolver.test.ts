@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { workflowResolver } from '../../../plugins/resolvers/workflowResolver.js';
 import {
-  completeContext, completeWith, hostWith, resolveContext, resolveWith, tempDir, writeFiles,
+  completeContext, completeWith, hostWith, hostWithConfig, resolveContext, resolveWith, tempDir, writeFiles,
 } from '../../contract/resolverHarness.js';
 
 let root: string;
@@ -27,8 +27,8 @@ beforeAll(() => {
 afterAll(() => remove());
 
 const host = hostWith(workflowResolver());
-const resolve = (slug: unknown, config?: unknown) =>
-  resolveWith(host, 'workflow_invoke', { kind: 'workflow_invoke', slug }, resolveContext({ projectDir: project, config }));
+const resolve = (slug: unknown, config?: Record<string, unknown>) =>
+  resolveWith(config ? hostWithConfig(config, workflowResolver()) : host, 'workflow_invoke', { kind: 'workflow_invoke', slug }, resolveContext({ projectDir: project }));
 
 describe('yoi:workflow', () => {
   it('gives the body, without front matter, as an instruction for this run', async () => {

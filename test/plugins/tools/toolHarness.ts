@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { PodServices } from '../../../core/hooks/PodServices.js';
 import { PluginHost } from '../../../core/plugin/PluginHost.js';
 import { Scope, type ScopeConfigInput } from '../../../core/scope/Scope.js';
-import { FileActivity } from '../../../core/tools/FileActivity.js';
+import { createTestServices } from '../../../testing/createTestServices.js';
 import type { ToolOutput } from '../../../core/tools/Tool.js';
 import { editTool } from '../../../plugins/tools/editTool.js';
 import { globTool } from '../../../plugins/tools/globTool.js';
@@ -35,9 +35,9 @@ export function fileTools(project: string, scopeConfig?: ScopeConfigInput, cwd =
   const host = new PluginHost();
   host.applyPlugins([readTool(), writeTool(), editTool(), globTool(), grepTool()]);
   host.start();
-  const files = new FileActivity();
-  const services: PodServices = { alert: () => undefined, scope: new Scope(scopeConfig, project), files };
-  const info = { podName: 'test', cwd, projectDir: project, services };
+  const services: PodServices = createTestServices({ projectDir: project, scope: new Scope(scopeConfig, project) });
+  const files = services.files;
+  const info = { podName: 'test', cwd, projectDir: project, services, launch: {} };
   const call = async (name: string, args: Record<string, unknown>, signal: AbortSignal = new AbortController().signal): Promise<ToolOutput> => {
     const tool = host.hooks.tools.get(name)!.call(info)!;
     const parsed = tool.input.safeParse(args);

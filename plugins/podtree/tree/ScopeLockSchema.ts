@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { PermissionSchema } from '../scope/ScopeRule.js';
+
+/** `read`, or `write` (which includes read). */
+const PermissionSchema = z.enum(['read', 'write']);
 
 /** A rule in `scope.lock` and `spawned_pods.json`: canonical absolute target, explicit recursion. */
 export const LockRuleSchema = z.object({

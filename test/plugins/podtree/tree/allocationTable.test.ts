@@ -1,8 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import {
   adopt, ancestry, conflictOwner, coversFully, delegate, registerTopLevel, reclaimStale, release, rulesOverlap,
-} from '../../../core/podtree/allocationTable.js';
-import type { LockRule, ScopeLockTable } from '../../../core/podtree/ScopeLockSchema.js';
+} from '../../../../plugins/podtree/tree/allocationTable.js';
+import type { LockRule, ScopeLockTable } from '../../../../plugins/podtree/tree/ScopeLockSchema.js';
 
 const w = (target: string, recursive = true): LockRule => ({ target, permission: 'write', recursive });
 const r = (target: string, recursive = true): LockRule => ({ target, permission: 'read', recursive });

@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import { z } from 'zod';
-import { formatZodError } from '../errors/formatZodError.js';
-import { writeFileAtomic } from '../pod/podFiles.js';
+import { formatZodError, writeFileAtomic } from '../../../core/api.js';
 import { LockRuleSchema } from './ScopeLockSchema.js';
 
 /**
@@ -20,6 +19,11 @@ export const SpawnedPodRecordSchema = z.object({
   spawned_at: z.int().optional(),
   /** Its output log (stdout and stderr), for a child this pod started. */
   log_path: z.string().optional(),
+  /**
+   * The secret the pod presents (`hello.auth`) when it reports: only the real pod may report for
+   * itself. Kept here so it survives this pod's restart and the adoption of orphans.
+   */
+  secret: z.string().optional(),
   /** How far ReadPodOutput has read its history: items of that session. */
   read_cursor: z.object({ session_id: z.string(), items: z.int().min(0) }).optional(),
 });

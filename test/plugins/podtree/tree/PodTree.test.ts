@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { LockRule } from '../../../core/podtree/ScopeLockSchema.js';
-import { startTestPod, type TestPod } from '../../support/startTestPod.js';
+import type { LockRule } from '../../../../plugins/podtree/tree/ScopeLockSchema.js';
+import { startTestPod, type TestPod, treeOf } from '../../../support/startTestPod.js';
 
 const pods: TestPod[] = [];
 afterEach(async () => {
@@ -32,21 +32,21 @@ describe('the pod tree in core', () => {
   it('a child gets exactly the delegated scope; the parent cannot write there until the child is forgotten', async () => {
     const root = await pod({ name: 'root', files: { 'src/a.ts': 'a', 'docs/d.md': 'd' }, config: { scope: { deny: [{ target: 'src/secret', permission: 'write' }] } } });
     const src = path.join(fs.realpathSync(root.dir), 'src');
-    const tree = root.pod.tree!;
+    const tree = treeOf(root.pod);
     const rules: LockRule[] = [{ target: src, permission: 'write', recursive: true }];
     await tree.reserve('kid', path.join(root.runtimeDir, 'kid', 'sock'), rules);
     expect(root.pod.scope.check(path.join(src, 'a.ts'), 'write')).toMatchObject({ ok: false, reason: 'read-only: outside the pod\'s write scope' });
     expect(root.pod.scope.check(path.join(root.dir, 'docs/d.md'), 'write').ok).toBe(true);
 
     const kid = await pod({ dir: root.dir, name: 'kid', adopt: { callback: root.socket, instruction: 'Only touch src.' } });
-    expect(kid.pod.tree!.parentName).toBe('root');
+    expect(treeOf(kid.pod).parentName).toBe('root');
     expect(kid.pod.scope.check(path.join(src, 'a.ts'), 'write').ok).toBe(true);
     // Not widened by the project config (which grants the whole project): only what was delegated.
     expect(kid.pod.scope.check(path.join(root.dir, 'docs/d.md'), 'read').ok).toBe(false);
     // The spawner's deny rules inside the region go with it.
     expect(kid.pod.scope.check(path.join(src, 'secret/x'), 'write').ok).toBe(false);
     expect(kid.pod.greeting.scope_summary).toBe(`Readable:\n  - ${src}\nWritable:\n  - ${src}`);
-    expect(kid.pod.controller.systemPrompt.endsWith('\n\nOnly touch src.')).toBe(true);
+    expect(kid.pod.runtime.systemPrompt.endsWith('\n\nOnly touch src.')).toBe(true);
     expect(lockOf(root).allocations.find((a) => a.pod_name === 'kid')).toMatchObject({ pid: process.pid, delegated_from: 'root' });
 
     await tree.forget('kid');
@@ -65,16 +65,16 @@ describe('the pod tree in core', () => {
     const root = await pod({ name: 'root', files: { 'src/a.ts': 'a' } });
     const src = path.join(fs.realpathSync(root.dir), 'src');
     const kidSocket = path.join(root.runtimeDir, 'kid', 'sock');
-    await root.pod.tree!.reserve('kid', kidSocket, [{ target: src, permission: 'write', recursive: true }]);
+    await treeOf(root.pod).reserve('kid', kidSocket, [{ target: src, permission: 'write', recursive: true }]);
     const kid = await pod({ dir: root.dir, name: 'kid', adopt: { callback: root.socket } });
-    root.pod.tree!.registry.add({ pod_name: 'kid', socket_path: kidSocket, scope_delegated: [], callback_address: root.socket });
+    treeOf(root.pod).registry.add({ pod_name: 'kid', socket_path: kidSocket, scope_delegated: [], callback_address: root.socket });
     await root.stop();
     expect(fs.readdirSync(path.join(root.runtimeDir, 'root'))).toEqual(['spawned_pods.json']);
     expect(lockOf(root).allocations.find((a) => a.pod_name === 'kid')?.delegated_from).toBeNull();
 
     const again = await pod({ dir: root.dir, name: 'root' });
     expect(again.pod.notes).toContain(`restored 1 spawned pod(s) from ${path.join(root.runtimeDir, 'root', 'spawned_pods.json')}`);
-    expect(again.pod.tree!.registry.get('kid')?.socket_path).toBe(kidSocket);
+    expect(treeOf(again.pod).registry.get('kid')?.socket_path).toBe(kidSocket);
     expect(lockOf(again).allocations.find((a) => a.pod_name === 'kid')?.delegated_from).toBe('root');
     expect(again.pod.scope.check(path.join(src, 'a.ts'), 'write').ok).toBe(false);
     await kid.stop();

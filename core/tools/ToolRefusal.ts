@@ -1,4 +1,4 @@
-import type { ToolOutput } from '../../../core/tools/Tool.js';
+import type { ToolOutput } from './Tool.js';
 
 /**
  * A call the tool refuses (out of scope, not read first, string not found ...): the model gets
@@ -17,9 +17,4 @@ export async function refusalsAsResults(body: () => Promise<ToolOutput>): Promis
     if (e instanceof ToolRefusal) return { summary: e.message, is_error: true };
     throw e;
   }
-}
-
-/** `1 line`, `2 lines`. */
-export function count(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }

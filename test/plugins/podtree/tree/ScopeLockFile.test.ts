@@ -2,8 +2,8 @@ import { describe, expect, it } from '@jest/globals';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { registerTopLevel } from '../../../core/podtree/allocationTable.js';
-import { ScopeLockFile } from '../../../core/podtree/ScopeLockFile.js';
+import { registerTopLevel } from '../../../../plugins/podtree/tree/allocationTable.js';
+import { ScopeLockFile } from '../../../../plugins/podtree/tree/ScopeLockFile.js';
 
 const base = () => path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'yoi-lock-')), 'run');
 

@@ -1,11 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import lockfile from 'proper-lockfile';
-import { YoiError, isYoiError } from '../errors/YoiError.js';
-import { formatZodError } from '../errors/formatZodError.js';
-import { ensurePrivateDir } from '../pod/podFiles.js';
+import { YoiError, ensurePrivateDir, formatZodError, isYoiError, writeFileAtomic } from '../../../core/api.js';
 import { ScopeLockTableSchema, type ScopeLockTable } from './ScopeLockSchema.js';
-import { writeFileAtomic } from '../pod/podFiles.js';
 
 /** Waits up to ~10 s for another process's operation (each holds the lock for milliseconds). */
 const LOCK_OPTIONS = {

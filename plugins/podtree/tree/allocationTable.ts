@@ -1,8 +1,10 @@
 import path from 'node:path';
-import { YoiError } from '../errors/YoiError.js';
-import { isWithin, ruleMatches } from '../scope/ruleMatches.js';
-import { PERMISSION_RANK } from '../scope/ScopeRule.js';
+import { YoiError, isWithin, ruleMatches } from '../../../core/api.js';
 import type { Allocation, LockRule, ScopeLockTable } from './ScopeLockSchema.js';
+
+/** `read` < `write`. */
+const PERMISSION_RANK = { read: 0, write: 1 } as const;
+
 
 /**
  * The scope-lock algorithms, as pure functions over the parsed table (the caller holds the file

@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import type { Hooks } from '../hooks/createHooks.js';
+import type { PodInfo } from '../hooks/HookTypes.js';
+import type { PodRuntime } from '../pod/PodRuntime.js';
+import type { ToolDefinition } from '../provider/Provider.js';
+import type { Tool } from '../tools/Tool.js';
+import type { ActiveRun } from './PodController.js';
+import type { ToolRunOptions } from './runToolCalls.js';
+
+/**
+ * The tools of the next LLM request: the ones the `tools` factories made at start, as rewritten
+ * by `listTools` taps (tools that come and go, such as MCP servers'). Definitions are derived
+ * once per tool object, so a stable list costs nothing per request.
+ */
+export class ToolSet {
+  readonly #static: Tool[];
+  readonly #defs = new WeakMap<Tool, ToolDefinition>();
+  #current: ReadonlyMap<string, Tool>;
+
+  constructor(
+    private readonly hooks: Hooks,
+    tools: ReadonlyMap<string, Tool>,
+    private readonly info: PodInfo,
+  ) {
+    this.#static = [...tools.values()];
+    this.#current = tools;
+  }
+
+  /** Names of the tools the pod started with (for the greeting). */
+  get startNames(): string[] {
+    return this.#static.map((t) => t.name);
+  }
+
+  /** Refreshes the list (before each LLM request) and returns its definitions, sorted by name. */
+  refresh(): ToolDefinition[] {
+    const list = this.hooks.listTools.taps.length > 0 ? this.hooks.listTools.call([...this.#static], this.info) : this.#static;
+    const byName = new Map<string, Tool>();
+    for (const tool of list) if (!byName.has(tool.name)) byName.set(tool.name, tool);
+    this.#current = byName;
+    return [...byName.values()].map((t) => this.#definition(t)).sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  get(name: string): Tool | undefined {
+    return this.#current.get(name);
+  }
+
+  runOptions(rt: PodRuntime, run: ActiveRun): ToolRunOptions {
+    return {
+      hooks: rt.hooks, bus: rt.bus, tools: this.#current, pod: rt.info, signal: run.abort.signal, client: run.client,
+      outputLimitBytes: rt.config.limits.toolOutputBytes, alert: (m) => rt.alert('warn', m),
+    };
+  }
+
+  #definition(tool: Tool): ToolDefinition {
+    let def = this.#defs.get(tool);
+    if (!def) {
+      // `io: 'input'`: the model writes the input, so fields with a default are optional to it.
+      const inputSchema = tool.inputJsonSchema ?? (z.toJSONSchema(tool.input, { unrepresentable: 'any', io: 'input' }) as Record<string, unknown>);
+      def = { name: tool.name, description: tool.description, inputSchema };
+      this.#defs.set(tool, def);
+    }
+    return def;
+  }
+}

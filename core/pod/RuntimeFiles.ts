@@ -1,0 +1,81 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { YoiError } from '../errors/YoiError.js';
+import type { PodStatus } from '../protocol/index.js';
+import { AtomicFileWriter, ensurePrivateDir, isSocketLive, writeFileAtomic, type PodStatusFile } from './podFiles.js';
+import type { PodPaths } from './runtimePaths.js';
+
+/** A pod's runtime directory as plugins see it (`services.runtime`). */
+export interface RuntimeDir {
+  /** The runtime base (`$YOI_RUNTIME_DIR`…): every pod's directory and the machine-wide files. */
+  readonly base: string;
+  /** This pod's directory. */
+  readonly dir: string;
+  readonly socket: string;
+  /** Keeps `file` (in this pod's directory) when the pod stops; the rest of the directory is removed. */
+  keep(file: string): void;
+}
+
+/**
+ * The files a pod keeps under its runtime directory (ARCHITECTURE §4.1): the 0700 directory,
+ * the socket (a stale one is replaced, a live one refuses the start), `pid` and `status.json`
+ * (written synchronously once when listening, then asynchronously and coalesced on every
+ * transition: it may trail a transition by milliseconds, never by a state), and the removal of
+ * it all at a clean stop except what plugins keep.
+ */
+export class RuntimeFiles {
+  readonly handle: RuntimeDir;
+  readonly #kept = new Set<string>();
+  #writer?: AtomicFileWriter;
+  readonly #startedAt = Date.now();
+
+  constructor(
+    readonly paths: PodPaths,
+    private readonly status: () => PodStatus,
+    private readonly sessionId: () => string,
+  ) {
+    const kept = this.#kept;
+    this.handle = Object.freeze({ base: paths.base, dir: paths.dir, socket: paths.socket, keep: (file: string) => void kept.add(path.resolve(file)) });
+  }
+
+  /** Creates the directories; refuses a live socket of the same name, removes a stale one. */
+  async prepare(name: string): Promise<void> {
+    ensurePrivateDir(this.paths.base);
+    ensurePrivateDir(this.paths.dir);
+    if (!fs.existsSync(this.paths.socket)) return;
+    if (await isSocketLive(this.paths.socket)) {
+      throw new YoiError('YOI_ERR_POD_RUNNING', `pod ${name} is already running (socket ${this.paths.socket})`);
+    }
+    fs.rmSync(this.paths.socket, { force: true }); // stale: nobody listens
+  }
+
+  /** The pod accepts connections: `pid` and the first `status.json`. */
+  listening(): void {
+    fs.writeFileSync(this.paths.pid, `${process.pid}\n`, { mode: 0o600 });
+    writeFileAtomic(this.paths.status, this.#statusText());
+    this.#writer = new AtomicFileWriter(this.paths.status);
+  }
+
+  /** Rewrites status.json without waiting on the disk. */
+  statusChanged(): void {
+    this.#writer?.write(this.#statusText());
+  }
+
+  /** After a clean stop: waits for the last status write, removes the directory except kept files. */
+  async remove(): Promise<void> {
+    await this.#writer?.drain();
+    const { dir, socket } = this.paths;
+    const keep = [...this.#kept].filter((f) => path.dirname(f) === dir && fs.existsSync(f));
+    if (keep.length === 0) fs.rmSync(dir, { recursive: true, force: true });
+    else for (const entry of fs.readdirSync(dir)) if (!keep.includes(path.join(dir, entry))) fs.rmSync(path.join(dir, entry), { recursive: true, force: true });
+    if (socket !== path.join(dir, 'sock')) fs.rmSync(socket, { force: true });
+  }
+
+  #statusText(): string {
+    const file: PodStatusFile = {
+      pod_name: path.basename(this.paths.dir), state: this.status(), session_id: this.sessionId(), pid: process.pid,
+      socket: this.paths.socket, started_at: this.#startedAt,
+    };
+    return `${JSON.stringify(file, null, 2)}\n`;
+  }
+}

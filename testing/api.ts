@@ -1,0 +1,3 @@
+/** What the testing helpers use from yoi: its public API, and the few internals a real pod needs. */
+export * from '../core/api.js';
+export { FileActivity } from '../core/tools/FileActivity.js';
