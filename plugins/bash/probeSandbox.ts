@@ -18,18 +18,18 @@ const probes = new Map<string, SandboxProbe>();
  * executable and flags for the life of the process.
  */
 export function probeSandbox(bwrap: string | undefined, flags: SandboxFlags, env: NodeJS.ProcessEnv = process.env): SandboxProbe {
-  const key = `${bwrap ?? ''}\0${flags.network}`;
+  const executable = bwrap ?? findOnPath('bwrap', env.PATH);
+  if (!executable) return { ok: false, reason: 'bubblewrap (bwrap) is not installed (Debian/Ubuntu: apt-get install bubblewrap)' };
+  const key = `${executable}\0${flags.network}`;
   let probe = probes.get(key);
   if (!probe) {
-    probe = runProbe(bwrap, flags, env);
+    probe = runProbe(executable, flags);
     probes.set(key, probe);
   }
   return probe;
 }
 
-function runProbe(bwrap: string | undefined, flags: SandboxFlags, env: NodeJS.ProcessEnv): SandboxProbe {
-  const executable = bwrap ?? findOnPath('bwrap', env.PATH);
-  if (!executable) return { ok: false, reason: 'bubblewrap (bwrap) is not installed (Debian/Ubuntu: apt-get install bubblewrap)' };
+function runProbe(executable: string, flags: SandboxFlags): SandboxProbe {
   const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', ...isolationArgs(flags), '--', '/bin/sh', '-c', ':'];
   const r = spawnSync(executable, args, { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8', timeout: PROBE_TIMEOUT_MS, env: {} });
   if (r.error) {
