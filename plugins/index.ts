@@ -24,7 +24,7 @@ import { podReporter } from './podtree/podReporter.js';
 import { spawnedPodEvents } from './podtree/spawnedPodEvents.js';
 import { podEventText } from './podtree/podEventText.js';
 
-export { pasteResolver, fileRefResolver, knowledgeResolver, workflowResolver };
+export { pasteResolver, fileRefResolver, knowledgeResolver, workflowResolver, bashTool };
 
 /**
  * The built-in plugins, in the order they are applied. A config without `plugins` gets this

@@ -1,4 +1,4 @@
-import { afterEach, expect, it } from '@jest/globals';
+import { afterEach, describe, expect, it } from '@jest/globals';
 import fs from 'node:fs';
 import path from 'node:path';
 import { makeProject } from '../../support/startTestPod.js';
@@ -35,5 +35,23 @@ describeSandboxed('Bash end to end: `yoi pod start` on the scripted provider, dr
     expect(sent.stdout).not.toContain('sk-never-in-a-command');
     expect(yoi(['pod', 'stop'], { cwd: dir, env }).status).toBe(0);
     expect(await pod.exited).toBe(0);
+  });
+});
+
+describe('Bash configured as the README shows', () => {
+  it('replaces the built-in with bashTool({ network: true }) from yoi/plugins', () => {
+    const dir = makeProject({
+      'yoi.config.ts': [
+        "import { defaultPlugins } from 'yoi';",
+        "import { bashTool } from 'yoi/plugins';",
+        '',
+        "export default { plugins: [...defaultPlugins({ exclude: ['yoi:bash'] }), bashTool({ network: true })] };",
+      ].join('\n'),
+    });
+    const r = yoi(['plugins', '--json'], { cwd: dir });
+    expect(r.stderr).toBe('');
+    const plugins = JSON.parse(r.stdout) as { name: string; hooks: string[] }[];
+    expect(plugins.filter((p) => p.name === 'yoi:bash')).toEqual([{ name: 'yoi:bash', hooks: ['tools(Bash)'] }]);
+    expect(plugins.at(-1)?.name).toBe('yoi:bash');
   });
 });
