@@ -49,6 +49,7 @@ const STRICTNESS: Readonly<Record<MountMode, number>> = { write: 0, read: 1, hid
  *   control plane's hidden paths;
  * - read elsewhere.
  * Paths that do not exist are not mounted (a path created later falls under its parent's mount).
+ * The directories above a restricted region are pinned in place (see `pins`).
  */
 export function planMounts(layout: SandboxLayout): MountPlan {
   const { allow, deny, locks, readOnly, reopen, hidden } = layout;
@@ -78,7 +79,7 @@ export function planMounts(layout: SandboxLayout): MountPlan {
   const mounts: Mount[] = [];
   const ordered = [...boundaries.keys()]
     .filter((p) => p !== '/' && p !== PRIVATE_TMP && !OWN_MOUNTS.some((own) => isWithin(p, own)))
-    .sort((a, b) => depth(a) - depth(b) || (a < b ? -1 : a > b ? 1 : 0));
+    .sort(byDepth);
   for (const p of ordered) {
     const stats = statOf(p);
     if (!stats) continue;
@@ -91,7 +92,27 @@ export function planMounts(layout: SandboxLayout): MountPlan {
     mounted.push({ path: p, mode });
     mounts.push({ path: p, mode, kind });
   }
-  return { root, mounts };
+  return { root, mounts: [...mounts, ...pins(mounts, mounted)].sort((a, b) => byDepth(a.path, b.path)) };
+}
+
+/**
+ * A restricted region is only as safe as its path: a directory above it that sits in a writable
+ * directory could be renamed, carrying the region away on the host (the mount moves along), and
+ * a look-alike be created in its place for the next command. A mount point cannot be renamed
+ * (EBUSY), so each such directory is mounted over itself, with the mode it already has.
+ */
+function pins(mounts: readonly Mount[], mounted: readonly { path: string; mode: MountMode | 'scratch' }[]): Mount[] {
+  const taken = new Set([...mounted.map((m) => m.path), ...OWN_MOUNTS]);
+  const out = new Map<string, Mount>();
+  for (const m of mounts) {
+    if (m.mode === 'write') continue;
+    for (let dir = path.dirname(m.path); dir !== '/'; dir = path.dirname(dir)) {
+      if (taken.has(dir) || out.has(dir) || nearest(mounted, path.dirname(dir)).mode !== 'write') continue;
+      const mode = nearest(mounted, dir).mode;
+      if (mode === 'write' || mode === 'read') out.set(dir, { path: dir, mode, kind: 'dir' });
+    }
+  }
+  return [...out.values()];
 }
 
 /** In the control plane: the deepest read-only or reopened path containing `p` is a read-only one. */
@@ -133,6 +154,11 @@ function statOf(p: string): fs.Stats | undefined {
 
 function stricter(a: MountMode, b: MountMode): MountMode {
   return STRICTNESS[a] >= STRICTNESS[b] ? a : b;
+}
+
+/** Shallowest first (a mount overrides the ones above it), then by path. */
+function byDepth(a: string, b: string): number {
+  return depth(a) - depth(b) || (a < b ? -1 : a > b ? 1 : 0);
 }
 
 function depth(p: string): number {

@@ -13,7 +13,7 @@ import { probeSandbox } from '../../../plugins/bash/probeSandbox.js';
 
 /** Whether the real bubblewrap works here (tests that need it are skipped, saying why, if not). */
 export const sandbox = probeSandbox(undefined, { network: false });
-export const describeSandboxed = sandbox.ok ? describe : describe.skip;
+export const describeSandboxed: typeof describe.skip = sandbox.ok ? describe : describe.skip;
 if (!sandbox.ok) console.warn(`bash sandbox tests skipped: ${sandbox.reason}`);
 
 /**

@@ -7,7 +7,7 @@ const trees: ReturnType<typeof tempTree>[] = [];
 afterEach(() => {
   for (const t of trees.splice(0)) t.remove();
 });
-function bash(options?: Parameters<typeof bashFixture>[1]['options']) {
+function bash(options?: NonNullable<Parameters<typeof bashFixture>[1]>['options']) {
   const t = tempTree();
   trees.push(t);
   return bashFixture(t.project, { options });

@@ -48,6 +48,9 @@ describeSandboxed('Bash in the bubblewrap sandbox: the filesystem', () => {
     expect(dir.content).toMatch(/Permission denied/);
     for (const out of [file, dir]) expect(out.content).not.toMatch(/TOP-SECRET|KEY-MATERIAL/);
     // Overwriting or replacing the denied file does not work either, and the host file is intact.
+    const unmount = await call({ command: 'umount secret.txt vault 2>&1; cat secret.txt vault/key' });
+    expect(unmount.is_error).toBe(true);
+    expect(unmount.content).not.toMatch(/TOP-SECRET|KEY-MATERIAL/);
     const replace = await call({ command: 'echo x > secret.txt; rm -f secret.txt; mv secret.txt s2' });
     expect(replace.is_error).toBe(true);
     expect(fs.readFileSync(t.at('secret.txt'), 'utf8')).toBe('TOP-SECRET\n');
@@ -56,6 +59,23 @@ describeSandboxed('Bash in the bubblewrap sandbox: the filesystem', () => {
     expect(docs.is_error).toBe(true);
     expect(docs.content).toMatch(/^public\n.*Read-only file system/s);
     expect(fs.existsSync(t.at('docs/new'))).toBe(false);
+  });
+
+  it('a restricted region cannot be carried away by renaming a directory above it (replayed attack)', async () => {
+    const t = tree({ 'conf/deep/secret.env': 'TOP-SECRET\n', 'src/child/a': 'a\n' });
+    const { call, scope } = bashFixture(t.project, { scope: { deny: [{ target: 'conf/deep/secret.env', permission: 'read' }] } });
+    scope.lockWrite(t.at('src/child'));
+    const moved = await call({ command: 'mv conf conf2; mv conf/deep conf/deep2; mv src src2; rm -rf src; ls conf2 conf/deep2 src2' });
+    expect(moved.is_error).toBe(true);
+    expect(moved.content?.match(/cannot move .*: Device or resource busy/g)).toHaveLength(3);
+    expect(moved.content).toMatch(/ls: cannot access 'conf2'.*'conf\/deep2'.*'src2'/s);
+    // On the host nothing moved, and the next command still finds everything in place.
+    expect(fs.readFileSync(t.at('conf/deep/secret.env'), 'utf8')).toBe('TOP-SECRET\n');
+    expect(fs.readFileSync(t.at('src/child/a'), 'utf8')).toBe('a\n');
+    const again = await call({ command: 'cat conf2/deep/secret.env conf/deep2/secret.env src2/child/a 2>&1; cat conf/deep/secret.env; echo x > src/child/a' });
+    expect(again.is_error).toBe(true);
+    expect(again.content).not.toContain('TOP-SECRET');
+    expect(again.content).toMatch(/secret\.env: Permission denied.*Read-only file system/s);
   });
 
   it('honours runtime write locks (regions delegated to a child pod) and their release', async () => {

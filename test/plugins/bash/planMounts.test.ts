@@ -49,6 +49,20 @@ describe('planMounts', () => {
     expect(shallow.mounts).toEqual(['write dir top', 'read dir top/one', 'read dir top/two']);
   });
 
+  it('pins the directories above a restricted region inside a write region, so none can be renamed away', () => {
+    const { mounts } = plan(
+      { 'conf/deep/secret.env': 's', 'src/child/a': 'a', 'logs/sessions/s.jsonl': '' },
+      { deny: [{ target: 'conf/deep/secret.env', permission: 'read' }] },
+      { readOnly: ['logs/sessions'], lock: ['src/child'] },
+    );
+    expect(mounts).toEqual([
+      'write dir .',
+      'write dir conf', 'write dir logs', 'write dir src',
+      'write dir conf/deep', 'read dir logs/sessions', 'read dir src/child',
+      'hidden file conf/deep/secret.env',
+    ]);
+  });
+
   it('a non-recursive rule over more subdirectories than it examines takes the stricter mode for all of it', () => {
     const files = Object.fromEntries(Array.from({ length: MAX_CHILD_DIRS + 1 }, (_, i) => [`top/d${i}/x`, '']));
     const { mounts } = plan(files, { allow: [{ target: 'top', permission: 'write', recursive: false }] });
