@@ -30,6 +30,8 @@ export function probeSandbox(bwrap: string | undefined, flags: SandboxFlags, env
 }
 
 function runProbe(executable: string, flags: SandboxFlags): SandboxProbe {
+  const untrusted = untrustedReason(executable);
+  if (untrusted) return { ok: false, reason: untrusted };
   const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', ...isolationArgs(flags), '--', '/bin/sh', '-c', ':'];
   const r = spawnSync(executable, args, { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8', timeout: PROBE_TIMEOUT_MS, env: {} });
   if (r.error) {
@@ -54,5 +56,22 @@ export function findOnPath(name: string, pathVar: string | undefined): string | 
       // not here
     }
   }
+  return undefined;
+}
+
+/**
+ * The sandbox is only as good as the program building it: bwrap must belong to root or to this
+ * user and be writable by nobody else (a binary anyone may replace protects nothing).
+ */
+function untrustedReason(executable: string): string | undefined {
+  let stats: fs.Stats;
+  try {
+    stats = fs.statSync(executable);
+  } catch {
+    return `bubblewrap is not installed at ${executable}`;
+  }
+  const uid = typeof process.getuid === 'function' ? process.getuid() : 0;
+  if (stats.uid !== 0 && stats.uid !== uid) return `bubblewrap at ${executable} belongs to another user (uid ${stats.uid}); not trusted`;
+  if ((stats.mode & 0o022) !== 0) return `bubblewrap at ${executable} is writable by other users; not trusted`;
   return undefined;
 }

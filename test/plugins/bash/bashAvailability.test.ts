@@ -47,6 +47,15 @@ describe('where no sandbox can be made', () => {
     expect(alerts).toEqual(["yoi:bash: Bash is not offered: bubblewrap cannot create a sandbox here: bwrap: No permissions to create new namespace, likely because the kernel does not allow non-privileged user namespaces.; set bash.sandbox: 'off' to run commands without a sandbox"]);
   });
 
+  it('a bwrap others may replace is not trusted', () => {
+    const t = tree();
+    const bwrap = refusingBwrap(t.root);
+    fs.chmodSync(bwrap, 0o777);
+    const { tool, alerts } = bashFixture(t.project, { options: { bwrapPath: bwrap } });
+    expect(tool).toBeUndefined();
+    expect(alerts).toEqual([`yoi:bash: Bash is not offered: bubblewrap at ${bwrap} is writable by other users; not trusted; set bash.sandbox: 'off' to run commands without a sandbox`]);
+  });
+
   it('in a pod: the tool list leaves Bash out, one alert is replayed to every client, the pod runs on', async () => {
     const t = tree();
     const bwrap = refusingBwrap(t.root);
