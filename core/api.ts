@@ -35,7 +35,7 @@ export { messageItem, itemText, HistoryItemSchema, type HistoryItem } from './hi
 export { estimateItemsTokens, estimateTextTokens } from './tokens/estimateTokens.js';
 
 // Scope
-export { Scope, canonicalPath, isWithin, ruleMatches, type ScopeCheck, type ScopeConfigInput, type ScopeLock } from './scope/index.js';
+export { Scope, canonicalPath, isWithin, ruleMatches, type ScopeCheck, type ScopeConfigInput, type ScopeLock, type ResolvedRule } from './scope/index.js';
 
 // Config
 export { defineConfig } from './config/defineConfig.js';

@@ -7,6 +7,7 @@ import { writeTool } from './tools/writeTool.js';
 import { editTool } from './tools/editTool.js';
 import { globTool } from './tools/globTool.js';
 import { grepTool } from './tools/grepTool.js';
+import { bashTool } from './bash/bashTool.js';
 import { textResolver } from './resolvers/textResolver.js';
 import { pasteResolver } from './resolvers/pasteResolver.js';
 import { fileRefResolver } from './resolvers/fileRef/fileRefResolver.js';
@@ -24,7 +25,7 @@ import { spawnedPodEvents } from './podtree/spawnedPodEvents.js';
 import { podEventText } from './podtree/podEventText.js';
 import type { YoiPlugin } from '../core/api.js';
 
-export { pasteResolver, fileRefResolver, knowledgeResolver, workflowResolver };
+export { pasteResolver, fileRefResolver, knowledgeResolver, workflowResolver, bashTool };
 export { TextKind, PasteKind, FileRefKind, KnowledgeRefKind, WorkflowInvokeKind } from './resolvers/shared/builtinKinds.js';
 export { PodTreeService } from './podtree/podTreePlugin.js';
 
@@ -52,6 +53,7 @@ export function defaultPlugins(opts: { exclude?: readonly string[] } = {}): YoiP
     editTool(),
     globTool(),
     grepTool(),
+    bashTool(),
     podTreePlugin(),
     spawnPodTool(),
     sendToPodTool(),

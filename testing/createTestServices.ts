@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { FileActivity, Scope, type PodServices, type ResolvedConfig, type RuntimeDir, type ServiceKey } from './api.js';
+import { FileActivity, Scope, YoiConfigSchema, resolveConfig, type PodServices, type ResolvedConfig, type RuntimeDir, type ServiceKey } from './api.js';
 
 export interface TestServicesOptions {
   /** The project directory (the default scope: write access to it). */
@@ -19,13 +19,16 @@ export function createTestServices(opts: TestServicesOptions): PodServices & { r
   const alerts: string[] = [];
   const provided = opts.provided ?? new Map<string, unknown>();
   const runtimeBase = path.join(opts.projectDir, '.yoi-test-run');
+  // Every default a pod's resolved config has, then what the test sets.
+  const defaults = resolveConfig(YoiConfigSchema.parse({}), { cwd: opts.projectDir, configPath: null, defaultPlugins: [], where: '' });
+  const config = { ...defaults, ...opts.config } as ResolvedConfig;
   const runtime: RuntimeDir = { base: runtimeBase, dir: path.join(runtimeBase, 'test'), socket: path.join(runtimeBase, 'test', 'sock'), keep: () => undefined };
   return {
     alerts,
     alert: (level, message) => void alerts.push(`${level}: ${message}`),
     note: (message) => void alerts.push(`note: ${message}`),
-    scope: opts.scope ?? new Scope(opts.config?.scope, opts.projectDir),
-    config: (opts.config ?? {}) as ResolvedConfig,
+    scope: opts.scope ?? new Scope(config.scope, opts.projectDir),
+    config,
     files: new FileActivity(),
     runtime,
     get<T>(key: ServiceKey<T>): T {
