@@ -36,5 +36,6 @@ export function createTestServices(opts: TestServicesOptions): PodServices & { r
       return provided.get(key.id) as T;
     },
     find: <T>(key: ServiceKey<T>) => provided.get(key.id) as T | undefined,
+    pluginLog: { append: () => undefined, restored: () => [] },
   };
 }

@@ -128,7 +128,7 @@ export class PodController {
     const side = hooks.podEvent.get(kind);
     if (side && side.taps.length > 0) await side.promise(event, ctx);
     const text = renderPodEvent(hooks, event, (m) => this.rt.alert('warn', m));
-    this.notify(text, 'pod_event');
+    if (text !== null) this.notify(text, 'pod_event');
     return { ok: true };
   }
 

@@ -4,9 +4,10 @@ import { podEventKind, UnknownPodEvent, type PodEvent } from '../protocol/index.
 /**
  * The line the parent's model reads for a child's report: the first `renderPodEvent` tap that
  * answers. No answer (an unknown kind, a removed renderer plugin, a failing one) still gives a
- * generic line plus an alert, so a report is never dropped.
+ * generic line plus an alert, so a report is never dropped. `null`: a plugin consumed the
+ * report, the model is not told.
  */
-export function renderPodEvent(hooks: Hooks, event: PodEvent, alert: (message: string) => void): string {
+export function renderPodEvent(hooks: Hooks, event: PodEvent, alert: (message: string) => void): string | null {
   const kind = podEventKind(event);
   const podName = event instanceof UnknownPodEvent ? event.podName : 'pod_name' in event ? event.pod_name : event.parent_pod;
   let reason = `no plugin renders pod events of kind "${kind}"`;
@@ -14,6 +15,7 @@ export function renderPodEvent(hooks: Hooks, event: PodEvent, alert: (message: s
   if (hook && hook.taps.length > 0) {
     try {
       const text = hook.call(event);
+      if (text === null) return null;
       if (typeof text === 'string' && text !== '') return text;
       reason = 'every renderer declined it';
     } catch (e) {

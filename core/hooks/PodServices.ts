@@ -5,6 +5,14 @@ import type { FileActivity } from '../tools/FileActivity.js';
 import type { ServiceKey } from '../plugin/defineService.js';
 import type { RuntimeDir } from '../pod/RuntimeFiles.js';
 
+/** A plugin's entries in the session log (`{"type":"plugin","plugin":…,"data":…}`). */
+export interface PluginLog {
+  /** Appends an entry (JSON data) to the current session's log. */
+  append(plugin: string, data: unknown): void;
+  /** The plugin's entries of the session this pod resumed, oldest first (none for a new session); known from `podStart` on. */
+  restored(plugin: string): readonly unknown[];
+}
+
 /**
  * What the running pod offers to plugins inside hooks: its own services, and those plugins
  * provide to each other (`get(key)`; declare the use in `apply()` with `api.use(key)`).
@@ -25,6 +33,8 @@ export interface PodServices {
   readonly files: FileActivity;
   /** The pod's runtime directory (socket, base of every pod's directory). */
   readonly runtime: RuntimeDir;
+  /** State plugins keep in the session log, so it survives a restart with `--resume`. */
+  readonly pluginLog: PluginLog;
   /** A service some plugin provides; throws `YOI_ERR_PLUGIN_SERVICE` naming it when none does. */
   get<T>(key: ServiceKey<T>): T;
   /** A service some plugin provides, or undefined. */

@@ -62,9 +62,11 @@ export function createHooks() {
 
     /**
      * The line the parent's model reads for a child's report. Keyed by PodEvent kind.
-     * Return: the text (first wins), or `undefined`. No text ⇒ a generic line + an alert.
+     * Return: the text (first wins); `null` when the report is not for the model at all (a
+     * plugin handled it, e.g. a child's permission ask); `undefined` to let another tap try.
+     * No answer ⇒ a generic line + an alert.
      */
-    renderPodEvent: new HookMap(() => new SyncBailHook<[PodEvent], string | undefined>(['event'])),
+    renderPodEvent: new HookMap(() => new SyncBailHook<[PodEvent], string | null | undefined>(['event'])),
 
     /**
      * Provider factories, keyed by the `model.provider` name of the config. Fires once at pod

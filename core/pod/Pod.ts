@@ -59,6 +59,8 @@ export class Pod {
   private stopping?: Promise<void>;
   private server?: SocketServer;
   private listening = false;
+  /** The resumed session's plugin entries (`services.pluginLog.restored`, from `podStart` on). */
+  private restoredPlugins: ReadonlyMap<string, readonly unknown[]> = new Map();
   controller!: PodController;
   compactor!: Compactor;
   runtime!: PodRuntime;
@@ -125,6 +127,10 @@ export class Pod {
       alert: (level, message) => this.alert(level, message), scope: this.scope, config, files: new FileActivity(),
       note: (message) => (this.listening ? this.alert('warn', message) : this.notes.push(message)),
       runtime: this.files.handle, get: (key) => host.services.get(key), find: (key) => host.services.find(key),
+      pluginLog: {
+        append: (plugin, data) => this.runtime.session.append({ type: 'plugin', ts: Date.now(), plugin, data }),
+        restored: (plugin) => this.restoredPlugins.get(plugin) ?? [],
+      },
     };
     this.info = { podName: name, cwd: config.cwd, projectDir: config.projectDir, services, launch };
     host.onTapError = (error) => this.alert('warn', error.message);
@@ -138,6 +144,7 @@ export class Pod {
       dir: config.sessions.dir, resume: opts.resume, podName: name, cwd: config.cwd,
       provider: this.provider.name, model: this.provider.model, systemPrompt: prompt,
     });
+    this.restoredPlugins = opened.plugins;
     this.bus.beforeDeliver = () => this.runtime.session.flush();
     this.notes.push(...opened.notes);
     if (config.modelIsDefault) this.notes.unshift('no model configured: using the offline echo provider');

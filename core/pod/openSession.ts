@@ -13,6 +13,8 @@ export interface OpenedSession {
   systemPrompt: string;
   /** Said once at start: what was restored, what was repaired. */
   notes: string[];
+  /** The restored session's `plugin` entries, by plugin (empty for a new session). */
+  plugins: ReadonlyMap<string, readonly unknown[]>;
 }
 
 export interface OpenSessionOptions {
@@ -38,7 +40,7 @@ export function openSession(opts: OpenSessionOptions): OpenedSession {
       type: 'session_start', v: 1, ts: Date.now(), session_id: sessionId, pod_name: opts.podName,
       cwd: opts.cwd, provider: opts.provider, model: opts.model, system_prompt: opts.systemPrompt,
     });
-    return { log, history: [], nextTurn: 0, systemPrompt: opts.systemPrompt, notes: [] };
+    return { log, history: [], nextTurn: 0, systemPrompt: opts.systemPrompt, notes: [], plugins: new Map() };
   }
   const file = opts.resume === true ? listSessions(opts.dir)[0] : path.join(opts.dir, `${opts.resume}.jsonl`);
   if (!file) throw new YoiError('YOI_ERR_SESSION_NOT_FOUND', `no session to resume in ${opts.dir}`);
@@ -63,5 +65,5 @@ export function openSession(opts: OpenSessionOptions): OpenedSession {
     log.append({ type: 'run_end', ts: Date.now(), result: 'error', error: 'the pod stopped during this run' });
     log.sync();
   }
-  return { log, history, nextTurn: state.nextTurn, systemPrompt: state.start.system_prompt, notes };
+  return { log, history, nextTurn: state.nextTurn, systemPrompt: state.start.system_prompt, notes, plugins: state.plugins };
 }

@@ -54,6 +54,13 @@ export const SessionEntrySchema = z.discriminatedUnion('type', [
     output_tokens: z.number().int().nonnegative().nullable(),
   }),
   z.object({
+    /** State a plugin keeps across a restart (`services.pluginLog`), opaque to the core. */
+    type: z.literal('plugin'),
+    ts: Ts,
+    plugin: z.string(),
+    data: z.unknown(),
+  }),
+  z.object({
     type: z.literal('run_end'),
     ts: Ts,
     result: z.enum(['finished', 'paused', 'limit_reached', 'cancelled', 'error']),

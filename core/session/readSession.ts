@@ -18,6 +18,8 @@ export interface SessionState {
   readonly interrupted: boolean;
   /** Lines that could not be read (a torn last line is not counted). */
   readonly skippedLines: number;
+  /** `plugin` entries' data, by plugin, in log order. */
+  readonly plugins: ReadonlyMap<string, readonly unknown[]>;
 }
 
 /**
@@ -45,6 +47,7 @@ export function readSession(file: string): SessionState {
   const userInputs: SessionState['userInputs'] = [];
   let nextTurn = 0;
   let open = false;
+  const plugins = new Map<string, unknown[]>();
   for (const e of entries.slice(1)) {
     switch (e.type) {
       case 'user_input': {
@@ -68,9 +71,12 @@ export function readSession(file: string): SessionState {
       case 'run_end':
         open = false;
         break;
+      case 'plugin':
+        plugins.set(e.plugin, [...(plugins.get(e.plugin) ?? []), e.data]);
+        break;
     }
   }
-  return { sessionId: start.session_id, file, start, history, userInputs, nextTurn, interrupted: open, skippedLines: skipped };
+  return { sessionId: start.session_id, file, start, history, userInputs, nextTurn, interrupted: open, skippedLines: skipped, plugins };
 }
 
 /** Rebuilds the user message's text from its parts (see SessionEntry `user_text`). */
