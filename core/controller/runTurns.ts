@@ -32,7 +32,7 @@ export async function runTurns(rt: PodRuntime, run: ActiveRun, parts: TurnLoopPa
     const sent = rt.history.length;
     const turn = parts.nextTurn();
     const system = [rt.systemPrompt, ...run.instructions].join('\n\n');
-    let request: LlmRequest = { system, items: [...rt.history], tools: parts.tools.refresh(), signal };
+    let request: LlmRequest = { system, instructions: run.instructions, items: [...rt.history], tools: parts.tools.refresh(), signal };
     request = await hooks.beforeTurn.promise(request, { ...info, turn, signal, ...(run.client ? { client: run.client } : {}) });
     bus.broadcast({ event: 'turn_start', data: { turn } });
     const out = await streamTurn(provider, request, bus);
