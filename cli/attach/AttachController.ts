@@ -8,6 +8,7 @@ import { keyIntent, type Intent } from './keyIntent.js';
 import { newPaste } from './pasteChip.js';
 import { PodLink } from './PodLink.js';
 import { answerOf } from './questions.js';
+import { RunSender } from './RunSender.js';
 import { TerminalInput, type TerminalInputEvent } from './TerminalInput.js';
 import { addNote, reduceEvents } from './transcriptReducer.js';
 
@@ -28,10 +29,9 @@ const ACTIVE: ReadonlySet<PodStatus | undefined> = new Set(['running', 'compacti
 
 /**
  * The attach client's behaviour: terminal input → intents → input edits and pod requests, pod
- * events → the transcript. Submissions made while a run is active (or the pod is unreachable)
- * are queued and sent one by one whenever the pod is idle again; a rejected one goes back to the
- * front of the queue, so input is never lost. Shutting the pod down, and sending while a run is
- * paused (which abandons it), are asked first.
+ * events → the transcript. Inputs go through RunSender (queued while a run is active, never
+ * lost). Shutting the pod down, and sending while a run is paused (which abandons it), are
+ * asked first.
  */
 export class AttachController {
   /** Set by the view on every render: transcript lines in total and on screen. */
@@ -39,9 +39,9 @@ export class AttachController {
   readonly terminal = new TerminalInput((e) => this.onTerminal(e));
   private readonly link: PodLink;
   private readonly completer: Completer;
+  private readonly sender: RunSender;
   private readonly history: InputHistory;
   private status: PodStatus | undefined;
-  private sending = false;
   private quitting = false;
   private shutdownAsked = false;
   private lastInterrupt = -Infinity;
@@ -62,10 +62,12 @@ export class AttachController {
       onConnection: (connection) => {
         if (connection !== 'connected') this.status = undefined;
         this.update((s) => (s.connection === connection ? s : { ...s, connection }));
-        if (connection === 'connected') this.sendQueued();
+        if (connection === 'connected') this.sender.sendQueued();
       },
     });
-    this.completer = new Completer({ state: () => this.state, update: (f) => this.update(f), client: () => (this.link.connected ? this.link.client : undefined) });
+    const client = () => (this.link.connected ? this.link.client : undefined);
+    this.sender = new RunSender({ state: () => this.state, update: (f) => this.update(f), client, status: () => this.status, notice: (t) => this.notice(t) });
+    this.completer = new Completer({ state: () => this.state, update: (f) => this.update(f), client });
     this.history = new InputHistory((message) => this.update((s) => ({ ...s, transcript: addNote(s.transcript, 'info', message) })));
   }
 
@@ -146,8 +148,7 @@ export class AttachController {
         if (!this.link.connected) return this.notice('not connected to the pod');
         return this.update((s) => ({ ...s, question: { kind: 'shutdown' } }));
       case 'escape':
-        if (this.state.completion) this.update((s) => ({ ...s, completion: undefined }));
-        return;
+        return this.update((s) => (s.completion ? { ...s, completion: undefined } : s));
     }
   }
 
@@ -169,7 +170,7 @@ export class AttachController {
         break;
       case 'status':
         this.status = e.data.status;
-        if (this.status === 'idle') this.sendQueued();
+        if (this.status === 'idle') this.sender.sendQueued();
         break;
       case 'history':
         this.history.open(e.data.greeting.cwd, this.opts.env);
@@ -196,9 +197,7 @@ export class AttachController {
     const segments = input.toSegments(this.state.transcript.kinds);
     if (this.status === 'paused' && this.link.connected) return this.update((s) => ({ ...s, question: { kind: 'abandon', segments } }));
     this.accept(segments);
-    const direct = this.link.connected && !this.sending && this.state.queue.length === 0 && this.status === 'idle';
-    if (direct) this.send(segments);
-    else this.enqueue(segments, this.link.connected ? 'queued: it is sent when the run ends' : 'queued: it is sent once the pod is reachable');
+    this.sender.submit(segments);
   }
 
   /** The input is taken: the editor empties and the history records it. */
@@ -209,11 +208,6 @@ export class AttachController {
     this.update((s) => ({ ...s, input: InputBuffer.empty, completion: undefined, scroll: 'follow' }));
   }
 
-  private enqueue(segments: readonly Segment[], notice: string): void {
-    this.update((s) => ({ ...s, queue: [...s.queue, segments] }));
-    this.notice(notice);
-  }
-
   private answer(question: Question, answer: 'yes' | 'alternative' | 'no'): void {
     if (question.kind === 'shutdown') {
       if (answer === 'yes') return this.shutdown();
@@ -221,44 +215,10 @@ export class AttachController {
     }
     if (answer === 'no') return this.notice('not sent: the run stays paused');
     this.accept(question.segments);
-    if (answer === 'yes') {
-      // A run sent while paused abandons the paused one (its open tool calls are closed).
-      if (this.status === 'paused' && !this.sending) return this.send(question.segments);
-      return this.enqueue(question.segments, 'queued: it is sent when the run ends');
-    }
-    this.enqueue(question.segments, 'resuming: your message is sent when the run ends');
+    // A run sent while paused abandons the paused one (its open tool calls are closed).
+    if (answer === 'yes') return this.sender.sendWhilePaused(question.segments);
+    this.sender.enqueue(question.segments, 'resuming: your message is sent when the run ends');
     this.ask('resume');
-  }
-
-  /** Sends the oldest queued input if the pod is idle and nothing is on its way. */
-  private sendQueued(): void {
-    const [next] = this.state.queue;
-    if (!next || this.sending || !this.link.connected || this.status !== 'idle') return;
-    this.update((s) => ({ ...s, queue: s.queue.slice(1) }));
-    this.send(next);
-  }
-
-  private send(segments: readonly Segment[]): void {
-    const client = this.link.client;
-    if (!client) return this.requeue(segments);
-    this.sending = true;
-    client.request({ method: 'run', params: { input: [...segments] } }).then(
-      () => {
-        this.sending = false;
-      },
-      (e: Error) => {
-        this.sending = false;
-        if (!(e instanceof PodRequestError) || e.podCode === 'already_running') return this.requeue(segments);
-        // Refused for good (bad input): say why and give the text back to edit.
-        this.update((s) => ({ ...s, transcript: addNote(s.transcript, 'error', `[error ${e.podCode}] ${e.message.replace(/^[a-z_]+: /, '')}`) }));
-        if (this.state.input.length === 0) this.update((s) => ({ ...s, input: InputBuffer.fromSegments(segments, s.transcript.kinds) }));
-      },
-    );
-  }
-
-  private requeue(segments: readonly Segment[]): void {
-    this.update((s) => ({ ...s, queue: [segments, ...s.queue] }));
-    if (this.status === 'idle') setTimeout(() => this.sendQueued(), 100).unref?.();
   }
 
   /** Up/Down through earlier inputs; false when there is nothing to recall. */
