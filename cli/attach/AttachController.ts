@@ -5,6 +5,7 @@ import { Completer } from './Completer.js';
 import { InputBuffer, type Atom } from './InputBuffer.js';
 import { InputHistory } from './InputHistory.js';
 import { keyIntent, type Intent } from './keyIntent.js';
+import { loadMarkdown } from './markdownLines.js';
 import { newPaste } from './pasteChip.js';
 import { PodLink } from './PodLink.js';
 import { answerOf } from './questions.js';
@@ -46,8 +47,6 @@ export class AttachController {
   private shutdownAsked = false;
   private lastInterrupt = -Infinity;
   private noticeTimer?: NodeJS.Timeout;
-  /** What the input held when Up started browsing the history. */
-  private draft = InputBuffer.empty;
   /** What the last Ctrl-U/K/W (Alt-D, Alt-Backspace) removed, for Ctrl-Y. */
   private killed: readonly Atom[] = [];
   private readonly now: () => number;
@@ -83,6 +82,12 @@ export class AttachController {
   /** Connects; rejects with a one-line error when the pod cannot be reached. */
   start(): Promise<void> {
     return this.link.open();
+  }
+
+  /** Loads the markdown renderer and redraws the transcript with it (call after the first frame). */
+  async enableMarkdown(): Promise<void> {
+    await loadMarkdown();
+    this.update((s) => ({ ...s, markdown: true }));
   }
 
   /** Reloads the history (as after `lagged`): history-backed blocks are rebuilt. */
@@ -203,7 +208,6 @@ export class AttachController {
   /** The input is taken: the editor empties and the history records it. */
   private accept(segments: readonly Segment[]): void {
     this.history.add(segments);
-    this.draft = InputBuffer.empty;
     this.completer.dispose();
     this.update((s) => ({ ...s, input: InputBuffer.empty, completion: undefined, scroll: 'follow' }));
   }
@@ -223,12 +227,9 @@ export class AttachController {
 
   /** Up/Down through earlier inputs; false when there is nothing to recall. */
   private recall(dir: 'prev' | 'next'): boolean {
-    if (dir === 'prev' && !this.history.browsing) this.draft = this.state.input;
-    const recalled = dir === 'prev' ? this.history.prev() : this.history.next();
-    if (!recalled) return false;
-    const input = recalled.type === 'draft' ? this.draft : InputBuffer.fromSegments(recalled.segments, this.state.transcript.kinds);
-    this.update((s) => ({ ...s, input, completion: undefined }));
-    return true;
+    const input = this.history.recall(dir, this.state.input, this.state.transcript.kinds);
+    if (input) this.update((s) => ({ ...s, input, completion: undefined }));
+    return input !== undefined;
   }
 
   private interrupt(): void {

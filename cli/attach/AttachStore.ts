@@ -38,6 +38,8 @@ export interface AttachState {
   readonly question?: Question;
   /** When this client saw the live run (or compaction) start, for the spinner's elapsed time. */
   readonly runSince?: number;
+  /** Replies are rendered as markdown (the renderer is loaded after the first frame). */
+  readonly markdown?: boolean;
 }
 
 export const initialAttachState: AttachState = {

@@ -1,6 +1,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Segment } from '../../core/protocol/index.js';
+import { InputBuffer } from './InputBuffer.js';
 import { InputHistoryFile, MAX_HISTORY_ENTRIES } from './InputHistoryFile.js';
+import type { SegmentKinds } from './SegmentKinds.js';
 
 /** What Up/Down recalls: an earlier input, or the draft typed before browsing began. */
 export type Recall = { type: 'entry'; segments: readonly Segment[] } | { type: 'draft' };
@@ -17,6 +19,8 @@ export class InputHistory {
   private at: number | undefined;
   private file?: InputHistoryFile;
   private opened = false;
+  /** What the input held when browsing began. */
+  private draft = InputBuffer.empty;
 
   constructor(private readonly onError: (message: string) => void = () => undefined) {}
 
@@ -35,7 +39,10 @@ export class InputHistory {
     try {
       this.file = InputHistoryFile.forProject(projectDir, env);
       const stored = this.file.load();
-      this.entries = [...stored, ...this.entries].slice(-MAX_HISTORY_ENTRIES);
+      // Inputs sent before the pod said where it works are stored now.
+      const early = this.entries;
+      this.entries = [...stored, ...early].slice(-MAX_HISTORY_ENTRIES);
+      for (const segments of early) this.file.append(segments, () => this.entries);
     } catch (e) {
       this.fail(e);
     }
@@ -44,6 +51,7 @@ export class InputHistory {
   /** Records a submitted input (not twice in a row) and stops browsing. */
   add(segments: readonly Segment[]): void {
     this.at = undefined;
+    this.draft = InputBuffer.empty;
     const last = this.entries[this.entries.length - 1];
     if (last && isDeepStrictEqual(plain(last), plain(segments))) return;
     this.entries.push(segments);
@@ -70,6 +78,17 @@ export class InputHistory {
     if (this.at < this.entries.length) return { type: 'entry', segments: this.entries[this.at] };
     this.at = undefined;
     return { type: 'draft' };
+  }
+
+  /**
+   * The input Up (`prev`) or Down (`next`) shows instead of `current`: an earlier input rebuilt
+   * with its chips and references, or the draft; undefined when there is nothing to go to.
+   */
+  recall(dir: 'prev' | 'next', current: InputBuffer, kinds: SegmentKinds): InputBuffer | undefined {
+    if (dir === 'prev' && !this.browsing) this.draft = current;
+    const recalled = dir === 'prev' ? this.prev() : this.next();
+    if (!recalled) return undefined;
+    return recalled.type === 'draft' ? this.draft : InputBuffer.fromSegments(recalled.segments, kinds);
   }
 
   /** Editing a recalled input makes it the draft. */

@@ -1,5 +1,5 @@
 import type { Block, BlockOf, NoteTone, ToolState } from './Block.js';
-import { markdownLines } from './markdownLines.js';
+import { markdownLines, markdownLoaded } from './markdownLines.js';
 import type { SegmentKinds } from './SegmentKinds.js';
 import { segmentsText } from './segmentText.js';
 import { color, safeText, wrapLine } from './style.js';
@@ -24,7 +24,7 @@ let nextKindsId = 1;
 export function blockLines(block: Block, width: number, details: boolean, kinds: SegmentKinds): string[] {
   let kindsId = kindsIds.get(kinds);
   if (kindsId === undefined) kindsIds.set(kinds, (kindsId = nextKindsId++));
-  const key = `${width}|${details}|${kindsId}`;
+  const key = `${width}|${details}|${kindsId}|${markdownLoaded()}`;
   const hit = cache.get(block);
   if (hit?.key === key) return hit.lines;
   const lines = render(block, Math.max(8, width), details, kinds);

@@ -1,6 +1,27 @@
 import type { Token } from 'marked';
-import { lexMarkdown, renderToken, RULE, trailingNewlines } from './markdown.js';
 import { color, safeText, wrapLine } from './style.js';
+
+type Markdown = typeof import('./markdown.js');
+/** The renderer, once loaded (see {@link loadMarkdown}); until then replies are shown as plain text. */
+let md: Markdown | undefined;
+let loading: Promise<void> | undefined;
+
+/**
+ * Loads the markdown renderer. It costs about as much start-up time as ink itself (marked-terminal
+ * brings highlight.js with every language), so `yoi attach` loads it after its first frame and
+ * shows replies as plain text until then.
+ */
+export function loadMarkdown(): Promise<void> {
+  loading ??= import('./markdown.js').then((m) => {
+    md = m;
+  });
+  return loading;
+}
+
+/** True once replies are rendered as markdown (part of every cached rendering's key). */
+export function markdownLoaded(): boolean {
+  return md !== undefined;
+}
 
 /** Streaming replies whose rendering is kept between deltas (only the newest one streams). */
 const MAX_STREAMING = 4;
@@ -32,11 +53,12 @@ export const markdownStats = { tokensRendered: 0 };
  */
 export function markdownLines(id: number, text: string, done: boolean, width: number): string[] {
   const src = safeText(text);
+  if (!md) return src.split('\n').flatMap((l) => wrapped(l, width));
   let state = streaming.get(id);
   if (!state || !src.startsWith(state.settledSrc)) state = { settledSrc: '', settled: [], breaks: 0, wrapped: { width, count: 0, lines: [] } };
   streaming.delete(id);
 
-  const tokens = lexMarkdown(src.slice(state.settledSrc.length));
+  const tokens = md.lexMarkdown(src.slice(state.settledSrc.length));
   let open = tokens.length;
   if (!done) {
     // Everything up to the last block that is not blank space is settled.
@@ -66,6 +88,7 @@ export function markdownLines(id: number, text: string, done: boolean, width: nu
 
 /** Lines of `tokens` after `lines` (which ended with `breaks` line breaks). */
 function appendTokens(lines: readonly string[], breaks: number, tokens: readonly Token[], hasContent = lines.length > 0): { lines: string[]; breaks: number } {
+  const { renderToken, trailingNewlines } = md!;
   const out = [...lines];
   let content = hasContent;
   let nl = breaks;
@@ -84,6 +107,6 @@ function appendTokens(lines: readonly string[], breaks: number, tokens: readonly
 }
 
 function wrapped(line: string, width: number): string[] {
-  if (line === RULE) return [`  ${color.dim('─'.repeat(Math.max(1, width - 2)))}`];
+  if (line === md?.RULE) return [`  ${color.dim('─'.repeat(Math.max(1, width - 2)))}`];
   return wrapLine(line, width - 2).map((l) => `  ${l}`);
 }

@@ -46,6 +46,8 @@ export default class Attach extends YoiCommand {
         createElement(AttachApp, { store, podName: target.name, onLayout: (layout) => (controller.layout = layout) }),
         { exitOnCtrlC: false, patchConsole: false },
       );
+      // After the first frame: the renderer costs about as much start-up time as ink.
+      setImmediate(() => void controller.enableMarkdown());
       // ink unmounts itself, rejecting waitUntilExit, when rendering throws.
       await Promise.race([quitting, app.waitUntilExit()]);
     } finally {

@@ -86,9 +86,11 @@ describe('input history', () => {
 
     // Another client of the same project finds them; one with another state dir (another user) does not.
     const again = await attach(tp.socket, env);
+    await again.until((s) => s.transcript.blocks.length > 0); // the history names the project
     again.type(UP);
     expect(inputText(again.store.getState())).toMatch(/^see \[paste #\d+\] @README\.md$/);
     const stranger = await attach(tp.socket);
+    await stranger.until((s) => s.transcript.blocks.length > 0);
     stranger.type(UP);
     expect(inputText(stranger.store.getState())).toBe('');
   });

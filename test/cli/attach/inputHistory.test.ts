@@ -37,6 +37,17 @@ describe('the input history file', () => {
     expect(other.size).toBe(0);
   });
 
+  it('stores what was sent before the project was known', () => {
+    const dir = stateDir();
+    const h = new InputHistory();
+    h.add([t('early')]);
+    h.open('/early', env(dir));
+    h.add([t('late')]);
+    const back = new InputHistory();
+    back.open('/early', env(dir));
+    expect(texts(back)).toEqual(['[{"kind":"text","content":"late"}]', '[{"kind":"text","content":"early"}]']);
+  });
+
   it('browses like a shell: newest first, then back down to the draft', () => {
     const h = new InputHistory();
     h.add([t('one')]);

@@ -1,6 +1,8 @@
-import { describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import { stripVTControlCharacters } from 'node:util';
-import { markdownLines, markdownStats } from '../../../cli/attach/markdownLines.js';
+import { loadMarkdown, markdownLines, markdownStats } from '../../../cli/attach/markdownLines.js';
+
+beforeAll(() => loadMarkdown());
 
 const plain = (lines: string[]) => lines.map((l) => stripVTControlCharacters(l).trimEnd());
 let nextId = 1;
