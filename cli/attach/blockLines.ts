@@ -76,10 +76,10 @@ function foldable(mark: string, text: string, width: number, details: boolean, s
   const [first, ...rest] = safeText(text).replace(/\n+$/u, '').split('\n');
   if (!details || rest.length === 0) {
     const more = rest.length > 0 ? color.dim(` (+${rest.length} ${rest.length === 1 ? 'line' : 'lines'}, Ctrl-O shows them)`) : '';
-    return capped(wrapLine(`${mark}${style(first)}${more}`, width - 4).map((l, i) => (i === 0 ? l : `    ${l}`)), width);
+    return capped(wrapLine(`${mark}${style(clip(first, width))}${more}`, width - 4).map((l, i) => (i === 0 ? l : `    ${l}`)), width);
   }
   const lines = wrapLine(`${mark}${style(first)}`, width);
-  for (const l of rest.slice(0, MAX_DETAIL_LINES)) lines.push(...wrapLine(`    ${style(`│ ${l}`)}`, width));
+  for (const l of rest.slice(0, MAX_DETAIL_LINES)) lines.push(...wrapLine(`    ${style(`│ ${clip(l, width * MAX_DETAIL_LINES)}`)}`, width));
   if (rest.length > MAX_DETAIL_LINES) lines.push(color.dim(`    │ … ${rest.length - MAX_DETAIL_LINES} more lines`));
   return lines;
 }
@@ -94,19 +94,25 @@ const TOOL_ICON: Record<ToolState, string> = {
 };
 
 function toolLines(block: BlockOf<'tool'>, width: number, details: boolean): string[] {
-  const args = safeText(block.args).replace(/\s*\n\s*/g, ' ');
-  const result = block.summary !== undefined ? ` → ${safeText(block.summary).replace(/\n/g, ' ')}` : block.state === 'incomplete' ? ' (incomplete)' : '';
+  const name = safeText(block.name);
+  const result = block.summary !== undefined ? ` → ${clip(safeText(block.summary).replace(/\n/g, ' '), width)}` : block.state === 'incomplete' ? ' (incomplete)' : '';
   const styledResult = block.state === 'error' ? color.red(result) : result;
   if (!details) {
-    // Long calls wrap (indented under the name) instead of being cut at the screen's edge.
-    const head = `  ${TOOL_ICON[block.state]} ${color.bold(safeText(block.name))} ${color.dim(args)}${styledResult}`;
+    // Long calls wrap (indented under the name) instead of being cut at the screen's edge; the
+    // arguments give way first, so the outcome stays in sight.
+    const room = Math.max(8, MAX_COLLAPSED_LINES * (width - 8) - [...name].length - [...result].length);
+    const flat = safeText(block.args).replace(/\s*\n\s*/g, ' ');
+    const args = flat.length > room ? `${[...clip(flat, width)].slice(0, room - 1).join('')}…` : flat;
+    const head = `  ${TOOL_ICON[block.state]} ${color.bold(name)} ${color.dim(args)}${styledResult}`;
     return capped(wrapLine(head, width - 4).map((l, i) => (i === 0 ? l : `    ${l}`)), width);
   }
-  const lines = wrapLine(`  ${TOOL_ICON[block.state]} ${color.bold(safeText(block.name))}${styledResult}`, width);
-  for (const l of prettyArgs(block.args).split('\n')) lines.push(...wrapLine(color.dim(`      ${safeText(l)}`), width));
+  const lines = wrapLine(`  ${TOOL_ICON[block.state]} ${color.bold(name)}${styledResult}`, width);
+  const args = prettyArgs(clip(block.args, width * MAX_DETAIL_LINES)).split('\n').flatMap((l) => wrapLine(color.dim(`      ${safeText(l)}`), width));
+  lines.push(...args.slice(0, MAX_DETAIL_LINES));
+  if (args.length > MAX_DETAIL_LINES) lines.push(color.dim(`      … ${args.length - MAX_DETAIL_LINES} more lines`));
   if (block.output !== undefined) {
     const out = safeText(block.output).split('\n');
-    for (const l of out.slice(0, MAX_TOOL_OUTPUT_LINES)) lines.push(...wrapLine(`    │ ${l}`, width));
+    for (const l of out.slice(0, MAX_TOOL_OUTPUT_LINES)) lines.push(...wrapLine(`    │ ${clip(l, width * 2)}`, width));
     if (out.length > MAX_TOOL_OUTPUT_LINES) lines.push(color.dim(`    │ … ${out.length - MAX_TOOL_OUTPUT_LINES} more lines`));
   }
   return lines;
@@ -118,6 +124,12 @@ function prettyArgs(args: string): string {
   } catch {
     return args;
   }
+}
+
+/** No more of `text` than the collapsed lines can show (a Write's arguments can be megabytes). */
+function clip(text: string, width: number): string {
+  const max = MAX_COLLAPSED_LINES * width;
+  return text.length > max ? `${text.slice(0, max)}…` : text;
 }
 
 /** At most a few screen lines; the last one shown ends with `…` when more were cut. */

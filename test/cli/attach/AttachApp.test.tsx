@@ -112,6 +112,21 @@ describe('the attach view', () => {
     expect(lines.slice(at, at + 4).every((l) => l.length <= 50)).toBe(true);
   });
 
+  it('keeps a call with megabytes of arguments to a few lines, its outcome in sight', async () => {
+    const args = JSON.stringify({ file_path: 'big.txt', content: 'x'.repeat(2_000_000) });
+    const { screen } = setup([
+      welcome,
+      { event: 'tool_call_done', data: { id: 'w', name: 'Write', arguments: args } },
+      { event: 'tool_result', data: { id: 'w', summary: 'Created big.txt (2000031 bytes)', output: undefined, is_error: false } },
+    ]);
+    await tick();
+    const lines = screen().split('\n').map((l) => l.trimEnd());
+    const at = lines.findIndex((l) => l.includes('✓ Write'));
+    const call = lines.slice(at, at + 5);
+    expect(call.slice(0, 4).join(' ')).toContain('→ Created big.txt (2000031 bytes)');
+    expect(call[4] ?? '').not.toMatch(/^ {4}x/);
+  });
+
   it('shows a spinner with the elapsed time and what the run does while it is live', async () => {
     let now = 1_000_000;
     const { store, screen } = setup(
