@@ -16,6 +16,8 @@ export interface PodClientOptions {
   socketPath: string;
   /** Sent in `hello` (`name/version`). */
   clientName?: string;
+  /** Sent in `hello` as `auth`: a credential the pod checks (a child pod's report secret). */
+  auth?: string;
   /** 2 (default) negotiates the v2 extensions; 1 speaks plain v1. */
   protocol?: 1 | 2;
   connectTimeoutMs?: number;
@@ -93,7 +95,9 @@ export class PodClient {
     });
     const client = new PodClient(socket, opts);
     if ((opts.protocol ?? 2) === 2) {
-      const welcome = await client.request({ method: 'hello', params: { protocol_version: 2, client: opts.clientName ?? 'yoi' } });
+      const welcome = await client.request({
+        method: 'hello', params: { protocol_version: 2, client: opts.clientName ?? 'yoi', ...(opts.auth !== undefined ? { auth: opts.auth } : {}) },
+      });
       if (welcome.event === 'welcome') client.welcome = welcome.data;
     }
     return client;

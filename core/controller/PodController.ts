@@ -98,8 +98,9 @@ export class PodController {
   }
 
   /** Queues a notification (committed before the next LLM request); starts a run when idle. */
-  notify(text: string, trigger: Trigger): void {
+  notify(text: string, trigger: 'notify' | 'pod_event'): void {
     this.notes.push(text);
+    this.rt.bus.broadcast({ event: 'notification', data: { source: trigger, text } });
     if (!this.active && this.rt.state.status === 'idle' && !this.stopping) this.start(trigger);
   }
 

@@ -55,6 +55,11 @@ export const AckDataSchema = struct({ method: Str });
 export const StatusDataSchema = struct({ status: PodStatusSchema, session_id: Str });
 export const LaggedDataSchema = struct({ from_seq: U64, to_seq: U64 });
 export const CompletionsDataSchema = struct({ kind: Str, prefix: Str, items: seq(Str) });
+/**
+ * A notification the pod received (`notify`, or a child's report rendered as text), broadcast
+ * when it arrives so clients can show it live; it reaches the model before its next request.
+ */
+export const NotificationDataSchema = struct({ source: z.enum(['notify', 'pod_event']), text: Str });
 
 /** Every event, by name, with its data schema; `null` marks a unit event (no `data`). */
 export const EVENT_DATA = {
@@ -81,6 +86,7 @@ export const EVENT_DATA = {
   status: StatusDataSchema,
   lagged: LaggedDataSchema,
   completions: CompletionsDataSchema,
+  notification: NotificationDataSchema,
 } as const;
 
 export type EventName = keyof typeof EVENT_DATA;

@@ -155,6 +155,32 @@ describe('notifications and input', () => {
     await c.close();
   });
 
+  it('broadcasts each notification to v2 clients as it arrives (a notify, a child report), never to v1 clients', async () => {
+    tp = await startTestPod(scripted([{ tool_calls: [{ name: 'Wait', arguments: { ms: 300 } }] }, { text: 'seen' }]));
+    const c = await tp.connect();
+    const events = recorder(c);
+    const v1 = await RawClient.connect(tp.socket);
+    const ended = runEnded(c);
+    await c.request({ method: 'run', params: { input: [text('go')] } });
+    await until(events, (e) => e.event === 'tool_call_done');
+    await c.request({ method: 'notify', params: { message: 'ping' } });
+    // Live: the event comes while the tool still runs, before the notification reaches the model.
+    const live = await until(events, (e) => e.event === 'notification');
+    expect(live).toMatchObject({ event: 'notification', data: { source: 'notify', text: 'ping' } });
+    expect(events.some((e) => e.event === 'tool_result')).toBe(false);
+    await c.request({ method: 'pod_event', params: { kind: 'turn_ended', pod_name: 'kid' } });
+    await until(events, (e) => e.event === 'notification' && e.data.source === 'pod_event');
+    await ended;
+    expect(events.filter((e) => e.event === 'notification').map((e) => e.event === 'notification' && e.data)).toEqual([
+      { source: 'notify', text: 'ping' },
+      { source: 'pod_event', text: 'Pod `kid` finished a turn.' },
+    ]);
+    await until(v1.events, (e) => e.event === 'run_end');
+    expect(v1.lines.some((l) => l.includes('"notification"'))).toBe(false);
+    v1.destroy();
+    await c.close();
+  });
+
   it('an unknown kind and a throwing resolver become placeholders plus alerts; the run still happens', async () => {
     tp = await startTestPod(scripted([]));
     const c = await tp.connect();
