@@ -16,6 +16,7 @@ export default class PodStart extends YoiCommand {
     adopt: Flags.boolean({ hidden: true, description: 'started by a parent pod (with --callback)', dependsOn: ['callback'] }),
     callback: Flags.string({ hidden: true, description: "the parent pod's socket", helpValue: 'SOCK', dependsOn: ['adopt'] }),
     instruction: Flags.string({ hidden: true, description: 'added to the system prompt (with --adopt)', helpValue: 'TEXT', dependsOn: ['adopt'] }),
+    'mcp-servers': Flags.string({ hidden: true, description: "MCP servers for this pod only, added to the config's (a JSON file in the mcp.servers form)", helpValue: 'FILE' }),
   };
 
   async run(): Promise<void> {
@@ -30,10 +31,12 @@ export default class PodStart extends YoiCommand {
       return;
     }
     const { runPodForeground } = await import('../../runPodForeground.js');
+    const mcpServers = flags['mcp-servers'] === undefined ? undefined : await (await import('../../readMcpServersFile.js')).readMcpServersFile(flags['mcp-servers']);
     await runPodForeground({
       config: flags.config, name: flags.name, socket: flags.socket,
       resume: flags.resume === undefined ? undefined : flags.resume === 'latest' ? true : flags.resume,
       adopt: flags.adopt && flags.callback ? { callback: flags.callback, instruction: flags.instruction } : undefined,
+      mcpServers,
     }, (line) => this.print(line));
   }
 }

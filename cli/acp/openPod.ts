@@ -1,0 +1,104 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { RequestError } from '@agentclientprotocol/sdk';
+import { PodClient, type ExtensionEventLine } from '../../core/client/PodClient.js';
+import type { Event, EventOf } from '../../core/protocol/index.js';
+import { ensurePrivateDir, isSocketLive } from '../../core/pod/podFiles.js';
+import { podPaths } from '../../core/pod/runtimePaths.js';
+import type { YoiMcpServer } from './mcpServers.js';
+
+export interface OpenPodOptions {
+  readonly podName: string;
+  /** The pod's working directory (the editor's project). */
+  readonly cwd: string;
+  /** Start it with `--resume <id>` (session/load). */
+  readonly resume?: string;
+  /** Added to the config's MCP servers when this call starts the pod. */
+  readonly mcpServers?: Readonly<Record<string, YoiMcpServer>>;
+  readonly clientName: string;
+}
+
+export interface OpenedPod {
+  readonly client: PodClient;
+  readonly history: EventOf<'history'>['data'];
+  /** False when the pod was live already (other clients may be using it). */
+  readonly started: boolean;
+  /**
+   * What the pod said after the history (another client's run goes on meanwhile), until
+   * `release()` hands the stream to the session's own listeners.
+   */
+  release(): Array<{ event: Event } | { extension: ExtensionEventLine }>;
+}
+
+/** Events kept between the history reply and the session's listeners (a few at most, in practice). */
+const MAX_EARLY = 10_000;
+
+/**
+ * Connects to the project's pod, starting it first (detached, like `yoi pod start --detach`, so
+ * it outlives the editor) when nobody listens on its socket. A live pod serving another
+ * directory under the same name is refused rather than shared.
+ */
+export async function openPod(opts: OpenPodOptions): Promise<OpenedPod> {
+  const paths = podPaths(opts.podName);
+  let started = false;
+  if (!(await isSocketLive(paths.socket))) {
+    try {
+      await start(opts, paths.base);
+      started = true;
+    } catch (e) {
+      // Another session (or a terminal) started it meanwhile: use that one.
+      if (!(await isSocketLive(paths.socket))) throw new RequestError(-32603, `yoi: cannot start pod ${opts.podName}: ${(e as Error).message}`);
+    }
+  }
+  const client = await PodClient.connect({ socketPath: paths.socket, clientName: opts.clientName, protocol: 2 });
+  const early: Array<{ event: Event } | { extension: ExtensionEventLine }> = [];
+  let afterHistory = false;
+  const keep = (item: { event: Event } | { extension: ExtensionEventLine }) => void (afterHistory && early.length < MAX_EARLY && early.push(item));
+  const offs = [
+    client.onEvent((e) => (e.event === 'history' && !afterHistory ? (afterHistory = true) : keep({ event: e }))),
+    client.onExtensionEvent((e) => keep({ extension: e })),
+  ];
+  const release = () => {
+    for (const off of offs) off();
+    return early.splice(0);
+  };
+  const reply = await client.request({ method: 'get_history' });
+  if (reply.event !== 'history') throw new RequestError(-32603, `yoi: pod ${opts.podName} did not send its history`);
+  if (!sameDir(reply.data.greeting.cwd, opts.cwd)) {
+    release();
+    await client.close();
+    throw new RequestError(-32603, `yoi: pod ${opts.podName} already runs for ${reply.data.greeting.cwd}; give this project its own \`name\` in yoi.config.ts`);
+  }
+  return { client, history: reply.data, started, release };
+}
+
+async function start(opts: OpenPodOptions, base: string): Promise<void> {
+  const { startDetached } = await import('../startDetached.js');
+  const argv = ['--name', opts.podName, ...(opts.resume !== undefined ? ['--resume', opts.resume] : [])];
+  const servers = opts.mcpServers && Object.keys(opts.mcpServers).length > 0 ? opts.mcpServers : undefined;
+  if (!servers) {
+    await startDetached(argv, { name: opts.podName }, { cwd: opts.cwd });
+    return;
+  }
+  // The servers' variables may be secrets: a private file the pod reads once, not its command line.
+  ensurePrivateDir(base);
+  const dir = fs.mkdtempSync(path.join(base, '.acp-'));
+  const file = path.join(dir, 'mcp-servers.json');
+  try {
+    fs.writeFileSync(file, JSON.stringify(servers), { mode: 0o600, flag: 'wx' });
+    await startDetached([...argv, '--mcp-servers', file], { name: opts.podName }, { cwd: opts.cwd });
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function sameDir(a: string, b: string): boolean {
+  const real = (p: string) => {
+    try {
+      return fs.realpathSync(p);
+    } catch {
+      return path.resolve(p);
+    }
+  };
+  return real(a) === real(b);
+}
