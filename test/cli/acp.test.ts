@@ -1,0 +1,238 @@
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { PROTOCOL_VERSION, type SessionUpdate } from '@agentclientprotocol/sdk';
+import { PodClient, type ExtensionEventLine } from '../../core/client/PodClient.js';
+import type { Event } from '../../core/protocol/index.js';
+import { makeProject } from '../support/startTestPod.js';
+import { BIN, yoi } from '../support/runCli.js';
+import { acpProject, agentTextOf, startEditor, type AcpEditor } from './acp/acpHarness.js';
+
+const cleanups: (() => Promise<unknown> | void)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+function editor(cwd: string, env: NodeJS.ProcessEnv): AcpEditor {
+  const e = startEditor(cwd, env);
+  cleanups.push(() => e.close());
+  return e;
+}
+
+/** Stops every pod under the test's runtime dir (they are detached: they outlive `yoi acp`). */
+function stopPodsAfter(dir: string, env: NodeJS.ProcessEnv): void {
+  cleanups.push(() => {
+    const base = env.YOI_RUNTIME_DIR!;
+    for (const name of fs.existsSync(base) ? fs.readdirSync(base) : []) {
+      if (fs.existsSync(path.join(base, name, 'sock'))) yoi(['pod', 'stop', '--pod', name], { cwd: dir, env });
+    }
+  });
+}
+
+const isChunk = (text: string) => (u: SessionUpdate) => u.sessionUpdate === 'agent_message_chunk' && (u.content as { text?: string }).text?.includes(text) === true;
+
+describe('yoi acp', () => {
+  it('initialize → new → prompt with a file link → tool call → permission → cancel → load, with a second client on the same pod', async () => {
+    const root = makeProject();
+    const { dir, env } = acpProject(root, [
+      { chunks: ['Reading ', 'it.'], tool_calls: [{ name: 'Read', arguments: { file_path: 'notes/a.txt' } }] },
+      { text: 'The file says hello.' },
+      { tool_calls: [{ name: 'Write', arguments: { file_path: 'out.txt', content: 'written\n' } }] },
+      { text: 'Wrote out.txt.' },
+      { text: 'too late', delay_ms: 120_000 },
+      { tool_calls: [{ name: 'Write', arguments: { file_path: 'out2.txt', content: 'again\n' } }] },
+      { text: 'Wrote out2.txt.' },
+    ]);
+    fs.mkdirSync(path.join(dir, 'notes'));
+    fs.writeFileSync(path.join(dir, 'notes', 'a.txt'), 'hello from a file\n');
+    stopPodsAfter(dir, env);
+    const ed = editor(dir, env);
+
+    // Version negotiation: a client asking for a newer version gets the one yoi speaks.
+    const init = await ed.conn.initialize({ protocolVersion: PROTOCOL_VERSION + 1, clientCapabilities: {}, clientInfo: { name: 'test-editor', version: '1' } });
+    expect(init).toMatchObject({
+      protocolVersion: PROTOCOL_VERSION, authMethods: [],
+      agentCapabilities: { loadSession: true, promptCapabilities: { embeddedContext: true, image: false } },
+    });
+
+    const created = await ed.conn.newSession({ cwd: dir, mcpServers: [] });
+    const podName = (created._meta as { yoi: { pod: string } }).yoi.pod;
+    expect(podName).toMatch(/^proj-[0-9a-f]{8}$/);
+    const socket = path.join(env.YOI_RUNTIME_DIR!, podName, 'sock');
+    // The pod outlives the editor: it runs detached, and its session id is the ACP session's.
+    const watcher = await PodClient.connect({ socketPath: socket, clientName: 'watcher/1' });
+    cleanups.push(() => watcher.close());
+    expect(watcher.welcome?.session_id).toBe(created.sessionId);
+    const watched: Event[] = [];
+    watcher.onEvent((e) => watched.push(e));
+    const watchedAsks: ExtensionEventLine[] = [];
+    watcher.onExtensionEvent((e) => watchedAsks.push(e));
+
+    // 1. A prompt with a file link: the link becomes a file_ref relative to the pod's cwd.
+    const sid = created.sessionId;
+    const first = await ed.conn.prompt({ sessionId: sid, prompt: [
+      { type: 'text', text: 'Read' },
+      { type: 'resource_link', uri: pathToFileURL(path.join(dir, 'notes', 'a.txt')).href, name: 'a.txt' },
+      { type: 'text', text: 'please' },
+    ] });
+    expect(first.stopReason).toBe('end_turn');
+    const user = watched.find((e) => e.event === 'user_message');
+    expect(JSON.parse(JSON.stringify(user?.data))).toEqual({ segments: [
+      { kind: 'text', content: 'Read' }, { kind: 'file_ref', path: 'notes/a.txt' }, { kind: 'text', content: ' please' },
+    ] });
+    expect(watched.some((e) => e.event === 'text_delta')).toBe(true); // the second client saw the same run
+    const updates = ed.updates.filter((u) => u.sessionId === sid).map((u) => u.update);
+    expect(updates.some((u) => u.sessionUpdate === 'user_message_chunk')).toBe(false); // the editor shows its own prompt
+    expect(agentTextOf(ed.updates)).toContain('Reading it.');
+    expect(agentTextOf(ed.updates)).toContain('The file says hello.');
+    const call = updates.find((u) => u.sessionUpdate === 'tool_call');
+    expect(call).toMatchObject({ kind: 'read', status: 'pending', title: 'Read' });
+    const id = (call as { toolCallId: string }).toolCallId;
+    expect(updates.find((u) => u.sessionUpdate === 'tool_call_update' && u.status === 'in_progress')).toMatchObject({
+      toolCallId: id, title: 'Read notes/a.txt', rawInput: { file_path: 'notes/a.txt' }, locations: [{ path: path.join(dir, 'notes', 'a.txt') }],
+    });
+    const done = updates.find((u) => u.sessionUpdate === 'tool_call_update' && u.status === 'completed') as { content: { content: { text: string } }[] };
+    expect(done.content[0].content.text).toContain('hello from a file');
+
+    // 2. A Write asks for permission: the editor gets the pod's options and its answer goes back.
+    const writing = ed.conn.prompt({ sessionId: sid, prompt: [{ type: 'text', text: 'write it' }] });
+    const ask = await ed.untilAsk();
+    expect(ask.request.options.map((o) => [o.optionId, o.kind])).toEqual([
+      ['allow_once', 'allow_once'], ['allow_always', 'allow_always'], ['reject_once', 'reject_once'], ['reject_always', 'reject_always'],
+    ]);
+    expect(ask.request.toolCall).toMatchObject({ title: 'Write out.txt', kind: 'edit', rawInput: { file_path: 'out.txt', content: 'written\n' } });
+    const writeCall = ed.updates.map((u) => u.update).findLast((u) => u.sessionUpdate === 'tool_call') as { toolCallId: string };
+    expect(ask.request.toolCall.toolCallId).toBe(writeCall.toolCallId);
+    ask.answer({ outcome: { outcome: 'selected', optionId: 'allow_once' } });
+    expect((await writing).stopReason).toBe('end_turn');
+    expect(fs.readFileSync(path.join(dir, 'out.txt'), 'utf8')).toBe('written\n');
+    expect(watchedAsks.find((e) => e.event === 'permission_resolved')?.data).toMatchObject({ decision: 'allow_once', by: expect.stringMatching(/^yoi-acp\//) });
+
+    // 3. Cancel: the slow reply is abandoned and the prompt answers `cancelled`.
+    const slow = ed.conn.prompt({ sessionId: sid, prompt: [{ type: 'text', text: 'take your time' }] });
+    await until(watched, (e) => e.event === 'user_message' && JSON.stringify(e.data).includes('take your time'));
+    await ed.conn.cancel({ sessionId: sid });
+    expect((await slow).stopReason).toBe('cancelled');
+    await until(watched, (e) => e.event === 'run_end' && e.data.result === 'cancelled');
+
+    // 4. Another client's run shows in the editor; its answer to an ask withdraws the editor's.
+    await until(watched, (e) => e.event === 'status' && e.data.status === 'idle');
+    const asking = ed.conn.prompt({ sessionId: sid, prompt: [{ type: 'text', text: 'write again' }] });
+    await ed.untilAsk();
+    const pending = await until(watchedAsks, (e) => e.event === 'permission_request' && JSON.stringify(e.data).includes('out2.txt'));
+    await watcher.requestExtension('permission_reply', { id: (pending.data as { id: string }).id, decision: 'allow_once' });
+    expect((await asking).stopReason).toBe('end_turn');
+    expect(fs.readFileSync(path.join(dir, 'out2.txt'), 'utf8')).toBe('again\n');
+    await watcher.request({ method: 'run', params: { input: [{ kind: 'text', content: 'from the terminal' }] } });
+    await ed.until((u) => u.sessionUpdate === 'user_message_chunk' && (u.content as { text?: string }).text === 'from the terminal');
+    await ed.until(isChunk('[user] from the terminal')); // the echo reply of that run
+    expect(await ed.close()).toBe(0);
+
+    // 5. Load in a new editor while the pod still runs: the history is replayed as updates.
+    const again = editor(dir, env);
+    await again.conn.initialize({ protocolVersion: PROTOCOL_VERSION, clientCapabilities: {} });
+    await expect(again.conn.loadSession({ sessionId: sid, cwd: dir, mcpServers: [] })).resolves.toEqual({});
+    const replayed = again.updates.map((u) => u.update);
+    expect(replayed.filter((u) => u.sessionUpdate === 'user_message_chunk').map((u) => (u.content as { type: string; text?: string; uri?: string })))
+      .toEqual(expect.arrayContaining([{ type: 'text', text: 'Read' }, expect.objectContaining({ type: 'resource_link', uri: pathToFileURL(path.join(dir, 'notes', 'a.txt')).href }), { type: 'text', text: 'write it' }]));
+    expect(agentTextOf(again.updates)).toContain('The file says hello.');
+    expect(replayed).toEqual(expect.arrayContaining([
+      expect.objectContaining({ sessionUpdate: 'tool_call', toolCallId: id, kind: 'read', title: 'Read notes/a.txt' }),
+      expect.objectContaining({ sessionUpdate: 'tool_call_update', toolCallId: id, status: 'completed' }),
+    ]));
+    await again.close();
+
+    // 6. Load after the pod stopped: it starts again on that session (`--resume`).
+    expect(yoi(['pod', 'stop', '--pod', podName], { cwd: dir, env }).status).toBe(0);
+    const third = editor(dir, env);
+    await third.conn.initialize({ protocolVersion: PROTOCOL_VERSION, clientCapabilities: {} });
+    await third.conn.loadSession({ sessionId: sid, cwd: dir, mcpServers: [] });
+    expect(agentTextOf(third.updates)).toContain('Wrote out2.txt.');
+    const resumed = await PodClient.connect({ socketPath: socket, clientName: 'check/1' });
+    expect(resumed.welcome?.session_id).toBe(sid);
+    await resumed.close();
+    const after = await third.conn.prompt({ sessionId: sid, prompt: [{ type: 'text', text: 'still there?' }] });
+    expect(after.stopReason).toBe('end_turn');
+  }, 120_000);
+});
+
+async function until<T extends { event: string }>(events: T[], pred: (e: T) => boolean, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = events.find(pred);
+    if (found) return found;
+    if (Date.now() > deadline) throw new Error(`timed out; saw ${JSON.stringify(events.map((e) => e.event))}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/** A raw stdio session with `yoi acp`: lines in, JSON-RPC messages out. */
+function rawAgent(cwd: string, env: NodeJS.ProcessEnv) {
+  const child = spawn(process.execPath, [BIN, 'acp'], { cwd, env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+  cleanups.push(async () => {
+    child.stdin.end();
+    await exited;
+  });
+  let out = '';
+  const messages: Record<string, unknown>[] = [];
+  const waiters = new Set<() => void>();
+  child.stdout.on('data', (d) => {
+    out += d;
+    const lines = out.split('\n');
+    out = lines.pop()!;
+    for (const line of lines) messages.push(JSON.parse(line) as Record<string, unknown>); // stdout is protocol only: every line is JSON
+    for (const w of [...waiters]) w();
+  });
+  return {
+    child, messages, exited,
+    write: (text: string) => new Promise<void>((r) => child.stdin.write(text, () => r())),
+    reply: (pred: (m: Record<string, unknown>) => boolean) => new Promise<Record<string, unknown>>((resolve, reject) => {
+      const check = () => {
+        const m = messages.find(pred);
+        if (m) {
+          waiters.delete(check);
+          clearTimeout(timer);
+          resolve(m);
+        }
+      };
+      const timer = setTimeout(() => reject(new Error(`no such message; got ${JSON.stringify(messages).slice(0, 2000)}`)), 30_000);
+      waiters.add(check);
+      check();
+    }),
+  };
+}
+
+describe('yoi acp with bad input', () => {
+  it('answers malformed JSON-RPC, unknown methods, bad params and an oversized line with JSON-RPC errors and keeps serving', async () => {
+    const dir = makeProject();
+    const env = { YOI_RUNTIME_DIR: path.join(dir, 'run') };
+    const agent = rawAgent(dir, env);
+    await agent.write('this is not json\n');
+    await agent.write('{"jsonrpc":"2.0","id":1,"method":"session/teleport","params":{}}\n');
+    await agent.write('{"jsonrpc":"2.0","id":2,"method":"session/prompt","params":{"sessionId":"s"}}\n');
+    await agent.write('{"jsonrpc":"2.0","id":3,"method":"session/prompt","params":{"sessionId":"nope","prompt":[{"type":"text","text":"hi"}]}}\n');
+    await agent.write('{"jsonrpc":"2.0","id":4,"method":"session/new","params":{"cwd":"relative/dir","mcpServers":[]}}\n');
+    await agent.write('{"jsonrpc":"2.0","id":5,"method":"session/load","params":{"sessionId":"01a2313a-6dc7-7355-8bae-56b3f64cf2a9","cwd":' + JSON.stringify(dir) + ',"mcpServers":[]}}\n');
+    expect(await agent.reply((m) => m.id === null)).toMatchObject({ error: { code: -32700 } });
+    expect(await agent.reply((m) => m.id === 1)).toMatchObject({ error: { code: -32601 } });
+    expect(await agent.reply((m) => m.id === 2)).toMatchObject({ error: { code: -32602 } });
+    expect(await agent.reply((m) => m.id === 3)).toMatchObject({ error: { code: -32602, message: expect.stringContaining('unknown session nope') } });
+    expect(await agent.reply((m) => m.id === 4)).toMatchObject({ error: { code: -32602, message: expect.stringContaining('cwd must be an absolute path') } });
+    expect(await agent.reply((m) => m.id === 5)).toMatchObject({ error: { code: -32002 } });
+    // A line over the limit (32 MiB) is dropped as it streams in and answered like any bad line.
+    const before = agent.messages.filter((m) => m.id === null).length;
+    const big = Buffer.alloc(33 * 1024 * 1024, 0x61);
+    await agent.write(`{"jsonrpc":"2.0","id":6,"method":"session/prompt","params":{"x":"`);
+    await agent.write(big.toString('latin1'));
+    await agent.write('"}}\n');
+    await agent.reply(() => agent.messages.filter((m) => m.id === null).length > before);
+    expect(agent.messages.some((m) => m.id === 6)).toBe(false);
+    await agent.write(`{"jsonrpc":"2.0","id":7,"method":"initialize","params":{"protocolVersion":${PROTOCOL_VERSION}}}\n`);
+    expect(await agent.reply((m) => m.id === 7)).toMatchObject({ result: { protocolVersion: PROTOCOL_VERSION, agentCapabilities: { loadSession: true } } });
+    agent.child.stdin.end();
+    expect(await agent.exited).toBe(0);
+  }, 60_000);
+});
