@@ -236,3 +236,51 @@ describe('yoi acp with bad input', () => {
     expect(await agent.exited).toBe(0);
   }, 60_000);
 });
+
+describe('yoi acp and the editor\'s MCP servers', () => {
+  it('hands them to the pod it starts as launch.mcp.servers, in the config\'s form, through a private file that is gone once the pod listens', async () => {
+    const dir = makeProject({
+      // Stands in for the MCP plugin at the boundary yoi acp controls: what the pod was launched with.
+      'yoi.config.mjs': [
+        "import fs from 'node:fs';",
+        "import { defaultPlugins, definePlugin } from 'yoi';",
+        "const probe = definePlugin({ name: 'test:launch', apply(api) { api.hooks.podInit.tapPromise('test:launch', async (pod) => { fs.writeFileSync('launch.json', JSON.stringify(pod.launch)); }); } });",
+        'export default { plugins: [...defaultPlugins(), probe()] };',
+      ].join('\n'),
+    });
+    const env = { YOI_RUNTIME_DIR: path.join(dir, 'run') };
+    stopPodsAfter(dir, env);
+    const ed = editor(dir, env);
+    await ed.conn.initialize({ protocolVersion: PROTOCOL_VERSION, clientCapabilities: {} });
+    const created = await ed.conn.newSession({ cwd: dir, mcpServers: [
+      { name: 'files', command: '/usr/bin/mcp-files', args: ['--root', dir], env: [{ name: 'FILES_TOKEN', value: 'secret-token-123' }] },
+      { type: 'http', name: 'Docs Server', url: 'http://127.0.0.1:9/mcp', headers: [{ name: 'Authorization', value: 'Bearer abc' }] },
+      { type: 'sse', name: 'files', url: 'http://127.0.0.1:9/sse', headers: [] },
+    ] });
+    expect(JSON.parse(fs.readFileSync(path.join(dir, 'launch.json'), 'utf8'))).toEqual({ mcp: { servers: {
+      files: { command: '/usr/bin/mcp-files', args: ['--root', dir], env: { FILES_TOKEN: 'secret-token-123' } },
+      'Docs-Server': { url: 'http://127.0.0.1:9/mcp', headers: { Authorization: 'Bearer abc' } },
+      'files-2': { url: 'http://127.0.0.1:9/sse', headers: {} },
+    } } });
+    const pod = (created._meta as { yoi: { pod: string } }).yoi.pod;
+    const pid = Number(fs.readFileSync(path.join(dir, 'run', pod, 'pid'), 'utf8'));
+    expect(fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8')).not.toContain('secret-token-123');
+    expect(fs.readdirSync(path.join(dir, 'run')).filter((n) => n.startsWith('.acp-'))).toEqual([]);
+    // This project has no MCP plugin: the editor is told its servers go unused.
+    await ed.until(isChunk('include no MCP plugin (yoi:mcp)'));
+  }, 60_000);
+
+  it('pod start --mcp-servers refuses a file that is a link or writable by others, in one line', () => {
+    const dir = makeProject({ 'servers.json': '{"a":{"command":"x"}}' });
+    const env = { YOI_RUNTIME_DIR: path.join(dir, 'run') };
+    fs.symlinkSync(path.join(dir, 'servers.json'), path.join(dir, 'link.json'));
+    const viaLink = yoi(['pod', 'start', '--mcp-servers', 'link.json'], { cwd: dir, env });
+    expect(viaLink.status).not.toBe(0);
+    expect(viaLink.stderr.trim()).toBe('yoi: --mcp-servers link.json: is a symbolic link');
+    fs.chmodSync(path.join(dir, 'servers.json'), 0o666);
+    const open = yoi(['pod', 'start', '--mcp-servers', 'servers.json'], { cwd: dir, env });
+    expect(open.stderr.trim()).toBe('yoi: --mcp-servers servers.json: writable by others');
+    fs.writeFileSync(path.join(dir, 'list.json'), '[]', { mode: 0o600 });
+    expect(yoi(['pod', 'start', '--mcp-servers', 'list.json'], { cwd: dir, env }).stderr.trim()).toBe('yoi: --mcp-servers list.json: expected a JSON object of servers by name');
+  });
+});
