@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { definePlugin } from '../../core/plugin/definePlugin.js';
+import { PodNameSchema } from '../../core/pod/PodNameSchema.js';
 import type { Tool } from '../../core/tools/Tool.js';
 import { ToolRefusal, refusalsAsResults } from '../tools/shared/ToolRefusal.js';
 import { connectToPod } from './shared/connectToPod.js';
@@ -7,7 +8,7 @@ import { podTreeOf } from './shared/podTreeOf.js';
 
 export const READ_POD_OUTPUT = 'yoi:read-pod-output';
 
-export const ReadPodOutputInputSchema = z.object({ name: z.string().min(1).describe('The pod to read.') });
+export const ReadPodOutputInputSchema = z.object({ name: PodNameSchema.describe('The pod to read.') });
 
 /**
  * `ReadPodOutput`: the assistant text a managed pod wrote since the last read. The cursor is an

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PodRequestError } from '../../core/client/PodClient.js';
 import { definePlugin } from '../../core/plugin/definePlugin.js';
+import { PodNameSchema } from '../../core/pod/PodNameSchema.js';
 import type { Tool } from '../../core/tools/Tool.js';
 import { ToolRefusal, refusalsAsResults } from '../tools/shared/ToolRefusal.js';
 import { connectToPod } from './shared/connectToPod.js';
@@ -9,7 +10,7 @@ import { podTreeOf } from './shared/podTreeOf.js';
 export const SEND_TO_POD = 'yoi:send-to-pod';
 
 export const SendToPodInputSchema = z.object({
-  name: z.string().min(1).describe('The pod (one you spawned, or one of its own pods).'),
+  name: PodNameSchema.describe('The pod (one you spawned, or one of its own pods).'),
   message: z.string().min(1).describe('What to tell it: it starts a turn on this message.'),
 });
 

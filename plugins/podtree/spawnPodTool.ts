@@ -4,6 +4,7 @@ import { isSocketLive, removeDirExcept } from '../../core/pod/podFiles.js';
 import { checkSocketPath, podPaths, validatePodName } from '../../core/pod/runtimePaths.js';
 import type { LockRule } from '../../core/podtree/ScopeLockSchema.js';
 import { definePlugin } from '../../core/plugin/definePlugin.js';
+import { PodNameSchema } from '../../core/pod/PodNameSchema.js';
 import { canonicalPath } from '../../core/scope/canonicalPath.js';
 import type { Tool, ToolOutput } from '../../core/tools/Tool.js';
 import { ToolRefusal, refusalsAsResults } from '../tools/shared/ToolRefusal.js';
@@ -22,7 +23,7 @@ export const PodScopeRuleSchema = z.object({
 });
 
 export const SpawnPodInputSchema = z.object({
-  name: z.string().min(1).describe('A unique name for the new pod: letters, digits, ".", "_", "-".'),
+  name: PodNameSchema.describe('A unique name for the new pod: 1 to 64 letters, digits, ".", "_", "-", starting with a letter or digit.'),
   task: z.string().min(1).describe('The first message the new pod works on.'),
   scope: z.array(PodScopeRuleSchema).min(1).describe(
     'What the new pod may read and write; every rule must lie within your own scope. Regions you delegate for writing are read-only for you while the pod holds them.',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { definePlugin } from '../../core/plugin/definePlugin.js';
+import { PodNameSchema } from '../../core/pod/PodNameSchema.js';
 import type { Tool } from '../../core/tools/Tool.js';
 import { ToolRefusal, refusalsAsResults } from '../tools/shared/ToolRefusal.js';
 import { formatRules } from './shared/formatRules.js';
@@ -8,7 +9,7 @@ import { requestShutdown } from './shared/requestShutdown.js';
 
 export const STOP_POD = 'yoi:stop-pod';
 
-export const StopPodInputSchema = z.object({ name: z.string().min(1).describe('The pod to stop.') });
+export const StopPodInputSchema = z.object({ name: PodNameSchema.describe('The pod to stop.') });
 
 /**
  * `StopPod`: shuts a managed pod down (waiting until it is gone, so its own report arrives

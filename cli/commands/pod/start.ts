@@ -24,6 +24,12 @@ export default class PodStart extends YoiCommand {
     const i = argv.indexOf('--resume');
     if (i >= 0 && (i === argv.length - 1 || argv[i + 1].startsWith('-'))) argv.splice(i + 1, 0, 'latest');
     const { flags } = await this.parse({ flags: PodStart.flags, args: {}, strict: true }, argv);
+    if (flags.name !== undefined) {
+      // Before anything touches the runtime directory: a name is a directory there.
+      const [{ podNameProblem }, { YoiError }] = await Promise.all([import('../../../core/pod/podName.js'), import('../../../core/errors/YoiError.js')]);
+      const bad = podNameProblem(flags.name);
+      if (bad) throw new YoiError('YOI_ERR_POD_NAME', bad);
+    }
     if (flags.detach) {
       const { startDetached } = await import('../../startDetached.js');
       this.print(`listening ${await startDetached(argv.filter((a) => a !== '--detach'), flags)}`);
