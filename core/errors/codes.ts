@@ -57,6 +57,11 @@ export const ERROR_CODES = {
   YOI_ERR_TIMEOUT: 'no answer from pod <name> within <ms> ms',
   /** `model.provider` names a provider no plugin registers. */
   YOI_ERR_UNKNOWN_PROVIDER: 'unknown provider <name> (available: <names>)',
+  /**
+   * A runtime directory, runtime file, socket or the trust store is not the user's own (another
+   * owner, a link, writable by others, or in a directory others can swap it in).
+   */
+  YOI_ERR_UNTRUSTED_PATH: '<what> <path> is not yours (another owner, a link, writable by others): <fix>',
   /** A command line flag or argument is wrong. */
   YOI_ERR_USAGE: 'invalid command line',
 } as const;

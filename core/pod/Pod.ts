@@ -23,6 +23,7 @@ import { openSession } from './openSession.js';
 import { handleClientMethod } from './handleClientMethod.js';
 import { AtomicFileWriter, ensurePrivateDir, isSocketLive, removeDirExcept, writeFileAtomic, type PodStatusFile } from './podFiles.js';
 import { checkSocketPath, podPaths, validatePodName, type PodPaths } from './runtimePaths.js';
+import { checkOwnSocketOrFile } from './trustedPath.js';
 
 export interface StartPodOptions {
   config: ResolvedConfig;
@@ -112,7 +113,8 @@ export class Pod {
     const { config, host } = this;
     ensurePrivateDir(this.paths.base);
     ensurePrivateDir(this.paths.dir);
-    if (fs.existsSync(this.paths.socket)) {
+    // Someone else's socket in our place is refused, never replaced (trustedPath.ts).
+    if (checkOwnSocketOrFile(this.paths.socket)) {
       if (await isSocketLive(this.paths.socket)) {
         throw new YoiError('YOI_ERR_POD_RUNNING', `pod ${this.name} is already running (socket ${this.paths.socket})`);
       }
@@ -182,7 +184,7 @@ export class Pod {
     });
     await this.server.listen();
     this.listening = true;
-    fs.writeFileSync(this.paths.pid, `${process.pid}\n`, { mode: 0o600 });
+    writeFileAtomic(this.paths.pid, `${process.pid}\n`);
     this.writeStatus();
     try {
       await host.hooks.podStart.promise(this.info);

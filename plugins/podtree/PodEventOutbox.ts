@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { socketTrustProblem } from '../../core/pod/trustedPath.js';
 import { LineReader, encodeMethod, podEventKind, type PodEvent } from '../../core/protocol/index.js';
 
 export interface PodEventOutboxOptions {
@@ -187,6 +188,9 @@ class AckLink {
   }
 
   static open(socketPath: string, clientName: string, timeoutMs: number): Promise<AckLink> {
+    // Reports go only to the user's own socket (a swapped-in one is another user's).
+    const untrusted = socketTrustProblem(socketPath);
+    if (untrusted instanceof Error) return Promise.reject(untrusted);
     return new Promise((resolve, reject) => {
       const socket = net.connect(socketPath);
       const timer = setTimeout(() => {

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ensurePrivateDir, isSocketLive } from '../../core/pod/podFiles.js';
 import type { PodPaths } from '../../core/pod/runtimePaths.js';
+import { RUNTIME_FILE, openOwnFile } from '../../core/pod/trustedPath.js';
 import { yoiBin } from './shared/yoiBin.js';
 import { POD_NODE_FLAGS } from '../../core/pod/podNodeFlags.js';
 
@@ -45,7 +46,7 @@ export async function startChildPod(spec: ChildPodSpec): Promise<number> {
   const { paths } = spec;
   ensurePrivateDir(paths.base);
   ensurePrivateDir(paths.dir);
-  const log = fs.openSync(paths.log, 'a', 0o600);
+  const log = openOwnFile(paths.log, RUNTIME_FILE, { create: true, append: true })!;
   const args = [yoiBin(), 'pod', 'start', '--adopt', '--callback', spec.callback, '--name', spec.name];
   if (spec.configPath) args.push('--config', spec.configPath);
   if (spec.instruction) args.push('--instruction', spec.instruction);
