@@ -17,6 +17,7 @@ import { FileActivity } from '../tools/FileActivity.js';
 import { SocketServer } from '../server/SocketServer.js';
 import type { SessionLog } from '../session/SessionLog.js';
 import { loadTokenizer } from '../tokens/estimateTokens.js';
+import { controlPlanePaths } from './controlPlane.js';
 import { createProvider, createTools } from './createRuntimeParts.js';
 import { defaultSystemPrompt } from './defaultSystemPrompt.js';
 import { openSession } from './openSession.js';
@@ -123,6 +124,7 @@ export class Pod {
 
     this.tree = await PodTree.open({ name: this.name, paths: this.paths, env, projectDir: config.projectDir, configScope: config.scope, adopt: opts.adopt });
     this.scope = this.tree.scope;
+    this.scope.protect(controlPlanePaths({ config, paths: this.paths, env }));
     this.notes.push(...this.tree.notes);
     const services: PodServices = {
       alert: (level, message) => this.alert(level, message), scope: this.scope, config, files: new FileActivity(), podTree: this.tree,
