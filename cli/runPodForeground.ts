@@ -4,7 +4,8 @@ export interface ForegroundPodOptions {
   name?: string;
   socket?: string;
   resume?: string | true;
-  adopt?: { callback: string; instruction?: string };
+  /** Started by SpawnPod; `configDigest`: the config must be what the parent loaded, or trusted. */
+  adopt?: { callback: string; instruction?: string; configDigest?: string };
 }
 
 /**
@@ -14,7 +15,14 @@ export interface ForegroundPodOptions {
  */
 export async function runPodForeground(opts: ForegroundPodOptions, print: (line: string) => void): Promise<void> {
   const [{ loadProject }, { Pod }] = await Promise.all([import('./loadProject.js'), import('../core/pod/Pod.js')]);
+  const expected = opts.adopt?.configDigest;
+  // Before the config is loaded: loading a JS/TS config runs it.
+  const accepted = expected === undefined ? undefined : await verifyConfig(opts.config, expected);
   const { config, host } = await loadProject({ configFile: opts.config });
+  if (accepted !== undefined && config.configDigest !== accepted) {
+    const { YoiError } = await import('../core/errors/YoiError.js');
+    throw new YoiError('YOI_ERR_CONFIG_UNTRUSTED', `config ${config.configPath ?? ''} changed while the pod was starting; start it again`);
+  }
   const pod = await Pod.start({ config, host, name: opts.name, socketPath: opts.socket, resume: opts.resume, adopt: opts.adopt });
   print(`listening ${pod.paths.socket}`);
   for (const note of pod.notes) process.stderr.write(`yoi: ${note}\n`);
@@ -24,4 +32,10 @@ export async function runPodForeground(opts: ForegroundPodOptions, print: (line:
   await pod.closed;
   process.off('SIGINT', stop);
   process.off('SIGTERM', stop);
+}
+
+/** A spawned pod's config check (core/config/verifyConfigTrust.ts); the digest it accepted. */
+async function verifyConfig(configFile: string | undefined, expected: string): Promise<string> {
+  const { verifyConfigTrust } = await import('../core/config/verifyConfigTrust.js');
+  return (await verifyConfigTrust({ cwd: process.cwd(), configFile, expected })).digest;
 }

@@ -6,7 +6,7 @@ import { formatZodError } from '../errors/formatZodError.js';
 import type { YoiPlugin } from '../plugin/YoiPlugin.js';
 import { describeLoadError } from './describeLoadError.js';
 import { resolveConfig, type ResolvedConfig } from './resolveConfig.js';
-import { SEARCH_PLACES } from './searchPlaces.js';
+import { SEARCH_OPTIONS } from './searchPlaces.js';
 import { configSources } from './configSources.js';
 import { userCacheDir } from './userDirs.js';
 import { ensureOwnDir } from '../pod/trustedPath.js';
@@ -38,10 +38,8 @@ export async function loadConfig(options: LoadConfigOptions): Promise<ResolvedCo
   const { cwd, env = process.env } = options;
   const { cosmiconfig } = await import('cosmiconfig');
   const explorer = cosmiconfig('yoi', {
-    searchPlaces: [...SEARCH_PLACES],
-    searchStrategy: 'project',
-    ignoreEmptySearchPlaces: false,
-    cache: false,
+    ...SEARCH_OPTIONS,
+    searchPlaces: [...SEARCH_OPTIONS.searchPlaces],
     loaders: configLoaders(options.virtualModules, jitiCacheDir(env), (files) => loaded.push(...files)),
   });
   const loaded: string[] = [];

@@ -73,7 +73,7 @@ export const spawnPodTool = definePlugin({
         try {
           await startChildPod({
             name, paths, callback: tree.socket, cwd: config?.cwd ?? ctx.cwd, env: tree.env,
-            configPath: config?.configPath ?? null, instruction: input.instruction,
+            configPath: config?.configPath ?? null, configDigest: config?.configDigest, instruction: input.instruction,
           });
         } catch (e) {
           await tree.release(name).catch(() => undefined);

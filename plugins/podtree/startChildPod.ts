@@ -22,6 +22,8 @@ export interface ChildPodSpec {
   env: NodeJS.ProcessEnv;
   /** The spawner's config file: the child loads the same one (model, plugins...). */
   configPath: string | null;
+  /** Digest of the config the spawner loaded: the child refuses different content unless trusted. */
+  configDigest?: string;
   instruction?: string;
 }
 
@@ -36,7 +38,7 @@ export class ChildStartError extends Error {
 }
 
 /**
- * Starts `yoi pod start --adopt --callback <spawner> --name <name>` as a detached process (its
+ * Starts `yoi pod start --adopt --callback <spawner> --name <name> [--config F --config-digest D]` as a detached process (its
  * own session and process group, so it outlives the spawner), in the spawner's working
  * directory and environment, its stdout and stderr appended to `<its pod dir>/pod.log`.
  * Resolves with its pid once its socket accepts connections. If it exits first, or does not
@@ -49,6 +51,7 @@ export async function startChildPod(spec: ChildPodSpec): Promise<number> {
   const log = openOwnFile(paths.log, RUNTIME_FILE, { create: true, append: true })!;
   const args = [yoiBin(), 'pod', 'start', '--adopt', '--callback', spec.callback, '--name', spec.name];
   if (spec.configPath) args.push('--config', spec.configPath);
+  if (spec.configDigest) args.push('--config-digest', spec.configDigest);
   if (spec.instruction) args.push('--instruction', spec.instruction);
   const child = spawn(process.execPath, [...POD_NODE_FLAGS, ...args], {
     cwd: spec.cwd, env: { ...spec.env, YOI_RUNTIME_DIR: paths.base }, detached: true, stdio: ['ignore', log, log],
