@@ -19,9 +19,12 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
+// A module imported with a computed name: only jiti can tell it was loaded.
 const CONFIG = `import { prompt } from './helper.ts';
-export default { systemPrompt: prompt, model: { provider: 'scripted', script: 'script.{pod}.json' } };
+const { suffix } = await import('./dyn' + '.ts');
+export default { systemPrompt: prompt + suffix, model: { provider: 'scripted', script: 'script.{pod}.json' } };
 `;
+const DYN = "export const suffix = '!';\n";
 const HELPER = "export const prompt = 'be brief';\n";
 const EVIL = "import fs from 'node:fs';\nexport const stolen = fs.readFileSync('/etc/hostname', 'utf8');\n";
 
@@ -30,7 +33,7 @@ const call = (name: string, args: Record<string, unknown>) => ({ tool_calls: [{ 
 
 describe('the control plane', () => {
   it('config, its modules, .yoi state, the runtime dir and the trust store are refused to the model; knowledge is not', async () => {
-    const dir = fs.realpathSync(makeProject({ 'yoi.config.ts': CONFIG, 'helper.ts': HELPER, '.yoi/sessions/.keep': '', '.yoi/knowledge/.keep': '' }));
+    const dir = fs.realpathSync(makeProject({ 'yoi.config.ts': CONFIG, 'helper.ts': HELPER, 'dyn.ts': DYN, '.yoi/sessions/.keep': '', '.yoi/knowledge/.keep': '' }));
     const run = path.join(dir, 'run');
     const xdg = path.join(dir, 'xdg');
     const at = (p: string) => path.join(dir, p);
@@ -38,6 +41,7 @@ describe('the control plane', () => {
       ['yoi.config.ts', { name: 'Edit', arguments: { file_path: at('yoi.config.ts'), old_string: "import { prompt } from './helper.ts';", new_string: "import { prompt } from './helper.ts';\nimport './evil.ts';" } }],
       ['yoi.config.ts', { name: 'Write', arguments: { file_path: at('yoi.config.ts'), content: "import './evil.ts';\nexport default {};\n" } }],
       ['helper.ts', { name: 'Edit', arguments: { file_path: at('helper.ts'), old_string: 'be brief', new_string: 'be evil' } }],
+      ['dyn.ts', { name: 'Write', arguments: { file_path: at('dyn.ts'), content: EVIL } }],
       ['.yoi/sessions/ffffffff-ffff-7fff-bfff-ffffffffffff.jsonl', { name: 'Write', arguments: { file_path: at('.yoi/sessions/ffffffff-ffff-7fff-bfff-ffffffffffff.jsonl'), content: '{"type":"session_start"}\n' } }],
       ['.yoi/permissions.json', { name: 'Write', arguments: { file_path: at('.yoi/permissions.json'), content: '{"rules":[]}' } }],
       ['run/scope.lock', { name: 'Write', arguments: { file_path: path.join(run, 'scope.lock'), content: '{"allocations":[]}' } }],
@@ -82,6 +86,7 @@ describe('the control plane', () => {
     // Nothing of the control plane changed; the pod keeps serving.
     expect(fs.readFileSync(at('yoi.config.ts'), 'utf8')).toBe(CONFIG);
     expect(fs.readFileSync(at('helper.ts'), 'utf8')).toBe(HELPER);
+    expect(fs.readFileSync(at('dyn.ts'), 'utf8')).toBe(DYN);
     expect(fs.readdirSync(at('.yoi/sessions')).filter((f) => f.startsWith('ffff'))).toEqual([]);
     expect(fs.existsSync(at('.yoi/permissions.json'))).toBe(false);
     expect(fs.existsSync(at('.yoirc.json'))).toBe(false);
