@@ -37,12 +37,12 @@ export interface LoadConfigOptions {
 export async function loadConfig(options: LoadConfigOptions): Promise<ResolvedConfig> {
   const { cwd, env = process.env } = options;
   const { cosmiconfig } = await import('cosmiconfig');
+  const loaded: string[] = [];
   const explorer = cosmiconfig('yoi', {
     ...SEARCH_OPTIONS,
     searchPlaces: [...SEARCH_OPTIONS.searchPlaces],
     loaders: configLoaders(options.virtualModules, jitiCacheDir(env), (files) => loaded.push(...files)),
   });
-  const loaded: string[] = [];
 
   const explicit = options.configFile ? { file: options.configFile, from: '--config' }
     : env.YOI_CONFIG ? { file: env.YOI_CONFIG, from: 'YOI_CONFIG' } : undefined;
