@@ -53,6 +53,12 @@ export { PodClient, PodRequestError, type PodClientOptions } from './client/PodC
 export { runtimeBase, podPaths, validatePodName, checkSocketPath, type PodPaths } from './pod/runtimePaths.js';
 export { ensurePrivateDir, isPidAlive, isSocketLive, readStatusFile, writeFileAtomic, type PodStatusFile } from './pod/podFiles.js';
 export { POD_NODE_FLAGS } from './pod/podNodeFlags.js';
+export { PodNameSchema } from './pod/PodNameSchema.js';
+// Paths and sockets yoi trusts are the user's own (another local user's are refused).
+export {
+  RUNTIME_DIR, RUNTIME_FILE, POD_SOCKET, ensureOwnDir, checkOwnDir, openOwnFile, readOwnFile, checkOwnSocket, socketTrustProblem,
+  type TrustLabel,
+} from './pod/trustedPath.js';
 
 // The wire protocol
 export {

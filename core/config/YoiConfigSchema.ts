@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isYoiPlugin, type YoiPlugin } from '../plugin/YoiPlugin.js';
+import { PodNameSchema } from '../pod/PodNameSchema.js';
 
 const MiB = 1024 * 1024;
 const KiB = 1024;
@@ -41,9 +42,7 @@ export const LimitsSchema = z.strictObject({
  */
 export const YoiConfigSchema = z.strictObject({
   /** Default pod name, when `--pod`/`--name` is not given. Also the runtime directory's name. */
-  name: z.string().regex(/^[A-Za-z0-9_][A-Za-z0-9._-]{0,63}$/, {
-    error: 'expected a pod name: up to 64 letters, digits, ".", "_" or "-", not starting with "." or "-"',
-  }).default('default'),
+  name: PodNameSchema.default('default'),
 
   /**
    * The model: `provider` names a provider plugin (`echo`, `scripted`, `anthropic`,

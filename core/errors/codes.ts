@@ -11,6 +11,11 @@ export const ERROR_CODES = {
   YOI_ERR_CONFIG_EXISTS: 'a config file already exists here; yoi init does not overwrite it',
   /** `--config FILE` or `YOI_CONFIG` names a file that does not exist. */
   YOI_ERR_CONFIG_NOT_FOUND: 'the config file given with --config or YOI_CONFIG does not exist',
+  /**
+   * A pod started by SpawnPod found its config changed since its spawner loaded it (or a config
+   * where its spawner had none), and the user has not trusted that content with `yoi trust`.
+   */
+  YOI_ERR_CONFIG_UNTRUSTED: 'the config changed since the spawning pod loaded it; run yoi trust to let spawned pods load it',
   /** The pod's socket could not be reached, or the connection closed before the answer. */
   YOI_ERR_CONNECTION: 'cannot reach pod <name> at <socket>',
   /** An interactive command (`yoi attach`) was run without a terminal on stdin and stdout. */
@@ -59,8 +64,15 @@ export const ERROR_CODES = {
   YOI_ERR_SOCKET_PATH: 'socket path is too long for this OS',
   /** The pod did not answer in time. */
   YOI_ERR_TIMEOUT: 'no answer from pod <name> within <ms> ms',
+  /** The trust store (`~/.config/yoi/trust.json`) is not valid JSON of the expected shape. */
+  YOI_ERR_TRUST_STORE: 'the trust store <file> cannot be used: <cause>',
   /** `model.provider` names a provider no plugin registers. */
   YOI_ERR_UNKNOWN_PROVIDER: 'unknown provider <name> (available: <names>)',
+  /**
+   * A runtime directory, runtime file, socket or the trust store is not the user's own (another
+   * owner, a link, writable by others, or in a directory others can swap it in).
+   */
+  YOI_ERR_UNTRUSTED_PATH: '<what> <path> is not yours (another owner, a link, writable by others): <fix>',
   /** A command line flag or argument is wrong. */
   YOI_ERR_USAGE: 'invalid command line',
 } as const;

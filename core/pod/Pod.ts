@@ -15,6 +15,7 @@ import type { Connection } from '../server/Connection.js';
 import { FileActivity } from '../tools/FileActivity.js';
 import { SocketServer } from '../server/SocketServer.js';
 import { loadTokenizer } from '../tokens/estimateTokens.js';
+import { controlPlanePaths } from './controlPlane.js';
 import { createProvider, createTools } from './createRuntimeParts.js';
 import { defaultSystemPrompt } from './defaultSystemPrompt.js';
 import { openSession } from './openSession.js';
@@ -123,6 +124,7 @@ export class Pod {
       podName: name, runtime: this.files.handle, cwd: config.cwd, projectDir: config.projectDir, launch, config,
     });
     this.scope = new Scope(rules ?? config.scope, config.projectDir);
+    this.scope.protect(controlPlanePaths({ config, paths: this.paths, env }));
     const services: PodServices = {
       alert: (level, message) => this.alert(level, message), scope: this.scope, config, files: new FileActivity(),
       note: (message) => (this.listening ? this.alert('warn', message) : this.notes.push(message)),

@@ -1,5 +1,6 @@
 export { Scope, type ScopeCheck, type ScopeConfigInput, type ScopeLock } from './Scope.js';
 export { canonicalPath } from './canonicalPath.js';
+export { type ProtectedPath, type ProtectedPathInput } from './ProtectedPath.js';
 export { isWithin, ruleMatches } from './ruleMatches.js';
 export { scopeOf } from './scopeOf.js';
 export {
