@@ -21,6 +21,12 @@ export interface PodServices {
   config?: ResolvedConfig;
   /** Files the pod's tools read or wrote recently (newest first); compaction reads `recent(5)`. */
   files?: FileActivity;
+  /**
+   * The runtime base directory (ARCHITECTURE §4.1: `$YOI_RUNTIME_DIR`, ...), private to the user.
+   * Plugins keep their own runtime state in a folder there whose name is not a valid pod name
+   * (starting with `.`), e.g. the write tools' temp-file journal `.write-temps/`. Set by the pod.
+   */
+  runtimeBase?: string;
   /** The pod's place in the pod tree: scope.lock allocation, spawned pods, parent. Set by the pod. */
   podTree?: PodTree;
 }

@@ -124,6 +124,7 @@ export class Pod {
     this.notes.push(...this.tree.notes);
     const services: PodServices = {
       alert: (level, message) => this.alert(level, message), scope: this.scope, config, files: new FileActivity(), podTree: this.tree,
+      runtimeBase: this.paths.base,
     };
     this.info = { podName: this.name, cwd: config.cwd, projectDir: config.projectDir, services };
     host.onTapError = (error) => this.alert('warn', error.message);

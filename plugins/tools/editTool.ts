@@ -1,12 +1,13 @@
-import fs from 'node:fs';
 import { z } from 'zod';
 import { definePlugin } from '../../core/plugin/definePlugin.js';
 import type { Tool } from '../../core/tools/Tool.js';
-import { readRegularFile, writeFileAtomic } from './shared/fileIo.js';
+import { readRegularFile } from './shared/fileIo.js';
 import { numberLines, splitLines } from './shared/lines.js';
 import { ReadTracker } from './shared/ReadTracker.js';
 import { requireCurrent } from './shared/requireCurrent.js';
 import { resolveToolPath } from './shared/resolveToolPath.js';
+import { TempJournal } from './shared/TempJournal.js';
+import { writeFileAtomic } from './shared/writeFileAtomic.js';
 import { count, refusalsAsResults, ToolRefusal } from './shared/ToolRefusal.js';
 
 export const EDIT = 'yoi:edit';
@@ -39,10 +40,10 @@ export const editTool = definePlugin({
         return tracker.exclusive(file, async () => {
           const before = await readRegularFile(file);
           if (before === undefined) throw new ToolRefusal(`${file} does not exist (use Write to create it)`);
-          requireCurrent(tracker, file, before);
+          requireCurrent(tracker, file, before.bytes);
           let text: string;
           try {
-            text = new TextDecoder('utf-8', { fatal: true }).decode(before);
+            text = new TextDecoder('utf-8', { fatal: true }).decode(before.bytes);
           } catch {
             throw new ToolRefusal(`${file} is not UTF-8 text; Edit changes text files only`);
           }
@@ -53,7 +54,7 @@ export const editTool = definePlugin({
           }
           const after = input.replace_all ? text.split(input.old_string).join(input.new_string) : text.slice(0, at[0]) + input.new_string + text.slice(at[0] + input.old_string.length);
           const bytes = Buffer.from(after, 'utf8');
-          await writeFileAtomic(file, bytes, (await fs.promises.stat(file)).mode & 0o7777);
+          await writeFileAtomic(file, bytes, { mode: before.mode, journal: TempJournal.of(ctx.services) });
           tracker.record(file, bytes);
           ctx.services.files?.touch(file, 'write');
           const replaced = input.replace_all ? at.length : 1;

@@ -1,12 +1,13 @@
-import fs from 'node:fs';
 import { z } from 'zod';
 import { definePlugin } from '../../core/plugin/definePlugin.js';
 import type { Tool } from '../../core/tools/Tool.js';
-import { readRegularFile, writeFileAtomic } from './shared/fileIo.js';
+import { readRegularFile } from './shared/fileIo.js';
 import { ReadTracker } from './shared/ReadTracker.js';
 import { resolveToolPath } from './shared/resolveToolPath.js';
 import { count, refusalsAsResults } from './shared/ToolRefusal.js';
 import { requireCurrent } from './shared/requireCurrent.js';
+import { TempJournal } from './shared/TempJournal.js';
+import { writeFileAtomic } from './shared/writeFileAtomic.js';
 
 export const WRITE = 'yoi:write';
 
@@ -33,10 +34,9 @@ export const writeTool = definePlugin({
         const tracker = ReadTracker.of(ctx.services);
         return tracker.exclusive(file, async () => {
           const before = await readRegularFile(file);
-          if (before !== undefined) requireCurrent(tracker, file, before);
+          if (before !== undefined) requireCurrent(tracker, file, before.bytes);
           const bytes = Buffer.from(input.content, 'utf8');
-          const mode = before !== undefined ? (await fs.promises.stat(file)).mode & 0o7777 : undefined;
-          await writeFileAtomic(file, bytes, mode);
+          await writeFileAtomic(file, bytes, { mode: before?.mode, journal: TempJournal.of(ctx.services) });
           tracker.record(file, bytes);
           ctx.services.files?.touch(file, 'write');
           return { summary: `${before === undefined ? 'Created' : 'Overwrote'} ${file} (${count(bytes.length, 'byte')})` };

@@ -77,7 +77,9 @@ async function directoryResolution(
     listing = await listDirectory(dir, { scope: scopeOf(ctx), maxEntries: limits.maxEntries, signal: ctx.signal });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    const reason = code === 'EACCES' || code === 'EPERM' ? 'permission denied (directory)' : `directory cannot be listed (${code ?? 'unknown error'})`;
+    const reason = code === 'EACCES' || code === 'EPERM' ? 'permission denied (directory)'
+      : code === 'YOI_ERR_PATH_CHANGED' ? 'the directory changed while being listed'
+        : `directory cannot be listed (${code ?? 'unknown error'})`;
     return { type: 'unresolved', reason, ref };
   }
   if (!listing) return { type: 'unresolved', reason: 'cancelled', ref };
