@@ -1,0 +1,77 @@
+import type { Scope } from '../../../core/scope/Scope.js';
+import { MAX_RG_OUTPUT_BYTES, runRipgrep } from './runRipgrep.js';
+import { verifiedBatches } from './verifiedBatches.js';
+
+/** What every ripgrep run gets: no user config, no colours, no complaints about unreadable files. */
+const COMMON_ARGS = ['--no-config', '--color=never', '--no-messages'];
+/** ripgrep's name for the descriptor handed to it as fd `n` (`/dev/fd/3` is the first). */
+const FD_PATH = /^\/dev\/fd\/(\d+)$/;
+
+export interface SearchPlan {
+  /** The canonical file or directory searched. */
+  readonly base: string;
+  /** What selects files in the walk (`--glob`, `--type`). */
+  readonly listArgs: readonly string[];
+  /** The search itself: output mode, case, context, and `--regexp=<pattern>`. */
+  readonly searchArgs: readonly string[];
+  /** What ends an output line of the search. */
+  readonly separator: string;
+  /** The `/dev/fd/N` path an output line is about (undefined for lines about no file). */
+  fileOf(line: string): string | undefined;
+}
+
+export interface SearchOutcome {
+  /** False when the output caps stopped the search early. */
+  readonly complete: boolean;
+  /** FIFOs, sockets and devices the walk found: never opened. */
+  readonly skipped: readonly string[];
+}
+
+/**
+ * Runs a ripgrep search that reads only files the pod verified. ripgrep opens what it walks by
+ * path, so a directory swapped for a symlink mid-walk would make it read another directory:
+ * here its walk only lists names (`--files`: hidden files skipped, ignore files, globs and
+ * types honoured, sorted by path); each listed file is then opened by the pod through its
+ * verified directory (`verifiedBatches`), and ripgrep searches those descriptors
+ * (`/dev/fd/N`), never a path. `onFile` gets each file's output lines, in the walk's order.
+ */
+export async function searchVerified(
+  plan: SearchPlan, { scope, signal }: { scope: Scope; signal: AbortSignal },
+  onFile: (file: string, lines: readonly string[]) => void,
+): Promise<SearchOutcome> {
+  const listed: string[] = [];
+  const listing = await runRipgrep([...COMMON_ARGS, '--files', '--null', '--sort=path', ...plan.listArgs, '--', plan.base], {
+    signal, separator: '\0', onLine: (file) => void (file !== '' && listed.push(file)),
+  });
+  const skipped: string[] = [];
+  if (listed.length === 0) {
+    // Nothing to search: still let ripgrep judge the pattern, so a bad one is reported.
+    await runRipgrep([...COMMON_ARGS, ...plan.searchArgs, '-'], { signal, onLine: () => undefined });
+    return { complete: listing.complete, skipped };
+  }
+  let budget = MAX_RG_OUTPUT_BYTES;
+  for await (const batch of verifiedBatches(listed, { scope, signal, skipped })) {
+    const byFile = new Map<number, string[]>();
+    let run;
+    try {
+      run = await runRipgrep([...COMMON_ARGS, ...plan.searchArgs, '--', ...batch.handles.map((_, i) => `/dev/fd/${i + 3}`)], {
+        signal, separator: plan.separator, fds: batch.handles.map((h) => h.fd), maxBytes: budget,
+        onLine: (line) => {
+          const index = Number(FD_PATH.exec(plan.fileOf(line) ?? '')?.[1]) - 3;
+          if (!(index >= 0 && index < batch.files.length)) return;
+          let lines = byFile.get(index);
+          if (!lines) byFile.set(index, (lines = []));
+          lines.push(line);
+        },
+      });
+    } finally {
+      await Promise.all(batch.handles.map((h) => h.close().catch(() => undefined)));
+    }
+    // ripgrep searches its inputs in parallel: put the files back in the walk's order.
+    for (const index of [...byFile.keys()].sort((a, b) => a - b)) onFile(batch.files[index], byFile.get(index)!);
+    budget -= run.bytes;
+    if (!run.complete) return { complete: false, skipped };
+  }
+  if (signal.aborted) throw signal.reason;
+  return { complete: listing.complete, skipped };
+}
