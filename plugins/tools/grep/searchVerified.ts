@@ -23,7 +23,7 @@ export interface SearchPlan {
 export interface SearchOutcome {
   /** False when the output caps stopped the search early. */
   readonly complete: boolean;
-  /** FIFOs, sockets and devices the walk found: never opened. */
+  /** FIFOs, sockets and devices met on the way (sorted): never opened, not searched. */
   readonly skipped: readonly string[];
 }
 
@@ -43,14 +43,15 @@ export async function searchVerified(
   const listing = await runRipgrep([...COMMON_ARGS, '--files', '--null', '--sort=path', ...plan.listArgs, '--', plan.base], {
     signal, separator: '\0', onLine: (file) => void (file !== '' && listed.push(file)),
   });
-  const skipped: string[] = [];
+  const skipped = new Set<string>();
+  const outcome = (complete: boolean): SearchOutcome => ({ complete, skipped: [...skipped].sort() });
   if (listed.length === 0) {
     // Nothing to search: still let ripgrep judge the pattern, so a bad one is reported.
     await runRipgrep([...COMMON_ARGS, ...plan.searchArgs, '-'], { signal, onLine: () => undefined });
-    return { complete: listing.complete, skipped };
+    return outcome(listing.complete);
   }
   let budget = MAX_RG_OUTPUT_BYTES;
-  for await (const batch of verifiedBatches(listed, { scope, signal, skipped })) {
+  for await (const batch of verifiedBatches(listed, { base: plan.base, scope, signal, skipped })) {
     const byFile = new Map<number, string[]>();
     let run;
     try {
@@ -70,8 +71,8 @@ export async function searchVerified(
     // ripgrep searches its inputs in parallel: put the files back in the walk's order.
     for (const index of [...byFile.keys()].sort((a, b) => a - b)) onFile(batch.files[index], byFile.get(index)!);
     budget -= run.bytes;
-    if (!run.complete) return { complete: false, skipped };
+    if (!run.complete) return outcome(false);
   }
   if (signal.aborted) throw signal.reason;
-  return { complete: listing.complete, skipped };
+  return outcome(listing.complete);
 }
