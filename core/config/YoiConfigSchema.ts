@@ -3,6 +3,8 @@ import { isYoiPlugin, type YoiPlugin } from '../plugin/YoiPlugin.js';
 
 const MiB = 1024 * 1024;
 const KiB = 1024;
+/** `limits.toolTimeoutMs` by default: 5 minutes. */
+export const DEFAULT_TOOL_TIMEOUT_MS = 5 * 60 * 1000;
 
 /** A plugin value in `plugins`: only objects made by definePlugin() (any copy of yoi) pass. */
 const PluginSchema = z.custom<YoiPlugin>(isYoiPlugin, {
@@ -82,7 +84,7 @@ export const YoiConfigSchema = z.strictObject({
     retainedTokens: z.int().min(0).default(8000),
   }).prefault({}),
 
-  /** Size limits, in bytes. */
+  /** Size limits (in bytes) and time limits (in milliseconds). */
   limits: z.strictObject({
     /** Longest protocol line a pod accepts; longer lines are refused with an error. */
     maxLineBytes: z.int().min(1).default(16 * MiB),
@@ -92,6 +94,8 @@ export const YoiConfigSchema = z.strictObject({
     toolOutputBytes: z.int().min(1).default(16 * KiB),
     /** File content an `@file` reference adds to the context; longer files give their head. */
     fileRefBytes: z.int().min(1).default(256 * KiB),
+    /** Longest a tool call may run; past it the call is stopped and the model told it timed out. */
+    toolTimeoutMs: z.int().min(1).default(DEFAULT_TOOL_TIMEOUT_MS),
   }).prefault({}),
 });
 

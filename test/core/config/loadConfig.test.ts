@@ -81,7 +81,7 @@ describe('loadConfig: finding the file', () => {
       plugins: [plugin], scope: { allow: [], deny: [] },
       sessions: { dir: p.path('.yoi/sessions') }, knowledge: { dir: p.path('.yoi/knowledge') }, workflows: { dir: p.path('.yoi/workflows') },
       compaction: { retainedTokens: 8000 },
-      limits: { maxLineBytes: 16 * 1024 * 1024, clientQueueBytes: 8 * 1024 * 1024, toolOutputBytes: 16 * 1024, fileRefBytes: 256 * 1024 },
+      limits: { maxLineBytes: 16 * 1024 * 1024, clientQueueBytes: 8 * 1024 * 1024, toolOutputBytes: 16 * 1024, fileRefBytes: 256 * 1024, toolTimeoutMs: 300_000 },
     });
     expect(config.compaction.threshold).toBeUndefined();
   });
