@@ -8,6 +8,7 @@ import { writeTool } from './tools/writeTool.js';
 import { editTool } from './tools/editTool.js';
 import { globTool } from './tools/globTool.js';
 import { grepTool } from './tools/grepTool.js';
+import { staleTempFiles } from './tools/staleTempFiles.js';
 import { textResolver } from './resolvers/textResolver.js';
 import { pasteResolver } from './resolvers/pasteResolver.js';
 import { fileRefResolver } from './resolvers/fileRef/fileRefResolver.js';
@@ -49,6 +50,7 @@ export function defaultPlugins(opts: { exclude?: readonly string[] } = {}): YoiP
     editTool(),
     globTool(),
     grepTool(),
+    staleTempFiles(),
     spawnPodTool(),
     sendToPodTool(),
     readPodOutputTool(),

@@ -45,13 +45,10 @@ export async function searchVerified(
   });
   const skipped = new Set<string>();
   const outcome = (complete: boolean): SearchOutcome => ({ complete, skipped: [...skipped].sort() });
-  if (listed.length === 0) {
-    // Nothing to search: still let ripgrep judge the pattern, so a bad one is reported.
-    await runRipgrep([...COMMON_ARGS, ...plan.searchArgs, '-'], { signal, onLine: () => undefined });
-    return outcome(listing.complete);
-  }
   let budget = MAX_RG_OUTPUT_BYTES;
+  let searched = false;
   for await (const batch of verifiedBatches(listed, { base: plan.base, scope, signal, skipped })) {
+    searched = true;
     const byFile = new Map<number, string[]>();
     let run;
     try {
@@ -74,5 +71,7 @@ export async function searchVerified(
     if (!run.complete) return outcome(false);
   }
   if (signal.aborted) throw signal.reason;
+  // Nothing to search: still let ripgrep judge the pattern (over empty input), so a bad one is reported.
+  if (!searched) await runRipgrep([...COMMON_ARGS, ...plan.searchArgs, '-'], { signal, onLine: () => undefined });
   return outcome(listing.complete);
 }
