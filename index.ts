@@ -29,6 +29,7 @@ export type { Resolution } from './core/pipeline/Resolution.js';
 export type { ResolveContext } from './core/pipeline/ResolveContext.js';
 
 export { Scope, scopeOf, canonicalPath, type ScopeCheck, type ScopeLock } from './core/scope/index.js';
+export { PinnedDir, openRegularFile, lstatListed, type OpenedFile } from './core/scope/index.js';
 export { PodClient, PodRequestError, type PodClientOptions } from './core/client/PodClient.js';
 export { messageItem, itemText, HistoryItemSchema, type HistoryItem } from './core/history/HistoryItem.js';
 
