@@ -19,3 +19,14 @@ export async function descriptorPath(fd: number): Promise<string | undefined> {
     return undefined;
   }
 }
+
+/** {@link descriptorPath}, synchronously (for bulk checks done in bounded slices). */
+export function descriptorPathSync(fd: number): string | undefined {
+  if (!HAS_PROC_FD) return undefined;
+  try {
+    const real = fs.readlinkSync(`/proc/self/fd/${fd}`);
+    return real.startsWith('/') ? real : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,6 +1,6 @@
 import type { Scope } from '../../../core/scope/Scope.js';
-import { MAX_RG_OUTPUT_BYTES, runRipgrep } from './runRipgrep.js';
-import { verifiedBatches } from './verifiedBatches.js';
+import { MAX_RG_OUTPUT_BYTES, runRipgrep, type RgRun } from './runRipgrep.js';
+import { closeQuietly, verifiedBatches, type VerifiedBatch } from './verifiedBatches.js';
 
 /** What every ripgrep run gets: no user config, no colours, no complaints about unreadable files. */
 const COMMON_ARGS = ['--no-config', '--color=never', '--no-messages'];
@@ -36,7 +36,7 @@ export interface SearchOutcome {
  * (`/dev/fd/N`), never a path. `onFile` gets each file's output lines, in the walk's order.
  */
 export async function searchVerified(
-  plan: SearchPlan, { scope, signal }: { scope: Scope; signal: AbortSignal },
+  plan: SearchPlan, { scope, signal, batchFiles }: { scope: Scope; signal: AbortSignal; batchFiles?: number },
   onFile: (file: string, lines: readonly string[]) => void,
 ): Promise<SearchOutcome> {
   const listed: string[] = [];
@@ -47,31 +47,56 @@ export async function searchVerified(
   const outcome = (complete: boolean): SearchOutcome => ({ complete, skipped: [...skipped].sort() });
   let budget = MAX_RG_OUTPUT_BYTES;
   let searched = false;
-  for await (const batch of verifiedBatches(listed, { base: plan.base, scope, signal, skipped })) {
-    searched = true;
-    const byFile = new Map<number, string[]>();
-    let run;
-    try {
-      run = await runRipgrep([...COMMON_ARGS, ...plan.searchArgs, '--', ...batch.handles.map((_, i) => `/dev/fd/${i + 3}`)], {
-        signal, separator: plan.separator, fds: batch.handles.map((h) => h.fd), maxBytes: budget,
-        onLine: (line) => {
-          const index = Number(FD_PATH.exec(plan.fileOf(line) ?? '')?.[1]) - 3;
-          if (!(index >= 0 && index < batch.files.length)) return;
-          let lines = byFile.get(index);
-          if (!lines) byFile.set(index, (lines = []));
-          lines.push(line);
-        },
-      });
-    } finally {
-      await Promise.all(batch.handles.map((h) => h.close().catch(() => undefined)));
+  const batches = verifiedBatches(listed, { base: plan.base, scope, signal, skipped, batchFiles });
+  let next = batches.next();
+  try {
+    for (;;) {
+      const { value: batch, done } = await next;
+      if (done) break;
+      next = batches.next(); // the pod opens the next files while ripgrep searches these
+      searched = true;
+      const run = await searchBatch(plan, batch, { signal, maxBytes: budget }, onFile);
+      budget -= run.bytes;
+      if (!run.complete) return outcome(false);
     }
-    // ripgrep searches its inputs in parallel: put the files back in the walk's order.
-    for (const index of [...byFile.keys()].sort((a, b) => a - b)) onFile(batch.files[index], byFile.get(index)!);
-    budget -= run.bytes;
-    if (!run.complete) return outcome(false);
+  } finally {
+    // Stopped early (output cap, error, abort): close what was opened ahead.
+    const ahead = await next.catch(() => undefined);
+    if (ahead && !ahead.done) closeAll(ahead.value);
+    await batches.return(undefined);
   }
   if (signal.aborted) throw signal.reason;
   // Nothing to search: still let ripgrep judge the pattern (over empty input), so a bad one is reported.
   if (!searched) await runRipgrep([...COMMON_ARGS, ...plan.searchArgs, '-'], { signal, onLine: () => undefined });
   return outcome(listing.complete);
+}
+
+/** One ripgrep run over a batch's descriptors; `onFile` gets the files with output, in listing order. */
+async function searchBatch(
+  plan: SearchPlan, batch: VerifiedBatch, { signal, maxBytes }: { signal: AbortSignal; maxBytes: number },
+  onFile: (file: string, lines: readonly string[]) => void,
+): Promise<RgRun> {
+  const byFile = new Map<number, string[]>();
+  let run: RgRun;
+  try {
+    run = await runRipgrep([...COMMON_ARGS, ...plan.searchArgs, '--', ...batch.fds.map((_, i) => `/dev/fd/${i + 3}`)], {
+      signal, separator: plan.separator, fds: batch.fds, maxBytes,
+      onLine: (line) => {
+        const index = Number(FD_PATH.exec(plan.fileOf(line) ?? '')?.[1]) - 3;
+        if (!(index >= 0 && index < batch.files.length)) return;
+        let lines = byFile.get(index);
+        if (!lines) byFile.set(index, (lines = []));
+        lines.push(line);
+      },
+    });
+  } finally {
+    closeAll(batch);
+  }
+  // ripgrep searches its inputs in parallel: put the files back in the listing's order.
+  for (const index of [...byFile.keys()].sort((a, b) => a - b)) onFile(batch.files[index], byFile.get(index)!);
+  return run;
+}
+
+function closeAll(batch: VerifiedBatch): void {
+  for (const fd of batch.fds) closeQuietly(fd);
 }

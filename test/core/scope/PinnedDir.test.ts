@@ -7,6 +7,7 @@ import { HAS_PROC_FD, descriptorPath } from '../../../core/scope/descriptorPath.
 import { lstatListed } from '../../../core/scope/lstatListed.js';
 import { openRegularFile } from '../../../core/scope/openRegularFile.js';
 import { PinnedDir } from '../../../core/scope/PinnedDir.js';
+import { PinnedDirSync } from '../../../core/scope/PinnedDirSync.js';
 
 let root: string;
 let inside: string;
@@ -91,6 +92,31 @@ describe('PinnedDir', () => {
       await expect(pinned.openFile('link.txt', fs.constants.O_RDONLY)).rejects.toMatchObject({ code: 'ELOOP' });
       expect(() => pinned.at('../out')).toThrow(/not a single path component/);
     });
+  });
+});
+
+describe('PinnedDirSync', () => {
+  it('verifies like PinnedDir, opens entries through the descriptor, and tells a move', () => {
+    const link = path.join(root, 'link');
+    fs.symlinkSync(outside, link);
+    expect(() => PinnedDirSync.open(link)).toThrow(expect.objectContaining(changed));
+    const pinned = PinnedDirSync.open(inside);
+    try {
+      expect(pinned.entries().map((e) => e.name)).toEqual(['f.txt']);
+      const fd = pinned.openFile('f.txt', fs.constants.O_RDONLY)!;
+      expect(fs.readFileSync(fd, 'utf8')).toBe('inside\n');
+      fs.closeSync(fd);
+      expect(pinned.openFile('../out/f.txt', fs.constants.O_RDONLY)).toBeUndefined();
+      fs.symlinkSync(path.join(outside, 'f.txt'), path.join(inside, 'l.txt'));
+      expect(pinned.openFile('l.txt', fs.constants.O_RDONLY)).toBeUndefined(); // never through a link
+      expect(pinned.isStillAt()).toBe(true);
+      swapInLink();
+      // Entries are still those of the verified directory, and the move shows.
+      expect(pinned.openFile('only-out.txt', fs.constants.O_RDONLY)).toBeUndefined();
+      expect(pinned.isStillAt()).toBe(false);
+    } finally {
+      pinned.close();
+    }
   });
 });
 
