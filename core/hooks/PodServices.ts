@@ -13,7 +13,8 @@ export interface PodServices {
   alert(level: AlertLevel, message: string): void;
   /**
    * What the pod may read and write. Every file-touching plugin checks paths here and opens
-   * the canonical path `check()` returns. Optional while hosts are being built: use
+   * the canonical path `check()` returns, verified (`openRegularFile`, `PinnedDir` in core/scope:
+   * what was opened must be what was checked). Optional while hosts are being built: use
    * `scopeOf(ctx)` (core/scope), which falls back to the config's scope or the project dir.
    */
   scope?: Scope;
