@@ -34,8 +34,12 @@ export type { Provider, ProviderContext, ProviderPart, LlmRequest, ToolDefinitio
 export { messageItem, itemText, HistoryItemSchema, type HistoryItem } from './history/HistoryItem.js';
 export { estimateItemsTokens, estimateTextTokens } from './tokens/estimateTokens.js';
 
-// Scope
+// Scope, and opening only what was checked (what was opened must be the checked path)
 export { Scope, canonicalPath, isWithin, ruleMatches, type ScopeCheck, type ScopeConfigInput, type ScopeLock, type ResolvedRule } from './scope/index.js';
+export {
+  PinnedDir, PinnedDirSync, openRegularFile, lstatListed, describeSpecial, descriptorPath, descriptorPathSync, isOpenedAt, pathChanged, HAS_PROC_FD,
+  type OpenedFile, type ProtectedPath, type ProtectedPathInput,
+} from './scope/index.js';
 
 // Config
 export { defineConfig } from './config/defineConfig.js';

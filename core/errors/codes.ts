@@ -20,6 +20,8 @@ export const ERROR_CODES = {
   YOI_ERR_CONNECTION: 'cannot reach pod <name> at <socket>',
   /** An interactive command (`yoi attach`) was run without a terminal on stdin and stdout. */
   YOI_ERR_NOT_A_TERMINAL: 'yoi attach needs an interactive terminal',
+  /** What was opened is not the path that was checked: a directory on the way was moved or swapped for a symlink meanwhile. */
+  YOI_ERR_PATH_CHANGED: '<path> changed while it was being opened; try again',
   /** A plugin's tap or `apply()` threw or rejected; the message names the plugin and the hook. */
   YOI_ERR_PLUGIN: 'plugin <name> failed in <hook>: <cause>',
   /** A plugin lists in `dependsOn` a plugin that is not applied before it. */

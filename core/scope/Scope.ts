@@ -111,6 +111,14 @@ export class Scope {
     return this.permissionAt(p) !== undefined;
   }
 
+  /**
+   * Effective permission at a path already known to be canonical (a verified descriptor's path,
+   * an entry of a verified directory): the rules only, no filesystem access.
+   */
+  permissionAtCanonical(canonical: string): Permission | undefined {
+    return this.#permissionAtCanonical(canonical);
+  }
+
   canWrite(p: string): boolean {
     return this.permissionAt(p) === 'write';
   }

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import lockfile from 'proper-lockfile';
-import { ensurePrivateDir, formatZodError, isYoiError, openOwnFile, readOwnFile, type TrustLabel, writeFileAtomic, YoiError } from '../../../core/api.js';
 import { ScopeLockTableSchema, type ScopeLockTable } from './ScopeLockSchema.js';
+import { ensurePrivateDir, formatZodError, isYoiError, openOwnFile, readOwnFile, type TrustLabel, writeFileAtomic, YoiError } from '../../../core/api.js';
 
 const SCOPE_LOCK: TrustLabel = { what: 'scope lock', fix: 'remove it when no pod is running, or set YOI_RUNTIME_DIR to a directory you own' };
 

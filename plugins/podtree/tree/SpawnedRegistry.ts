@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { formatZodError, isYoiError, readOwnFile, RUNTIME_FILE, writeFileAtomic } from '../../../core/api.js';
 import { LockRuleSchema } from './ScopeLockSchema.js';
+import { formatZodError, isYoiError, readOwnFile, RUNTIME_FILE, writeFileAtomic } from '../../../core/api.js';
 
 /**
  * One pod this pod manages: a child it spawned, or a grandchild a child reported
