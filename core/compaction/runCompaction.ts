@@ -58,7 +58,7 @@ export async function runCompaction(opts: RunCompactionOptions): Promise<{ newSe
   const at = Date.now();
   const log = writeCompactedSession(opts.sessionsDir, {
     type: 'session_start', v: 1, ts: at, session_id: uuidv7(), ...opts.startFields(),
-    compacted_from: { session_id: old.sessionId, at }, history: parsed.data,
+    compacted_from: { session_id: old.sessionId, at, ...(old.headHash ? { at_hash: old.headHash } : {}) }, history: parsed.data,
   });
   opts.session.set(log);
   old.close();

@@ -49,10 +49,13 @@ export function openSession(opts: OpenSessionOptions): OpenedSession {
     const missing = (e as NodeJS.ErrnoException).code === 'ENOENT';
     throw new YoiError('YOI_ERR_SESSION_NOT_FOUND', missing ? `no session ${opts.resume} in ${opts.dir}` : `cannot resume ${file}: ${(e as Error).message}`);
   }
-  const log = SessionLog.open(file, state.sessionId);
+  const log = SessionLog.open(file, state.sessionId, state.tail);
   const history = [...state.history];
   const notes = [`resumed session ${state.sessionId} (${history.length} items)`];
-  if (state.skippedLines > 0) notes.push(`${state.skippedLines} unreadable line(s) in the session log were skipped`);
+  if (state.skippedLines > 0) {
+    const utf8 = state.invalidUtf8Lines > 0 ? `, ${state.invalidUtf8Lines} of them not valid UTF-8` : '';
+    notes.push(`${state.skippedLines} unreadable line(s) in the session log were skipped${utf8}`);
+  }
   const closures = closeOrphans(history, STOPPED_MID_CALL);
   if (closures.length > 0) {
     history.push(...closures);
