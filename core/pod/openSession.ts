@@ -1,10 +1,9 @@
 import { v7 as uuidv7 } from 'uuid';
-import { YoiError } from '../errors/YoiError.js';
 import type { HistoryItem } from '../history/HistoryItem.js';
 import { STOPPED_MID_CALL, closeOrphans } from '../controller/orphanToolCalls.js';
 import { SessionLog } from '../session/SessionLog.js';
-import { listSessions, readSession } from '../session/readSession.js';
-import path from 'node:path';
+import { chooseResumeSession } from '../session/chooseResumeSession.js';
+import { ensureSessionDir } from '../session/sessionFiles.js';
 
 export interface OpenedSession {
   log: SessionLog;
@@ -17,7 +16,7 @@ export interface OpenedSession {
 
 export interface OpenSessionOptions {
   dir: string;
-  /** `true`: the newest session; a string: that session id; undefined: a new session. */
+  /** `true`: this pod's newest session; a string: that session id (or prefix); undefined: a new session. */
   resume?: string | true;
   podName: string;
   cwd: string;
@@ -27,9 +26,10 @@ export interface OpenSessionOptions {
 }
 
 /**
- * Starts a new session log, or restores one (`--resume`). A restored session keeps its system
- * prompt (stable prompt prefix) and appends to the same file; tool calls left open by a crash
- * are closed with a synthetic result, and that closure is written to the log.
+ * Starts a new session log, or restores one of this pod's (`--resume`, see chooseResumeSession).
+ * A restored session keeps its system prompt (stable prompt prefix) and appends to the same file,
+ * continuing its hash chain; tool calls left open by a crash are closed with a synthetic result,
+ * and that closure is written to the log.
  */
 export function openSession(opts: OpenSessionOptions): OpenedSession {
   if (opts.resume === undefined) {
@@ -40,18 +40,11 @@ export function openSession(opts: OpenSessionOptions): OpenedSession {
     });
     return { log, history: [], nextTurn: 0, systemPrompt: opts.systemPrompt, notes: [] };
   }
-  const file = opts.resume === true ? listSessions(opts.dir)[0] : path.join(opts.dir, `${opts.resume}.jsonl`);
-  if (!file) throw new YoiError('YOI_ERR_SESSION_NOT_FOUND', `no session to resume in ${opts.dir}`);
-  let state;
-  try {
-    state = readSession(file);
-  } catch (e) {
-    const missing = (e as NodeJS.ErrnoException).code === 'ENOENT';
-    throw new YoiError('YOI_ERR_SESSION_NOT_FOUND', missing ? `no session ${opts.resume} in ${opts.dir}` : `cannot resume ${file}: ${(e as Error).message}`);
-  }
-  const log = SessionLog.open(file, state.sessionId, state.tail);
+  ensureSessionDir(opts.dir);
+  const { state, notes: choiceNotes } = chooseResumeSession(opts.dir, opts.podName, opts.resume);
+  const log = SessionLog.open(state.file, state.sessionId, state.tail);
   const history = [...state.history];
-  const notes = [`resumed session ${state.sessionId} (${history.length} items)`];
+  const notes = [`resumed session ${state.sessionId} (${history.length} items)`, ...choiceNotes];
   if (state.skippedLines > 0) {
     const utf8 = state.invalidUtf8Lines > 0 ? `, ${state.invalidUtf8Lines} of them not valid UTF-8` : '';
     notes.push(`${state.skippedLines} unreadable line(s) in the session log were skipped${utf8}`);

@@ -74,7 +74,7 @@ export function replaySession(file: string, buf: Buffer, identity: SessionLogTai
     if (entry) entries.push(entry);
   });
   const start = entries[0];
-  if (!start || start.type !== 'session_start') throw new Error(`${file} is not a yoi session log (no session_start)`);
+  if (!start || start.type !== 'session_start') throw new Error('not a yoi session log (no session_start)');
 
   const history: HistoryItem[] = [...(start.history ?? [])];
   const userInputs: SessionState['userInputs'] = [];

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { YoiError } from '../errors/YoiError.js';
+import { reasonOf } from './sessionFiles.js';
 import { readSession, type SessionState } from './readSession.js';
 
 export interface SessionChain {
@@ -26,7 +27,12 @@ export function readSessionChain(dir: string, sessionId: string): SessionChain {
       if (sessions.length === 0) throw new YoiError('YOI_ERR_SESSION_NOT_FOUND', `no session ${id} in ${dir}`);
       return { sessions: sessions.reverse(), missing: id };
     }
-    const state = readSession(file);
+    let state: SessionState;
+    try {
+      state = readSession(file);
+    } catch (e) {
+      throw new YoiError('YOI_ERR_SESSION_UNREADABLE', `cannot read session ${file}: ${reasonOf(e)}`);
+    }
     sessions.push(state);
     id = state.start.compacted_from?.session_id;
   }

@@ -86,3 +86,11 @@ export function eachLine(buf: Buffer, fn: (lineNo: number, line: Buffer, torn: b
     at = end + 1;
   }
 }
+
+/** One line for why a file could not be read. */
+export function reasonOf(e: unknown): string {
+  const err = e as NodeJS.ErrnoException;
+  if (err.code === 'EACCES') return 'permission denied';
+  if (err.code === 'ENOENT') return 'it no longer exists';
+  return (err.message ?? String(e)).split('\n')[0];
+}

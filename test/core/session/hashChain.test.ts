@@ -76,6 +76,7 @@ describe('session log hash chain', () => {
     expect(state.chain.status).toBe('unchained');
     expect(state.history.map((i) => i.type === 'message' && i.content[0].text)).toEqual(['old times']);
     const restored = openSession({ dir, podName: 'alpha', cwd: '/w', provider: 'echo', model: 'echo', systemPrompt: 'sys', resume: true });
+    expect(restored.notes).toContain('session 01900000-0000-7000-8000-00000000000a is unchained (written before session logs were hash-chained)');
     restored.log.append({ type: 'run_end', ts: 9, result: 'finished' });
     restored.log.close();
     const appended = lines(file).at(-1)!;
