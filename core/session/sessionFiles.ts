@@ -1,6 +1,13 @@
 import fs from 'node:fs';
 import { YoiError } from '../errors/YoiError.js';
 
+const SESSION_ID = /^[A-Za-z0-9_-]{1,128}$/;
+
+/** A session id that names a file in the session directory (no separators, no dots). */
+export function isSessionId(id: string): boolean {
+  return SESSION_ID.test(id);
+}
+
 /** The largest session log read whole (a restore holds the history in memory anyway). */
 export const MAX_SESSION_BYTES = 1024 * 1024 * 1024;
 
@@ -56,7 +63,7 @@ export function openSessionFile(file: string): OpenedSessionFile {
 
 /** Reads `length` bytes at `position` (fewer at the end of the file). */
 export function readRange(fd: number, position: number, length: number): Buffer {
-  const buf = Buffer.alloc(length);
+  const buf = Buffer.allocUnsafe(length); // filled by the reads; only what was read is returned
   let got = 0;
   while (got < length) {
     const n = fs.readSync(fd, buf, got, length - got, position + got);

@@ -3,10 +3,9 @@ import { isUtf8 } from 'node:buffer';
 import path from 'node:path';
 import { z } from 'zod';
 import { ChainCheck, type ChainReport } from './ChainCheck.js';
-import { SessionLineMetaSchema, type SessionEntry } from './SessionEntry.js';
+import { SessionLineMetaSchema } from './SessionEntry.js';
 import { parseEntry, replaySession, type SessionState } from './readSession.js';
 import { eachLine, openSessionFile, readRange, readWhole } from './sessionFiles.js';
-import { parseJson } from '../protocol/index.js';
 
 /** One session as `yoi sessions --json` lists it. */
 export const SessionSummarySchema = z.object({
@@ -25,7 +24,7 @@ export const SessionSummarySchema = z.object({
   /** A running pod has this session open. */
   live: z.boolean(),
   chain: z.enum(['intact', 'broken', 'unchained']),
-  /** `all`: every line was checked; `ends`: the first line and the last 64 KiB (a large log). */
+  /** `all`: every line was checked; `ends`: the first line and the last 16 KiB (a large log). */
   chain_checked: z.enum(['all', 'ends']),
   chain_break: z.object({ line: z.number().int().optional(), from_end: z.number().int().optional(), reason: z.string() }).optional(),
   /** Unreadable lines skipped (known when every line was read). */
@@ -36,15 +35,17 @@ export const SessionSummarySchema = z.object({
 });
 export type SessionSummary = z.infer<typeof SessionSummarySchema>;
 
-/** Read at each end of a large log; a log up to twice this is read whole. */
-export const END_BYTES = 64 * 1024;
+/** A log up to this size is read whole. */
+export const WHOLE_BYTES = 64 * 1024;
+/** Read at the end of a larger log (enough for its last few entries). */
+export const END_BYTES = 16 * 1024;
 /** A first or last line longer than this is not read for a listing. */
 const MAX_END_LINE = 16 * 1024 * 1024;
 
 /**
  * Summarises one session log for a listing without reading more than it needs: a log up to
- * 128 KiB (or with `verify`) is read whole and replayed; a larger one only at its ends — its
- * first line (`session_start`) and its last 64 KiB (growing only while no whole line is in it,
+ * 64 KiB (or with `verify`) is read whole and replayed; a larger one only at its ends — its
+ * first line (`session_start`) and its last 16 KiB (growing only while no whole line is in it,
  * up to 16 MiB), where the last entry gives the last activity and, through `history_len`, the
  * history size. The hash chain is checked over what was read (`chain_checked`). Throws an
  * `Error` with one line when the file is not a readable session log of this user.
@@ -53,7 +54,7 @@ export function summarizeSession(file: string, opts: { verify?: boolean } = {}):
   const opened = openSessionFile(file);
   try {
     const base = { file, bytes: opened.size };
-    if (opts.verify || opened.size <= 2 * END_BYTES) {
+    if (opts.verify || opened.size <= WHOLE_BYTES) {
       return summaryOfState(replaySession(file, readWhole(opened.fd, opened.size), opened.identity));
     }
     const head = firstLine(opened.fd, opened.size);
@@ -115,25 +116,40 @@ function firstLine(fd: number, size: number): Buffer {
 
 /**
  * The whole lines at the end of the file, after `from` (the end of the first line): their chain
- * checked from the first of them, and the last one that is an entry.
+ * checked from the first of them, and the time and history length of the last entry. Lines are
+ * told apart cheaply (a listing reads many logs): an object with a string `type` and a numeric
+ * `ts`, by `JSON.parse`, is an entry here; only the last one is read with the schema.
  */
 function lastLines(fd: number, size: number, from: number, unchainedStart: boolean): { chain: ChainReport; last?: { ts: number; history_len?: number } } {
   const lines: { line: Buffer; torn: boolean }[] = [];
   eachLine(tailWindow(fd, size, from), (_no, line, torn) => lines.push({ line, torn }));
   const chain = new ChainCheck({ unchainedStart });
-  let last: { ts: number; history_len?: number } | undefined;
+  let last: unknown;
   lines.forEach(({ line, torn }, i) => {
     const text = isUtf8(line) ? line.toString('utf8') : undefined;
-    if (text !== undefined && text.trim() === '') return;
-    const entry: SessionEntry | undefined = text === undefined ? undefined : parseEntry(text);
-    chain.add(i - lines.length, line, entry !== undefined);
-    if (entry && !torn) last = lineMeta(text!) ?? last;
+    if (text?.trim() === '') return;
+    const value = text === undefined ? undefined : entryLike(text);
+    chain.add(i - lines.length, line, value !== undefined);
+    if (value !== undefined && !torn) last = value;
   });
-  return { chain: chain.report(), ...(last ? { last } : {}) };
+  const meta = last === undefined ? undefined : SessionLineMetaSchema.safeParse(last);
+  const found = meta?.success ? { ts: meta.data.ts, ...(meta.data.history_len !== undefined ? { history_len: meta.data.history_len } : {}) } : undefined;
+  return { chain: chain.report(), ...(found ? { last: found } : {}) };
+}
+
+function entryLike(text: string): unknown {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const v = value as { type?: unknown; ts?: unknown } | null;
+  return typeof v?.type === 'string' && typeof v.ts === 'number' ? value : undefined;
 }
 
 /**
- * The end of the file from the start of a line: the last 64 KiB without the piece of a line it
+ * The end of the file from the start of a line: the last 16 KiB without the piece of a line it
  * starts in, growing while it holds no line start (empty when none is found within 16 MiB).
  */
 function tailWindow(fd: number, size: number, from: number): Buffer {
@@ -145,9 +161,4 @@ function tailWindow(fd: number, size: number, from: number): Buffer {
     if (nl >= 0) return buf.subarray(nl + 1);
     if (length >= MAX_END_LINE) return Buffer.alloc(0);
   }
-}
-
-function lineMeta(text: string): { ts: number; history_len?: number } | undefined {
-  const r = SessionLineMetaSchema.safeParse(parseJson(text));
-  return r.success ? { ts: r.data.ts, ...(r.data.history_len !== undefined ? { history_len: r.data.history_len } : {}) } : undefined;
 }
