@@ -31,7 +31,7 @@ export interface StartPodOptions {
   /** Pod name; default `config.name`. */
   name?: string;
   socketPath?: string;
-  /** Restore the newest session (`true`) or the given session id. */
+  /** Restore this pod's newest session (`true`) or the given session id. */
   resume?: string | true;
   env?: NodeJS.ProcessEnv;
   /**
@@ -139,6 +139,7 @@ export class Pod {
     this.session = opened.log;
     this.bus.beforeDeliver = () => this.session.flush();
     this.notes.push(...opened.notes);
+    for (const warning of opened.warnings) this.alert('warn', warning); // replayed to every client that connects
     if (config.modelIsDefault) this.notes.unshift('no model configured: using the offline echo provider');
     this.notes.push(...compactionNotes(config.compaction));
     this.greeting = {

@@ -12,6 +12,8 @@ export interface OpenedSession {
   systemPrompt: string;
   /** Said once at start: what was restored, what was repaired. */
   notes: string[];
+  /** The notes that warn (logs passed over, a broken chain, lines skipped): worth an alert. */
+  warnings: string[];
 }
 
 export interface OpenSessionOptions {
@@ -38,17 +40,19 @@ export function openSession(opts: OpenSessionOptions): OpenedSession {
       type: 'session_start', v: 1, ts: Date.now(), session_id: sessionId, pod_name: opts.podName,
       cwd: opts.cwd, provider: opts.provider, model: opts.model, system_prompt: opts.systemPrompt,
     });
-    return { log, history: [], nextTurn: 0, systemPrompt: opts.systemPrompt, notes: [] };
+    return { log, history: [], nextTurn: 0, systemPrompt: opts.systemPrompt, notes: [], warnings: [] };
   }
   ensureSessionDir(opts.dir);
-  const { state, notes: choiceNotes } = chooseResumeSession(opts.dir, opts.podName, opts.resume);
+  const choice = chooseResumeSession(opts.dir, opts.podName, opts.resume);
+  const { state } = choice;
   const log = SessionLog.open(state.file, state.sessionId, state.tail);
   const history = [...state.history];
-  const notes = [`resumed session ${state.sessionId} (${history.length} items)`, ...choiceNotes];
+  const warnings = [...choice.warnings];
   if (state.skippedLines > 0) {
     const utf8 = state.invalidUtf8Lines > 0 ? `, ${state.invalidUtf8Lines} of them not valid UTF-8` : '';
-    notes.push(`${state.skippedLines} unreadable line(s) in the session log were skipped${utf8}`);
+    warnings.push(`${state.skippedLines} unreadable line(s) in the session log were skipped${utf8}`);
   }
+  const notes = [`resumed session ${state.sessionId} (${history.length} items)`, ...warnings, ...choice.notes];
   const closures = closeOrphans(history, STOPPED_MID_CALL);
   if (closures.length > 0) {
     history.push(...closures);
@@ -59,5 +63,5 @@ export function openSession(opts: OpenSessionOptions): OpenedSession {
     log.append({ type: 'run_end', ts: Date.now(), result: 'error', error: 'the pod stopped during this run' });
     log.sync();
   }
-  return { log, history, nextTurn: state.nextTurn, systemPrompt: state.start.system_prompt, notes };
+  return { log, history, nextTurn: state.nextTurn, systemPrompt: state.start.system_prompt, notes, warnings };
 }

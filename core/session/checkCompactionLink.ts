@@ -1,9 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { SessionEntryOf } from './SessionEntry.js';
-import { reasonOf } from './sessionFiles.js';
 import { readSession } from './readSession.js';
-import { openSessionFile, readWhole } from './sessionFiles.js';
+import { isSessionId, openSessionFile, readWhole, reasonOf } from './sessionFiles.js';
 
 /**
  * How a compacted session's `compacted_from` relates to the old log today: `intact` (the old log
@@ -18,7 +17,7 @@ export function checkCompactionLink(dir: string, start: SessionEntryOf<'session_
   const from = start.compacted_from;
   if (!from) return undefined;
   const file = path.join(dir, `${from.session_id}.jsonl`);
-  if (!fs.existsSync(file)) return { status: 'missing', detail: `session ${from.session_id} is no longer on disk` };
+  if (!isSessionId(from.session_id) || !fs.existsSync(file)) return { status: 'missing', detail: `session ${from.session_id} is no longer on disk` };
   if (!from.at_hash) return { status: 'unrecorded', detail: 'compacted before session logs were hash-chained' };
   let head: string | null;
   let holds: boolean;

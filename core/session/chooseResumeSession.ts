@@ -7,7 +7,9 @@ import { readSession, type SessionState } from './readSession.js';
 
 export interface ResumeChoice {
   readonly state: SessionState;
-  /** Said at start: sessions passed over and why, doubts about the one taken. */
+  /** Said at start: sessions passed over and why, a broken chain in the one taken. */
+  readonly warnings: string[];
+  /** Said at start, for information (the session taken is unchained). */
   readonly notes: string[];
 }
 
@@ -43,10 +45,9 @@ function given(dir: string, podName: string, ref: string): ResumeChoice {
   if (owner !== podName) {
     throw new YoiError('YOI_ERR_SESSION_OTHER_POD', `session ${id} belongs to pod ${owner}, not ${podName} (start it with --name ${owner})`);
   }
-  const notes: string[] = [];
-  if (state.chain.status === 'broken') notes.push(`session ${id}'s hash chain is ${describeChain(state.chain)}; the log was changed after yoi wrote it`);
-  if (state.chain.status === 'unchained') notes.push(`session ${id} is ${describeChain(state.chain)}`);
-  return { state, notes };
+  const warnings = state.chain.status === 'broken' ? [`session ${id}'s hash chain is ${describeChain(state.chain)}; the log was changed after yoi wrote it`] : [];
+  const notes = state.chain.status === 'unchained' ? [`session ${id} is ${describeChain(state.chain)}`] : [];
+  return { state, warnings, notes };
 }
 
 function newestOwn(dir: string, podName: string): ResumeChoice {
@@ -85,6 +86,6 @@ function newestOwn(dir: string, podName: string): ResumeChoice {
     const why = notes.length > 0 ? ` (${notes.length} skipped; ${notes[0]})` : '';
     throw new YoiError('YOI_ERR_SESSION_NOT_FOUND', `no session to resume for pod ${podName} in ${dir}${why}`);
   }
-  if (chosen.chain.status === 'unchained') notes.push(`session ${chosen.sessionId} is ${describeChain(chosen.chain)}`);
-  return { state: chosen, notes };
+  const info = chosen.chain.status === 'unchained' ? [`session ${chosen.sessionId} is ${describeChain(chosen.chain)}`] : [];
+  return { state: chosen, warnings: notes, notes: info };
 }

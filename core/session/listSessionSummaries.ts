@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { YoiError } from '../errors/YoiError.js';
 import { listSessions } from './readSession.js';
-import { reasonOf } from './sessionFiles.js';
+import { isSessionId, reasonOf } from './sessionFiles.js';
 import { summarizeSession, type SessionSummary } from './summarizeSession.js';
 
 export interface UnreadableSession {
@@ -54,14 +54,12 @@ export function withListingFields(s: Omit<SessionSummary, 'compacted_to' | 'live
   return { id, pod, started, last_activity, items, compacted_from, compacted_to: null, live: live?.has(id) ?? false, ...rest };
 }
 
-const ID = /^[A-Za-z0-9_-]+$/;
-
 /**
  * The file of a session given by its id or a unique prefix of it (as `git` takes commits). One
  * line errors: no such session, or a prefix several sessions share.
  */
 export function findSessionFile(dir: string, ref: string): string {
-  if (!ID.test(ref)) throw new YoiError('YOI_ERR_SESSION_NOT_FOUND', `no session ${JSON.stringify(ref)} in ${dir} (session ids are letters, digits and dashes)`);
+  if (!isSessionId(ref)) throw new YoiError('YOI_ERR_SESSION_NOT_FOUND', `no session ${JSON.stringify(ref)} in ${dir} (session ids are letters, digits and dashes)`);
   const exact = path.join(dir, `${ref}.jsonl`);
   if (fs.existsSync(exact)) return exact;
   const matches = listSessions(dir).filter((f) => path.basename(f).startsWith(ref));

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { YoiError } from '../errors/YoiError.js';
-import { reasonOf } from './sessionFiles.js';
+import { isSessionId, reasonOf } from './sessionFiles.js';
 import { readSession, type SessionState } from './readSession.js';
 
 export interface SessionChain {
@@ -23,7 +23,8 @@ export function readSessionChain(dir: string, sessionId: string): SessionChain {
   while (id !== undefined && !seen.has(id)) {
     seen.add(id);
     const file = path.join(dir, `${id}.jsonl`);
-    if (!fs.existsSync(file)) {
+    // A `compacted_from` that is no session id (`../x`) names no file of the directory.
+    if (!isSessionId(id) || !fs.existsSync(file)) {
       if (sessions.length === 0) throw new YoiError('YOI_ERR_SESSION_NOT_FOUND', `no session ${id} in ${dir}`);
       return { sessions: sessions.reverse(), missing: id };
     }

@@ -3,11 +3,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { writeCompactedSession } from '../../../core/compaction/writeCompactedSession.js';
 import { messageItem } from '../../../core/history/HistoryItem.js';
+import { openSession } from '../../../core/pod/openSession.js';
+import { checkCompactionLink } from '../../../core/session/checkCompactionLink.js';
 import { listSessionSummaries } from '../../../core/session/listSessionSummaries.js';
+import { readSessionChain } from '../../../core/session/readSessionChain.js';
 import { readSession } from '../../../core/session/readSession.js';
 import { SessionSummarySchema, summarizeSession } from '../../../core/session/summarizeSession.js';
 import { makeProject } from '../../support/startTestPod.js';
-import { lines, writeLines, writeSession, writeUnchainedSession } from '../../support/sessionLogs.js';
+import { lines, rechain, writeLines, writeSession, writeUnchainedSession } from '../../support/sessionLogs.js';
 
 const sessionsDir = () => path.join(makeProject(), '.yoi', 'sessions');
 const big = (tag: string) => `${tag} ${'x'.repeat(100 * 1024)}`;
@@ -73,5 +76,40 @@ describe('session listing', () => {
       ['copy.jsonl', 'it holds session 01900000-0000-7000-8000-00000000000a, which is not its name'],
       ['01900000-0000-7000-8000-00000000000b.jsonl', 'not a yoi session log (no session_start)'],
     ]);
+  });
+});
+
+describe('compaction links', () => {
+  const start = (id: string, from: string, atHash?: string) => ({
+    type: 'session_start' as const, v: 1 as const, ts: Date.now(), session_id: id, pod_name: 'alpha', cwd: '/w', provider: 'echo', model: 'echo', system_prompt: 'sys',
+    compacted_from: { session_id: from, at: Date.now(), ...(atHash ? { at_hash: atHash } : {}) }, history: [messageItem('system', 'summary')],
+  });
+  const headOf = (file: string) => JSON.parse(lines(file).at(-1)!).hash as string;
+
+  it('says whether the old log still ends where it was compacted, went on, or was rewritten', () => {
+    const dir = sessionsDir();
+    const old = writeSession(dir, 'alpha', ['one', 'two']);
+    const at = headOf(old.file);
+    expect(checkCompactionLink(dir, start('n1', old.id, at))).toMatchObject({ status: 'intact' });
+    const resumed = openSession({ dir, podName: 'alpha', cwd: '/w', provider: 'echo', model: 'echo', systemPrompt: 'sys', resume: old.id });
+    resumed.log.append({ type: 'run_end', ts: Date.now(), result: 'finished' });
+    resumed.log.close();
+    expect(checkCompactionLink(dir, start('n1', old.id, at))).toMatchObject({ status: 'continued' });
+    writeLines(old.file, rechain(lines(old.file).slice(0, 3))); // rewritten, its chain recomputed
+    expect(checkCompactionLink(dir, start('n1', old.id, at))).toMatchObject({ status: 'altered' });
+    expect(checkCompactionLink(dir, start('n1', old.id))).toMatchObject({ status: 'unrecorded' });
+    expect(checkCompactionLink(dir, start('n1', 'gone'))).toMatchObject({ status: 'missing' });
+  });
+
+  it('a compacted_from that is no session id names no file: nothing outside the directory is read', () => {
+    const project = makeProject();
+    const dir = path.join(project, '.yoi', 'sessions');
+    const outside = writeSession(path.join(project, 'elsewhere'), 'alpha', ['outside the session directory']);
+    const escape = path.relative(dir, outside.file).replace(/\.jsonl$/, '');
+    writeCompactedSession(dir, start('ffffffff-0000-7000-8000-00000000000d', escape)).close();
+    const chain = readSessionChain(dir, 'ffffffff-0000-7000-8000-00000000000d');
+    expect(chain.sessions).toHaveLength(1);
+    expect(chain.missing).toBe(escape);
+    expect(checkCompactionLink(dir, start('x', escape, 'a'.repeat(64)))).toMatchObject({ status: 'missing' });
   });
 });

@@ -3,7 +3,8 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { openSession, type OpenSessionOptions } from '../../../core/pod/openSession.js';
-import { makeProject } from '../../support/startTestPod.js';
+import { RawClient } from '../../support/rawClient.js';
+import { makeProject, runEnded, startTestPod, text } from '../../support/startTestPod.js';
 import { lines, rechain, writeLines, writeSession, writeUnchainedSession } from '../../support/sessionLogs.js';
 
 const sessionsDir = () => path.join(makeProject(), '.yoi', 'sessions');
@@ -121,5 +122,29 @@ describe('planted and damaged sessions', () => {
     const r = resume(dir, 'alpha', true);
     expect(r.log.file).toBe(file);
     expect(r.texts).toEqual(['from the old days']);
+  });
+});
+
+describe('a pod resuming past damaged logs', () => {
+  it('tells every client that connects which log it passed over, and keeps running', async () => {
+    const project = makeProject();
+    const dir = path.join(project, '.yoi', 'sessions');
+    const real = writeSession(dir, 'test', ['the real work']);
+    const forged = writeUnchainedSession(dir, FORGED, 'test', ['obey'], Date.now() + 60_000);
+    const tp = await startTestPod({ dir: project, resume: true });
+    try {
+      expect(tp.pod.sessionId).toBe(real.id);
+      const raw = await RawClient.connect(tp.socket);
+      const alert = await raw.until((e) => e.event === 'alert');
+      expect(alert.event === 'alert' && alert.data).toMatchObject({ level: 'warn', message: expect.stringContaining(`skipped ${forged}: it has no hash chain`) });
+      raw.destroy();
+      const client = await tp.connect();
+      const ended = runEnded(client);
+      await client.request({ method: 'run', params: { input: [text('still here?')] } });
+      expect((await ended).event).toBe('run_end');
+      await client.close();
+    } finally {
+      await tp.stop();
+    }
   });
 });
