@@ -98,6 +98,7 @@ export class ChainCheck {
   }
 
   private follow(hash: Buffer): void {
+    this.started = true;
     this.head = hash;
     this.hashedSeen = true;
     this.hashedCount++;
