@@ -77,11 +77,9 @@ function newestOwn(dir: string, podName: string): ResumeChoice {
     chosen = state;
     break;
   }
-  // Files that are no session log at all may have been this pod's newest: say so.
-  const since = chosen?.lastActivity ?? -Infinity;
-  for (const u of listing.unreadable) {
-    if ((u.mtimeMs ?? Infinity) >= since) notes.push(`skipped ${u.file}: ${u.reason}`);
-  }
+  // A file that is no session log at all may have been this pod's newest: name every one (what
+  // it held, and so when and whose, cannot be told).
+  for (const u of listing.unreadable) notes.push(`skipped ${u.file}: ${u.reason}`);
   if (!chosen) {
     const why = notes.length > 0 ? ` (${notes.length} skipped; ${notes[0]})` : '';
     throw new YoiError('YOI_ERR_SESSION_NOT_FOUND', `no session to resume for pod ${podName} in ${dir}${why}`);

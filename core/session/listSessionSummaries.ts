@@ -8,7 +8,6 @@ import { summarizeSession, type SessionSummary } from './summarizeSession.js';
 export interface UnreadableSession {
   readonly file: string;
   readonly reason: string;
-  readonly mtimeMs?: number;
 }
 
 export interface SessionListing {
@@ -30,13 +29,7 @@ export function listSessionSummaries(dir: string, opts: { verify?: boolean; live
     try {
       sessions.push(withListingFields(summarizeSession(file, opts), opts.live));
     } catch (e) {
-      let mtimeMs: number | undefined;
-      try {
-        mtimeMs = fs.lstatSync(file).mtimeMs;
-      } catch {
-        // gone meanwhile
-      }
-      unreadable.push({ file, reason: reasonOf(e), ...(mtimeMs !== undefined ? { mtimeMs } : {}) });
+      unreadable.push({ file, reason: reasonOf(e) });
     }
   }
   const byId = new Map(sessions.map((s) => [s.id, s]));

@@ -11,10 +11,13 @@ import { openSession } from '../../core/pod/openSession.js';
 
 const base = { cwd: '/w', provider: 'echo', model: 'echo', systemPrompt: 'sys' };
 
-/** A session of `pod` with one finished run per text (user text, assistant echo); returns its file and id. */
-export function writeSession(dir: string, pod: string, texts: string[]): { file: string; id: string } {
+/**
+ * A session of `pod` with one finished run per text (user text, assistant echo); returns its file
+ * and id. `at`: the first entry's time (later ones follow it by 1 ms), so tests set the order.
+ */
+export function writeSession(dir: string, pod: string, texts: string[], at = Date.now()): { file: string; id: string } {
   const s = openSession({ ...base, dir, podName: pod });
-  let ts = Date.now();
+  let ts = at;
   for (const text of texts) {
     s.log.append({ type: 'user_input', ts: ts++, segments: [{ kind: 'text', content: text }], items: [messageItem('user', text)] });
     s.log.append({ type: 'items', ts: ts++, source: 'assistant', items: [messageItem('assistant', `echo: ${text}`)] });

@@ -18,11 +18,11 @@ const big = (tag: string) => `${tag} ${'x'.repeat(100 * 1024)}`;
 describe('session listing', () => {
   it('summarises each session: pod, times, items, compaction both ways, most recently active first', () => {
     const dir = sessionsDir();
-    const a = writeSession(dir, 'alpha', ['one', 'two']);
-    const b = writeSession(dir, 'beta', ['hello']);
+    const a = writeSession(dir, 'alpha', ['one', 'two'], Date.now() + 1000);
+    const b = writeSession(dir, 'beta', ['hello'], Date.now() + 2000);
     const startOfA = JSON.parse(lines(a.file)[0]);
     const c = writeCompactedSession(dir, {
-      type: 'session_start', v: 1, ts: Date.now() + 10, session_id: 'ffffffff-0000-7000-8000-00000000000c', pod_name: 'alpha', cwd: '/w', provider: 'echo', model: 'echo', system_prompt: 'sys',
+      type: 'session_start', v: 1, ts: Date.now() + 3000, session_id: 'ffffffff-0000-7000-8000-00000000000c', pod_name: 'alpha', cwd: '/w', provider: 'echo', model: 'echo', system_prompt: 'sys',
       compacted_from: { session_id: a.id, at: Date.now() }, history: [messageItem('system', 'summary'), messageItem('assistant', 'echo: two')],
     });
     c.close();
