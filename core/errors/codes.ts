@@ -60,8 +60,16 @@ export const ERROR_CODES = {
   YOI_ERR_SCOPE_NOT_SUBSET: 'requested scope <target> is not within spawner <name>\'s effective scope',
   /** A segment kind is declared badly (name, sigil, field) or twice. */
   YOI_ERR_SEGMENT_KIND: 'segment kind <kind>: <problem>',
+  /** A session id prefix (`--resume ID`, `yoi sessions show ID`) matches more than one session. */
+  YOI_ERR_SESSION_AMBIGUOUS: 'session id <prefix> matches <n> sessions',
+  /** The session directory is not a directory, or belongs to another user. */
+  YOI_ERR_SESSION_DIR: 'the session directory <dir> cannot be used',
   /** `--resume` names a session that does not exist, or there is none. */
   YOI_ERR_SESSION_NOT_FOUND: 'no session <id> in <dir>',
+  /** `--resume ID` names a session another pod wrote: a pod resumes only its own. */
+  YOI_ERR_SESSION_OTHER_POD: 'session <id> belongs to pod <name>',
+  /** A session log cannot be read (not a session log, not a regular file of this user, too large). */
+  YOI_ERR_SESSION_UNREADABLE: 'cannot read session <file>: <cause>',
   /** The socket path is longer than the OS allows for Unix sockets. */
   YOI_ERR_SOCKET_PATH: 'socket path is too long for this OS',
   /** The pod did not answer in time. */

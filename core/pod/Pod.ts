@@ -33,7 +33,7 @@ export interface StartPodOptions {
   /** Pod name; default `config.name`. */
   name?: string;
   socketPath?: string;
-  /** Restore the newest session (`true`) or the given session id. */
+  /** Restore this pod's newest session (`true`) or the given session id. */
   resume?: string | true;
   env?: NodeJS.ProcessEnv;
   /**
@@ -147,8 +147,9 @@ export class Pod {
       provider: this.provider.name, model: this.provider.model, systemPrompt: prompt,
     });
     this.restoredPlugins = opened.plugins;
-    this.bus.beforeDeliver = () => this.runtime.session.flush();
+    this.bus.beforeDeliver = () => (this.runtime?.session ?? opened.log).flush();
     this.notes.push(...opened.notes);
+    for (const warning of opened.warnings) this.alert('warn', warning); // replayed to every client that connects
     if (config.modelIsDefault) this.notes.unshift('no model configured: using the offline echo provider');
     this.notes.push(...compactionNotes(config.compaction));
     this.greeting = {

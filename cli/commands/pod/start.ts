@@ -12,7 +12,7 @@ export default class PodStart extends YoiCommand {
     name: Flags.string({ description: "pod name (default: the config's name, else \"default\")", helpValue: 'N' }),
     socket: Flags.string({ description: 'socket path (default: <runtime dir>/<name>/sock)', helpValue: 'PATH' }),
     detach: Flags.boolean({ description: 'start in the background and return once it is ready' }),
-    resume: Flags.string({ description: 'restore the newest session, or the given session id', helpValue: '[ID]' }),
+    resume: Flags.string({ description: "restore this pod's newest session, or the given one (an id or a unique prefix; see yoi sessions)", helpValue: '[ID]' }),
     adopt: Flags.boolean({ hidden: true, description: 'started by a parent pod (with --callback)', dependsOn: ['callback'] }),
     callback: Flags.string({ hidden: true, description: "the parent pod's socket", helpValue: 'SOCK', dependsOn: ['adopt'] }),
     instruction: Flags.string({ hidden: true, description: 'added to the system prompt (with --adopt)', helpValue: 'TEXT', dependsOn: ['adopt'] }),
