@@ -6,8 +6,19 @@ export interface PodTargetFlags {
   config?: string;
 }
 
-/** Which pod a command talks to: `--socket`, else `--pod`, else the config's `name`. */
+/**
+ * Which pod a command talks to: `--socket`, else `--pod`, else the config's `name`. A socket
+ * that is not the user's own (or lies where another user could swap it) is refused here, so
+ * the command says so instead of "not running".
+ */
 export async function resolvePodTarget(flags: PodTargetFlags): Promise<{ name: string; socket: string }> {
+  const target = await findPodTarget(flags);
+  const { checkOwnSocket } = await import('../core/pod/trustedPath.js');
+  checkOwnSocket(target.socket);
+  return target;
+}
+
+async function findPodTarget(flags: PodTargetFlags): Promise<{ name: string; socket: string }> {
   const { podPaths, validatePodName } = await import('../core/pod/runtimePaths.js');
   const { YoiError } = await import('../core/errors/YoiError.js');
   if (flags.socket) return { name: flags.socket, socket: flags.socket };

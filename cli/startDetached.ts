@@ -19,7 +19,8 @@ export async function startDetached(argv: string[], flags: { name?: string; sock
   ensurePrivateDir(paths.base);
   ensurePrivateDir(paths.dir);
   const logFile = path.join(paths.dir, 'pod.log');
-  const log = fs.openSync(logFile, 'a', 0o600);
+  const { RUNTIME_FILE, openOwnFile } = await import('../core/pod/trustedPath.js');
+  const log = openOwnFile(logFile, RUNTIME_FILE, { create: true, append: true })!;
   const bin = fileURLToPath(new URL('../../bin/run.js', import.meta.url));
   const { POD_NODE_FLAGS } = await import('../core/pod/podNodeFlags.js');
   const child = spawn(process.execPath, [...POD_NODE_FLAGS, bin, 'pod', 'start', ...argv], { detached: true, stdio: ['ignore', log, log], env: process.env, ...(where.cwd ? { cwd: where.cwd } : {}) });

@@ -1,5 +1,6 @@
 import net from 'node:net';
 import { YoiError } from '../errors/YoiError.js';
+import { checkOwnSocket } from '../pod/trustedPath.js';
 import { EVENT_NAMES, LineReader, decodeEvent, encodeMethod, parseLine, type ErrorCode, type Event, type EventOf, type Method } from '../protocol/index.js';
 
 /** The pod refused a request: `code` is the pod's error code (`already_running`, ...). */
@@ -94,6 +95,10 @@ export class PodClient {
 
   /** Connects and (for protocol 2) negotiates with `hello` → `welcome`. */
   static async connect(opts: PodClientOptions): Promise<PodClient> {
+    // Only the user's own socket, in a directory nobody else controls (no SO_PEERCRED in Node).
+    if (!checkOwnSocket(opts.socketPath)) {
+      throw new YoiError('YOI_ERR_CONNECTION', `cannot reach a pod at ${opts.socketPath}: no pod is listening there`);
+    }
     const socket = await new Promise<net.Socket>((resolve, reject) => {
       const s = net.connect(opts.socketPath);
       const timer = setTimeout(() => {

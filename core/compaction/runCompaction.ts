@@ -59,7 +59,7 @@ export async function runCompaction(rt: PodRuntime, opts: RunCompactionOptions):
   const log = writeCompactedSession(rt.config.sessions.dir, {
     type: 'session_start', v: 1, ts: at, session_id: uuidv7(),
     pod_name: info.podName, cwd: rt.config.cwd, provider: provider.name, model: provider.model, system_prompt: rt.systemPrompt,
-    compacted_from: { session_id: old.sessionId, at }, history: parsed.data,
+    compacted_from: { session_id: old.sessionId, at, ...(old.headHash ? { at_hash: old.headHash } : {}) }, history: parsed.data,
   });
   old.flush(); // the old log gets its last entries before the switch
   rt.session = log;

@@ -11,10 +11,17 @@ export const ERROR_CODES = {
   YOI_ERR_CONFIG_EXISTS: 'a config file already exists here; yoi init does not overwrite it',
   /** `--config FILE` or `YOI_CONFIG` names a file that does not exist. */
   YOI_ERR_CONFIG_NOT_FOUND: 'the config file given with --config or YOI_CONFIG does not exist',
+  /**
+   * A pod started by SpawnPod found its config changed since its spawner loaded it (or a config
+   * where its spawner had none), and the user has not trusted that content with `yoi trust`.
+   */
+  YOI_ERR_CONFIG_UNTRUSTED: 'the config changed since the spawning pod loaded it; run yoi trust to let spawned pods load it',
   /** The pod's socket could not be reached, or the connection closed before the answer. */
   YOI_ERR_CONNECTION: 'cannot reach pod <name> at <socket>',
   /** An interactive command (`yoi attach`) was run without a terminal on stdin and stdout. */
   YOI_ERR_NOT_A_TERMINAL: 'yoi attach needs an interactive terminal',
+  /** What was opened is not the path that was checked: a directory on the way was moved or swapped for a symlink meanwhile. */
+  YOI_ERR_PATH_CHANGED: '<path> changed while it was being opened; try again',
   /** A plugin's tap or `apply()` threw or rejected; the message names the plugin and the hook. */
   YOI_ERR_PLUGIN: 'plugin <name> failed in <hook>: <cause>',
   /** A plugin lists in `dependsOn` a plugin that is not applied before it. */
@@ -53,14 +60,29 @@ export const ERROR_CODES = {
   YOI_ERR_SCOPE_NOT_SUBSET: 'requested scope <target> is not within spawner <name>\'s effective scope',
   /** A segment kind is declared badly (name, sigil, field) or twice. */
   YOI_ERR_SEGMENT_KIND: 'segment kind <kind>: <problem>',
+  /** A session id prefix (`--resume ID`, `yoi sessions show ID`) matches more than one session. */
+  YOI_ERR_SESSION_AMBIGUOUS: 'session id <prefix> matches <n> sessions',
+  /** The session directory is not a directory, or belongs to another user. */
+  YOI_ERR_SESSION_DIR: 'the session directory <dir> cannot be used',
   /** `--resume` names a session that does not exist, or there is none. */
   YOI_ERR_SESSION_NOT_FOUND: 'no session <id> in <dir>',
+  /** `--resume ID` names a session another pod wrote: a pod resumes only its own. */
+  YOI_ERR_SESSION_OTHER_POD: 'session <id> belongs to pod <name>',
+  /** A session log cannot be read (not a session log, not a regular file of this user, too large). */
+  YOI_ERR_SESSION_UNREADABLE: 'cannot read session <file>: <cause>',
   /** The socket path is longer than the OS allows for Unix sockets. */
   YOI_ERR_SOCKET_PATH: 'socket path is too long for this OS',
   /** The pod did not answer in time. */
   YOI_ERR_TIMEOUT: 'no answer from pod <name> within <ms> ms',
+  /** The trust store (`~/.config/yoi/trust.json`) is not valid JSON of the expected shape. */
+  YOI_ERR_TRUST_STORE: 'the trust store <file> cannot be used: <cause>',
   /** `model.provider` names a provider no plugin registers. */
   YOI_ERR_UNKNOWN_PROVIDER: 'unknown provider <name> (available: <names>)',
+  /**
+   * A runtime directory, runtime file, socket or the trust store is not the user's own (another
+   * owner, a link, writable by others, or in a directory others can swap it in).
+   */
+  YOI_ERR_UNTRUSTED_PATH: '<what> <path> is not yours (another owner, a link, writable by others): <fix>',
   /** A command line flag or argument is wrong. */
   YOI_ERR_USAGE: 'invalid command line',
 } as const;

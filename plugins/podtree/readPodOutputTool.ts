@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { PodTreeService } from './podTreePlugin.js';
 import { connectToPod } from './shared/connectToPod.js';
-import { definePlugin, refusalsAsResults, type Tool, ToolRefusal } from '../../core/api.js';
+import { definePlugin, PodNameSchema, refusalsAsResults, type Tool, ToolRefusal } from '../../core/api.js';
 
 export const READ_POD_OUTPUT = 'yoi:read-pod-output';
 
-export const ReadPodOutputInputSchema = z.object({ name: z.string().min(1).describe('The pod to read.') });
+export const ReadPodOutputInputSchema = z.object({ name: PodNameSchema.describe('The pod to read.') });
 
 /**
  * `ReadPodOutput`: the assistant text a managed pod wrote since the last read. The cursor is an

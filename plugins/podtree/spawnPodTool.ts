@@ -8,7 +8,7 @@ import { formatRules } from './shared/formatRules.js';
 import { requestShutdown } from './shared/requestShutdown.js';
 import { ChildStartError, startChildPod } from './startChildPod.js';
 import type { LockRule } from './tree/ScopeLockSchema.js';
-import { canonicalPath, checkSocketPath, definePlugin, isSocketLive, isYoiError, podPaths, refusalsAsResults, type Tool, type ToolOutput, ToolRefusal, validatePodName } from '../../core/api.js';
+import { canonicalPath, checkSocketPath, definePlugin, isSocketLive, isYoiError, PodNameSchema, podPaths, refusalsAsResults, type Tool, type ToolOutput, ToolRefusal, validatePodName } from '../../core/api.js';
 
 export const SPAWN_POD = 'yoi:spawn-pod';
 
@@ -19,7 +19,7 @@ export const PodScopeRuleSchema = z.object({
 });
 
 export const SpawnPodInputSchema = z.object({
-  name: z.string().min(1).describe('A unique name for the new pod: letters, digits, ".", "_", "-".'),
+  name: PodNameSchema.describe('A unique name for the new pod: 1 to 64 letters, digits, ".", "_", "-", starting with a letter or digit.'),
   task: z.string().min(1).describe('The first message the new pod works on.'),
   scope: z.array(PodScopeRuleSchema).min(1).describe(
     'What the new pod may read and write; every rule must lie within your own scope. Regions you delegate for writing are read-only for you while the pod holds them.',
@@ -80,7 +80,7 @@ export const spawnPodTool = definePlugin({
         try {
           await startChildPod({
             name, paths, callback: tree.socket, cwd: config.cwd, env: process.env, secret,
-            configPath: config.configPath, instruction: input.instruction,
+            configPath: config.configPath, configDigest: config.configDigest, instruction: input.instruction,
           });
         } catch (e) {
           await forgetChild();

@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { PodTreeService } from './podTreePlugin.js';
-import { definePlugin, podEventSource, type PodEvent } from '../../core/api.js';
 import type { PodTree } from './tree/PodTree.js';
+import { definePlugin, type PodEvent, podEventSource } from '../../core/api.js';
 
 export const SPAWNED_POD_EVENTS = 'yoi:spawned-pod-events';
 

@@ -17,6 +17,6 @@ export default class PodList extends YoiCommand {
       this.print('no pods');
       return;
     }
-    for (const p of pods) this.print(`${p.name}\t${p.alive ? p.state : 'stopped (stale)'}\tpid ${p.pid ?? '-'}\tsession ${p.session_id ?? '-'}\t${p.socket}`);
+    for (const p of pods) this.print(`${p.name}\t${p.untrusted ? `untrusted (${p.untrusted})` : p.alive ? p.state : 'stopped (stale)'}\tpid ${p.pid ?? '-'}\tsession ${p.session_id ?? '-'}\t${p.socket}`);
   }
 }

@@ -1,9 +1,9 @@
 import path from 'node:path';
-import { isPidAlive, type PodEvent, type RuntimeDir, type Scope, type ScopeConfigInput, type ScopeLock } from '../../../core/api.js';
 import { adopt, delegate, findAllocation, registerTopLevel, reclaimStale, release, rulesOverlap } from './allocationTable.js';
 import { ScopeLockFile } from './ScopeLockFile.js';
 import type { Allocation, LockRule, ScopeLockTable } from './ScopeLockSchema.js';
 import { SpawnedRegistry } from './SpawnedRegistry.js';
+import { isPidAlive, type PodEvent, type RuntimeDir, type Scope, type ScopeConfigInput, type ScopeLock } from '../../../core/api.js';
 
 /** How a pod started by SpawnPod is launched (`launch.adopt`, from `--adopt --callback`). */
 export interface AdoptLaunch {

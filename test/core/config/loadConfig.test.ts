@@ -81,7 +81,7 @@ describe('loadConfig: finding the file', () => {
       plugins: [plugin], scope: { allow: [], deny: [] },
       sessions: { dir: p.path('.yoi/sessions') },
       compaction: { retainedTokens: 8000 },
-      limits: { maxLineBytes: 16 * 1024 * 1024, clientQueueBytes: 8 * 1024 * 1024, toolOutputBytes: 16 * 1024 },
+      limits: { maxLineBytes: 16 * 1024 * 1024, clientQueueBytes: 8 * 1024 * 1024, toolOutputBytes: 16 * 1024, toolTimeoutMs: 300_000 },
     });
     // The built-ins' keys are not the core's: `knowledge`, `workflows`, `limits.fileRefBytes` belong to their plugins.
     expect(config).not.toHaveProperty('knowledge');

@@ -3,7 +3,7 @@ import { readSession } from '../../../core/session/readSession.js';
 import { UnknownSegment, type Event } from '../../../core/protocol/index.js';
 import { defaultPlugins } from '../../../plugins/index.js';
 import { RawClient } from '../../support/rawClient.js';
-import { recorder, runEnded, startTestPod, text, until, type TestPod } from '../../support/startTestPod.js';
+import { recorder, runEnded, startTestPod, text, until, type TestPod, childReporter } from '../../support/startTestPod.js';
 import { throwingResolver, waitCalls, waitTool } from '../../support/testPlugins.js';
 
 let tp: TestPod | undefined;
@@ -168,7 +168,9 @@ describe('notifications and input', () => {
     const live = await until(events, (e) => e.event === 'notification');
     expect(live).toMatchObject({ event: 'notification', data: { source: 'notify', text: 'ping' } });
     expect(events.some((e) => e.event === 'tool_result')).toBe(false);
-    await c.request({ method: 'pod_event', params: { kind: 'turn_ended', pod_name: 'kid' } });
+    const kid = await childReporter(tp, 'kid');
+    await kid.request({ method: 'pod_event', params: { kind: 'turn_ended', pod_name: 'kid' } });
+    await kid.close();
     await until(events, (e) => e.event === 'notification' && e.data.source === 'pod_event');
     await ended;
     expect(events.filter((e) => e.event === 'notification').map((e) => e.event === 'notification' && e.data)).toEqual([
