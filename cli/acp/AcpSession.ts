@@ -10,6 +10,9 @@ import { UpdateQueue } from './UpdateQueue.js';
 import { availableCommands } from './availableCommands.js';
 import type { OpenedPod } from './openPod.js';
 
+/** Least time between two listings of the pod's commands after runs. */
+const COMMANDS_REFRESH_MS = 5000;
+
 /** The editor's run, from `run` to its terminal event. */
 interface ActiveRun {
   accepted: boolean;
@@ -45,6 +48,8 @@ export class AcpSession {
   private refreshing?: Promise<void>;
   private refreshAgain = false;
   private pasteIds = 0;
+  private refreshTimer?: NodeJS.Timeout;
+  private lastRefresh = Date.now();
   private offs: (() => void)[] = [];
   /** The pod's session now (compaction moves it on; the ACP id stays the first one). */
   podSessionId: string;
@@ -160,7 +165,23 @@ export class AcpSession {
     })().finally(() => (this.refreshing = undefined));
   }
 
+  /**
+   * After a run: workflows may have been written meanwhile. At most every few seconds, off the
+   * path of the next prompt (a listing per run would compete with it).
+   */
+  private refreshCommandsLater(): void {
+    if (this.refreshTimer) return;
+    const wait = Math.max(0, this.lastRefresh + COMMANDS_REFRESH_MS - Date.now());
+    this.refreshTimer = setTimeout(() => {
+      this.refreshTimer = undefined;
+      this.lastRefresh = Date.now();
+      if (this.client.connected) this.refreshCommands();
+    }, wait);
+    this.refreshTimer.unref();
+  }
+
   async close(): Promise<void> {
+    clearTimeout(this.refreshTimer);
     this.permissions.close();
     for (const off of this.offs.splice(0)) off();
     await this.client.close();
@@ -238,7 +259,7 @@ export class AcpSession {
       if (e.event === 'run_end') {
         this.emitAll(this.translator.translate(e));
         run.finish({ kind: 'end', event: e });
-        this.refreshCommands();
+        this.refreshCommandsLater();
         return;
       }
       if (e.event === 'error' && e.request_id === undefined) {
@@ -255,7 +276,7 @@ export class AcpSession {
       this.say(`\n\n> pod ${this.podName} shut down; the next prompt starts it again\n\n`);
       return;
     }
-    if (e.event === 'run_end') this.refreshCommands();
+    if (e.event === 'run_end') this.refreshCommandsLater();
     if (e.event === 'tool_progress' as string) {
       this.emitAll(this.translator.progress((e as { data?: unknown }).data));
       return;

@@ -25,7 +25,7 @@ export class UpdateQueue {
       this.dropped++;
       return;
     } else {
-      this.queue.push(structuredClone(update));
+      this.queue.push(update); // fresh objects from the translator: joining may change them
     }
     if (!this.draining) void this.drain();
   }
