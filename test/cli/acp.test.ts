@@ -47,6 +47,8 @@ describe('yoi acp', () => {
     ]);
     fs.mkdirSync(path.join(dir, 'notes'));
     fs.writeFileSync(path.join(dir, 'notes', 'a.txt'), 'hello from a file\n');
+    fs.mkdirSync(path.join(dir, '.yoi', 'workflows'), { recursive: true });
+    fs.writeFileSync(path.join(dir, '.yoi', 'workflows', 'review.md'), 'Review the change for bugs.\n');
     stopPodsAfter(dir, env);
     const ed = editor(dir, env);
 
@@ -153,8 +155,15 @@ describe('yoi acp', () => {
     const resumed = await PodClient.connect({ socketPath: socket, clientName: 'check/1' });
     expect(resumed.welcome?.session_id).toBe(sid);
     await resumed.close();
-    const after = await third.conn.prompt({ sessionId: sid, prompt: [{ type: 'text', text: 'still there?' }] });
+    // The pod's workflows are the editor's commands; `/review …` invokes one.
+    expect(await third.until((u) => u.sessionUpdate === 'available_commands_update')).toMatchObject({
+      availableCommands: [{ name: 'review', description: 'yoi workflow review' }],
+    });
+    const after = await third.conn.prompt({ sessionId: sid, prompt: [{ type: 'text', text: '/review still there?' }] });
     expect(after.stopReason).toBe('end_turn');
+    const log = yoi(['history', '--json', '--pod', podName], { cwd: dir, env });
+    const items = JSON.parse(log.stdout) as { segments?: unknown }[];
+    expect(items.filter((i) => i.segments).at(-1)?.segments).toEqual([{ kind: 'workflow_invoke', slug: 'review' }, { kind: 'text', content: 'still there?' }]);
   }, 120_000);
 });
 
