@@ -246,6 +246,26 @@ describe('yoi acp with bad input', () => {
   }, 60_000);
 });
 
+describe('yoi acp and prompts the pod cannot take', () => {
+  it('a prompt over the pod\'s line limit is a refusal saying why; the session and the pod go on', async () => {
+    const dir = makeProject({ 'yoi.config.json': JSON.stringify({ limits: { maxLineBytes: 4096 } }) });
+    const env = { YOI_RUNTIME_DIR: path.join(dir, 'run') };
+    stopPodsAfter(dir, env);
+    const ed = editor(dir, env);
+    await ed.conn.initialize({ protocolVersion: PROTOCOL_VERSION, clientCapabilities: {} });
+    const { sessionId } = await ed.conn.newSession({ cwd: dir, mcpServers: [] });
+    const refused = await ed.conn.prompt({ sessionId, prompt: [
+      { type: 'text', text: 'summarise' },
+      { type: 'resource', resource: { uri: 'file:///elsewhere/big.log', text: 'x'.repeat(10_000) } },
+    ] });
+    expect(refused.stopReason).toBe('refusal');
+    expect(agentTextOf(ed.updates)).toMatch(/yoi refused this prompt: invalid_request: .*line exceeds the 4 KiB limit/);
+    const next = await ed.conn.prompt({ sessionId, prompt: [{ type: 'text', text: 'small one' }] });
+    expect(next.stopReason).toBe('end_turn');
+    expect(agentTextOf(ed.updates)).toContain('[user] small one');
+  }, 60_000);
+});
+
 describe('yoi acp and the editor\'s MCP servers', () => {
   it('hands them to the pod it starts as launch.mcp.servers, in the config\'s form, through a private file that is gone once the pod listens', async () => {
     const dir = makeProject({
