@@ -43,6 +43,8 @@ export const ERROR_CODES = {
   YOI_ERR_PROVIDER: 'cannot start provider <name>: <cause>',
   /** The pod refused a request; the message carries the pod's error code and text. */
   YOI_ERR_REQUEST: '<pod error code>: <message>',
+  /** A run this client started was paused by another client; `yoi resume` continues it. */
+  YOI_ERR_RUN_PAUSED: 'the run was paused by another client',
   /** A delegated write rule overlaps a region another pod holds exclusively. */
   YOI_ERR_SCOPE_CONFLICT: 'requested scope <target> conflicts with pod <name>',
   /** scope.lock could not be locked, read or written (or is not valid JSON of the expected shape). */
@@ -57,6 +59,8 @@ export const ERROR_CODES = {
   YOI_ERR_TIMEOUT: 'no answer from pod <name> within <ms> ms',
   /** `model.provider` names a provider no plugin registers. */
   YOI_ERR_UNKNOWN_PROVIDER: 'unknown provider <name> (available: <names>)',
+  /** The pod does not offer what was asked (a v1 pod has no `compact`, `list_completions`). */
+  YOI_ERR_UNSUPPORTED: 'the pod does not support <method> (it speaks protocol v1)',
   /** A command line flag or argument is wrong. */
   YOI_ERR_USAGE: 'invalid command line',
 } as const;
