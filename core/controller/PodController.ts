@@ -183,6 +183,8 @@ export class PodController {
   /** Queues a notification (committed before the next LLM request); starts a run when idle. */
   notify(text: string, trigger: Trigger): void {
     this.notes.push(text);
+    // v2 clients see it as it arrives (the model, before its next request).
+    this.opts.bus.broadcast({ event: 'notification', data: { source: trigger, message: text } });
     if (!this.active && this.state === 'idle' && !this.stopping) this.start(trigger);
   }
 
