@@ -18,12 +18,18 @@ function project(files: Record<string, string> = {}) {
 }
 afterEach(() => projects.splice(0).forEach((p) => p.remove()));
 
-/** Every failure is exactly one `yoi: ...` line on stderr, nothing on stdout, and a non-zero code. */
-function expectOneLineError(result: ReturnType<typeof runCli>, message: string | RegExp, code = 1) {
+/**
+ * Every failure is exactly one `yoi: ... [YOI_ERR_*]` line on stderr, nothing on stdout, and a
+ * non-zero code; `errorCode` is the code the line must end with.
+ */
+function expectOneLineError(result: ReturnType<typeof runCli>, message: string | RegExp, errorCode: string, code = 1) {
   expect(result.stdout).toBe('');
   expect(result.stderr.endsWith('\n')).toBe(true);
   expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
-  expect(result.stderr.trimEnd()).toMatch(typeof message === 'string' ? new RegExp(`^${escape(message)}$`) : message);
+  const line = result.stderr.trimEnd();
+  expect(line.endsWith(` [${errorCode}]`)).toBe(true);
+  const text = line.slice(0, -` [${errorCode}]`.length);
+  expect(text).toMatch(typeof message === 'string' ? new RegExp(`^${escape(message)}$`) : message);
   expect(result.code).toBe(code);
 }
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -134,42 +140,42 @@ describe('yoi init', () => {
     const config = runCli(['config', '--json'], { cwd: p.root });
     expect(config.stderr).toBe('');
     expect(JSON.parse(config.stdout)).toMatchObject({ configPath: p.path('yoi.config.ts'), name: 'default' });
-    expectOneLineError(runCli(['init'], { cwd: p.root }), 'yoi: yoi.config.ts already exists: edit it, or remove it to start over');
+    expectOneLineError(runCli(['init'], { cwd: p.root }), 'yoi: yoi.config.ts already exists: edit it, or remove it to start over', 'YOI_ERR_CONFIG_EXISTS');
   });
 
   it('refuses when package.json has a "yoi" key', () => {
     const p = project({ 'package.json': '{"yoi":{}}' });
-    expectOneLineError(runCli(['init'], { cwd: p.root }), 'yoi: package.json already has a "yoi" key: edit it, or remove it to start over');
+    expectOneLineError(runCli(['init'], { cwd: p.root }), 'yoi: package.json already has a "yoi" key: edit it, or remove it to start over', 'YOI_ERR_CONFIG_EXISTS');
   });
 });
 
 describe('errors are one line on stderr with a non-zero exit code', () => {
   it('for a config with a bad key', () => {
     const p = project({ 'yoi.config.ts': "export default { model: { provider: 'echo' }, maxTurns: 'many' };" });
-    expectOneLineError(runCli(['config'], { cwd: p.root }), 'yoi: yoi.config.ts: maxTurns: expected number');
+    expectOneLineError(runCli(['config'], { cwd: p.root }), 'yoi: yoi.config.ts: maxTurns: expected number', 'YOI_ERR_CONFIG');
   });
 
   it('for a config with a syntax error or a missing import', () => {
     const p = project({ 'yoi.config.ts': "export default {\n  name: 'x'\n  maxTurns: 3,\n};" });
-    expectOneLineError(runCli(['config'], { cwd: p.root }), /^yoi: yoi\.config\.ts:3:2: syntax error: /);
+    expectOneLineError(runCli(['config'], { cwd: p.root }), /^yoi: yoi\.config\.ts:3:2: syntax error: /, 'YOI_ERR_CONFIG');
     p.write('yoi.config.ts', "import { x } from './missing.js';\nexport default x;");
-    expectOneLineError(runCli(['plugins'], { cwd: p.root }), "yoi: yoi.config.ts: failed to load: Cannot find module './missing.js'");
+    expectOneLineError(runCli(['plugins'], { cwd: p.root }), "yoi: yoi.config.ts: failed to load: Cannot find module './missing.js'", 'YOI_ERR_CONFIG');
   });
 
   it('for an unknown provider, naming the ones available', () => {
     const p = project({ 'yoi.config.json': '{"model":{"provider":"nope"}}' });
-    expectOneLineError(runCli(['config'], { cwd: p.root }), /^yoi: yoi\.config\.json: model\.provider: unknown provider "nope" \(available: .*\)$/);
+    expectOneLineError(runCli(['config'], { cwd: p.root }), /^yoi: yoi\.config\.json: model\.provider: unknown provider "nope" \(available: .*\)$/, 'YOI_ERR_UNKNOWN_PROVIDER');
   });
 
   it('for a missing --config file', () => {
-    expectOneLineError(runCli(['config', '--config', 'nope.ts'], { cwd: project().root }), 'yoi: config file not found: nope.ts (from --config)');
+    expectOneLineError(runCli(['config', '--config', 'nope.ts'], { cwd: project().root }), 'yoi: config file not found: nope.ts (from --config)', 'YOI_ERR_CONFIG_NOT_FOUND');
   });
 
   it('for an unknown flag, an unexpected argument or an unknown command (usage errors exit 2)', () => {
     const cwd = project().root;
-    expectOneLineError(runCli(['config', '--bogus'], { cwd }), 'yoi: Nonexistent flag: --bogus (see: yoi config --help)', 2);
-    expectOneLineError(runCli(['plugins', 'extra'], { cwd }), /^yoi: .*extra.* \(see: yoi (plugins )?--help\)$/, 2);
-    expectOneLineError(runCli(['nosuch'], { cwd }), 'yoi: unknown command "nosuch" (see: yoi --help)', 2);
+    expectOneLineError(runCli(['config', '--bogus'], { cwd }), 'yoi: Nonexistent flag: --bogus (see: yoi config --help)', 'YOI_ERR_USAGE', 2);
+    expectOneLineError(runCli(['plugins', 'extra'], { cwd }), /^yoi: .*extra.* \(see: yoi (plugins )?--help\)$/, 'YOI_ERR_USAGE', 2);
+    expectOneLineError(runCli(['nosuch'], { cwd }), 'yoi: unknown command "nosuch" (see: yoi --help)', 'YOI_ERR_USAGE', 2);
   });
 });
 
