@@ -5,6 +5,8 @@
 export const ERROR_CODES = {
   /** `yoi pod start --adopt` found no scope reserved for it by the pod at `--callback` (SpawnPod starts such pods). */
   YOI_ERR_ADOPT: 'a pod started with --adopt found no scope reserved for it',
+  /** A manual compaction (`yoi compact`) ended with `compact_failed`; the history is unchanged. */
+  YOI_ERR_COMPACTION: 'the compaction of pod <name> failed: <cause>',
   /** A config file could not be loaded or does not match the schema. */
   YOI_ERR_CONFIG: 'the configuration is invalid (the message names the file and the key)',
   /** `yoi init` found a config file already present. */
