@@ -11,7 +11,7 @@ const call = (id: string, name: string, args: Record<string, unknown>): Event[] 
   { event: 'tool_call_start', data: { id, name } },
   { event: 'tool_call_done', data: { id, name, arguments: JSON.stringify(args) } },
 ];
-const result = (id: string, summary: string, is_error = false): Event => ({ event: 'tool_result', data: { id, summary, is_error } });
+const result = (id: string, summary: string, is_error = false): Event => ({ event: 'tool_result', data: { id, summary, output: undefined, is_error } });
 const usage = (input: number, output: number): Event => ({ event: 'usage', data: { input_tokens: input, output_tokens: output } });
 const end = (result: 'finished' | 'paused' | 'limit_reached' | 'cancelled' = 'finished'): Event => ({ event: 'run_end', data: { result } });
 
