@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -176,6 +177,51 @@ describe('errors are one line on stderr with a non-zero exit code', () => {
     expectOneLineError(runCli(['config', '--bogus'], { cwd }), 'yoi: Nonexistent flag: --bogus (see: yoi config --help)', 'YOI_ERR_USAGE', 2);
     expectOneLineError(runCli(['plugins', 'extra'], { cwd }), /^yoi: .*extra.* \(see: yoi (plugins )?--help\)$/, 'YOI_ERR_USAGE', 2);
     expectOneLineError(runCli(['nosuch'], { cwd }), 'yoi: unknown command "nosuch" (see: yoi --help)', 'YOI_ERR_USAGE', 2);
+  });
+});
+
+describe('finding your way', () => {
+  it('an unknown command names the closest one, in one usage line', () => {
+    const cwd = project().root;
+    expectOneLineError(runCli(['pod', 'strat'], { cwd }), 'yoi: unknown command "pod strat"; did you mean "pod start"? (see: yoi pod --help)', 'YOI_ERR_USAGE', 2);
+    expectOneLineError(runCli(['sedn', 'hello', 'there'], { cwd }), 'yoi: unknown command "sedn hello there"; did you mean "send"? (see: yoi --help)', 'YOI_ERR_USAGE', 2);
+    expectOneLineError(runCli(['hstory'], { cwd }), 'yoi: unknown command "hstory"; did you mean "history"? (see: yoi --help)', 'YOI_ERR_USAGE', 2);
+    // With --json the same error is a JSON object on stdout.
+    const json = runCli(['hstory', '--json'], { cwd });
+    expect(json).toMatchObject({ code: 2, stderr: '' });
+    expect(JSON.parse(json.stdout)).toEqual({ error: { code: 'YOI_ERR_USAGE', message: 'unknown command "hstory"; did you mean "history"? (see: yoi --help)', exit_code: 2 } });
+  });
+
+  it('yoi pod --help describes the topic and its commands', () => {
+    const r = runCli(['pod', '--help'], { cwd: project().root });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^Start, stop, list and inspect pods: long-lived processes, each serving one agent session/);
+    for (const command of ['start', 'stop', 'list', 'status']) expect(r.stdout).toMatch(new RegExp(`^ {2}pod ${command} `, 'm'));
+  });
+
+  it('shell completion: bash completes commands and flags', () => {
+    const p = project();
+    const env = { XDG_CACHE_HOME: p.path('cache'), HOME: p.path('home') };
+    const setup = runCli(['autocomplete', 'script', 'bash'], { cwd: p.root, env });
+    expect(setup.code).toBe(0);
+    const complete = (...words: string[]) => spawnSync('bash', ['-c', `${setup.stdout.trim()}\nCOMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _yoi_autocomplete; echo "\${COMPREPLY[@]}"`], { encoding: 'utf8', env: { ...process.env, ...env } }).stdout.trim();
+    expect(runCli(['autocomplete', '--refresh-cache'], { cwd: p.root, env }).code).toBe(0);
+    expect(complete('yoi', 'se')).toBe('send');
+    expect(complete('yoi', 'send', '--se')).toBe('--segment');
+    expect(complete('yoi', 'pod', 'st').split(' ').sort()).toEqual(['start', 'status', 'stop']);
+  });
+
+  it('typos inside model are named with a did-you-mean hint, as top-level keys are', () => {
+    const p = project();
+    for (const [model, message] of [
+      [{ provider: 'scripted', scrpt: 's.json' }, 'model.scrpt: unknown key (did you mean "script"?)'],
+      [{ provider: 'openai-compatible', baseUrl: 'http://localhost:1/v1', model: 'm' }, 'model.baseUrl: unknown key (did you mean "baseURL"?)'],
+      [{ provider: 'echo', permision: 'write' }, 'model.permision: unknown key'],
+    ] as const) {
+      p.write('yoi.config.json', JSON.stringify({ model }));
+      const r = runCli(['pod', 'start'], { cwd: p.root, env: { YOI_RUNTIME_DIR: p.path('run') } });
+      expectOneLineError(r, new RegExp(`^yoi: cannot start provider "${model.provider}": plugin yoi:${model.provider} failed in providers\\(${model.provider}\\): ${escape(message)}( \\(and 1 more\\))?$`), 'YOI_ERR_PROVIDER');
+    }
   });
 });
 
