@@ -44,8 +44,15 @@ export default class Send extends YoiCommand {
   }
 }
 
+/** Piped stdin, up to what a pod takes in one line (limits.maxLineBytes' default, 16 MiB). */
 async function readStdin(): Promise<string> {
+  const [{ DEFAULT_MAX_LINE_BYTES }, { YoiError }] = await Promise.all([import('../../core/protocol/index.js'), import('../../core/errors/YoiError.js')]);
   const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  let size = 0;
+  for await (const chunk of process.stdin) {
+    size += (chunk as Buffer).length;
+    if (size > DEFAULT_MAX_LINE_BYTES) throw new YoiError('YOI_ERR_USAGE', `piped stdin is over ${DEFAULT_MAX_LINE_BYTES / 2 ** 20} MiB, more than a pod takes in one message`);
+    chunks.push(chunk as Buffer);
+  }
   return Buffer.concat(chunks).toString('utf8');
 }

@@ -78,11 +78,9 @@ export function renderEvent(state: RenderState, event: Event): Rendered {
     case 'text_delta':
       return r.text(event.data.text).set({ activity: undefined }).done();
     case 'tool_call_start':
-      return r.set({ calls: { ...state.calls, [event.data.id]: { name: event.data.name } } }).done();
-    case 'tool_call_done': {
-      const calls = { ...state.calls, [event.data.id]: { name: event.data.name, arg: mainArgument(event.data.arguments) } };
-      return r.set({ calls }).done();
-    }
+      return r.set({ calls: withCall(state.calls, event.data.id, { name: event.data.name }) }).done();
+    case 'tool_call_done':
+      return r.set({ calls: withCall(state.calls, event.data.id, { name: event.data.name, arg: mainArgument(event.data.arguments) }) }).done();
     case 'turn_end':
       return r.set({ activity: running(state.calls) ?? state.activity }).done();
     case 'tool_result': {
@@ -202,6 +200,16 @@ class Builder {
     this.pieces.push({ to: 'out', spans: [span('\n')] });
     this.state = { ...this.state, atLineStart: true };
   }
+}
+
+/** Calls waiting for a result that are remembered; beyond, the oldest is forgotten (its line says `tool`). */
+const MAX_OPEN_CALLS = 256;
+
+function withCall(calls: RenderState['calls'], id: string, call: { name: string; arg?: string }): RenderState['calls'] {
+  const next = { ...calls, [id]: call };
+  const ids = Object.keys(next);
+  if (ids.length > MAX_OPEN_CALLS) delete next[ids[0]];
+  return next;
 }
 
 /** The calls still running, as the spinner says it: `Read src/a.ts (+1 more)`. */

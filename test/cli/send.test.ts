@@ -89,6 +89,8 @@ describe('yoi send: the command line', () => {
     const flag = p.run(['send', '--bogus', 'hi']);
     expect(flag).toMatchObject({ status: 2, stderr: 'yoi: Nonexistent flag: --bogus (see: yoi send --help) [YOI_ERR_USAGE]\n' });
     expect(p.run(['send'])).toMatchObject({ status: 2, stderr: 'yoi: nothing to send: give text, pipe stdin, or use --file/--knowledge/--workflow/--segment [YOI_ERR_USAGE]\n' });
+    const huge = p.run(['send', 'this'], 'x'.repeat(17 * 2 ** 20));
+    expect(huge).toMatchObject({ status: 2, stdout: '', stderr: 'yoi: piped stdin is over 16 MiB, more than a pod takes in one message [YOI_ERR_USAGE]\n' });
     expect(client.connected).toBe(true);
     expect(p.run(['send', 'still here', '--quiet']).stdout).toBe('[user] still here\n');
   });

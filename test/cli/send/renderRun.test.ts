@@ -141,6 +141,13 @@ describe('renderRun', () => {
     expect(out).toBe('· permission_request: Write /etc/hosts\n· tool_progress\n');
   });
 
+  it('remembers at most 256 calls waiting for a result (a pod cannot grow it without bound)', () => {
+    const calls = Array.from({ length: 300 }, (_, i) => call(`c${i}`, 'Read', { file_path: `f${i}` })).flat();
+    const { out, state } = play([ack, ...calls, result('c0', 'Read 1 line from /f0'), result('c299', 'Read 1 line from /f299')]);
+    expect(out).toBe('✓ tool → 1 line\n✓ Read f299 → 1 line\n');
+    expect(Object.keys(state.calls)).toHaveLength(255);
+  });
+
   it('a result for a call it never saw is still shown', () => {
     expect(play([ack, result('zz', 'done')]).out).toBe('✓ tool → done\n');
   });
