@@ -6,8 +6,9 @@ import { fileURLToPath } from 'node:url';
 /**
  * Starts `yoi pod start` (without --detach) as a background process in its own session, its
  * output in `<pod dir>/pod.log`, and returns the socket path once the pod accepts connections.
- * If the pod exits first, its last log line becomes the error. `where.cwd` is the pod's directory
- * (default: this process's).
+ * If the pod exits first, its last log line becomes the error; a pod of that name already
+ * listening is refused like `yoi pod start` in the foreground refuses it. `where.cwd` is the pod's
+ * directory (default: this process's).
  */
 export async function startDetached(argv: string[], flags: { name?: string; socket?: string; config?: string }, where: { cwd?: string } = {}): Promise<string> {
   const { resolvePodTarget } = await import('./podTarget.js');
@@ -15,7 +16,10 @@ export async function startDetached(argv: string[], flags: { name?: string; sock
   const { ensurePrivateDir, isSocketLive } = await import('../core/pod/podFiles.js');
   const { YoiError } = await import('../core/errors/YoiError.js');
   const target = flags.socket ? { name: flags.name ?? 'default', socket: path.resolve(flags.socket) } : await resolvePodTarget({ pod: flags.name, config: flags.config });
-  const paths = podPaths(flags.name ?? target.name, process.env, flags.socket);
+  const name = flags.name ?? target.name;
+  const paths = podPaths(name, process.env, flags.socket);
+  // As in the foreground: a live pod is not started twice (its socket answering would pass for ours).
+  if (await isSocketLive(paths.socket)) throw new YoiError('YOI_ERR_POD_RUNNING', `pod ${name} is already running (socket ${paths.socket})`);
   ensurePrivateDir(paths.base);
   ensurePrivateDir(paths.dir);
   const logFile = path.join(paths.dir, 'pod.log');

@@ -1,5 +1,5 @@
 import { RequestError, type AgentContext, type ContentBlock, type SessionUpdate, type StopReason } from '@agentclientprotocol/sdk';
-import { PodRequestError, type ExtensionEventLine, type PodClient } from '../../core/client/PodClient.js';
+import { PodRequestError, type UnknownEvent, type PodClient } from '../../core/client/PodClient.js';
 import type { Event, PodStatus } from '../../core/protocol/index.js';
 import { EventTranslator, agentText } from './EventTranslator.js';
 import { PermissionBridge, type Decision } from './PermissionBridge.js';
@@ -60,7 +60,7 @@ export class AcpSession {
     readonly cwd: string,
     client: PodClient,
     private readonly ports: SessionPorts,
-    early: ReadonlyArray<{ event: Event } | { extension: ExtensionEventLine }> = [],
+    early: ReadonlyArray<{ event: Event } | { extension: UnknownEvent }> = [],
   ) {
     this.podSessionId = sessionId;
     this.translator = new EventTranslator(cwd);
@@ -187,7 +187,7 @@ export class AcpSession {
     await this.client.close();
   }
 
-  private attach(client: PodClient, early: ReadonlyArray<{ event: Event } | { extension: ExtensionEventLine }> = []): void {
+  private attach(client: PodClient, early: ReadonlyArray<{ event: Event } | { extension: UnknownEvent }> = []): void {
     for (const off of this.offs.splice(0)) off();
     this.client = client;
     this.translator = new EventTranslator(this.cwd);
@@ -196,7 +196,7 @@ export class AcpSession {
       if ('event' in item) this.onEvent(item.event);
       else this.onExtension(item.extension);
     }
-    this.offs.push(client.onEvent((e) => this.onEvent(e)), client.onExtensionEvent((e) => this.onExtension(e)));
+    this.offs.push(client.onEvent((e) => this.onEvent(e)), client.onUnknownEvent((e) => this.onExtension(e)));
     void client.closed.then(() => {
       if (this.client !== client) return;
       this.permissions.close();
@@ -284,7 +284,7 @@ export class AcpSession {
     this.emitAll(this.translator.translate(e));
   }
 
-  private onExtension(e: ExtensionEventLine): void {
+  private onExtension(e: UnknownEvent): void {
     if (e.event === 'permission_request') this.permissions.onRequest(e.data);
     else if (e.event === 'permission_resolved') this.permissions.onResolved(e.data);
     else if (e.event === 'tool_progress') this.emitAll(this.translator.progress(e.data));

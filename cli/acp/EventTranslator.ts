@@ -72,7 +72,7 @@ export class EventTranslator {
         if (e.seq === undefined) return []; // replayed to every connection: old news
         return [agentText(`\n\n> ⚠ ${e.data.level} (${e.data.source}): ${e.data.message}\n\n`)];
       case 'notification':
-        return [agentText(`\n\n> ◆ ${e.data.source === 'pod_event' ? 'child pod' : 'notification'}: ${e.data.text}\n\n`)];
+        return [agentText(`\n\n> ◆ ${e.data.source === 'pod_event' ? 'child pod' : 'notification'}: ${e.data.message}\n\n`)];
       case 'error':
         // A run's terminal error is the prompt's answer; one that ends another client's run is shown.
         return e.request_id === undefined ? [agentText(`\n\n> ✖ ${e.data.code}: ${e.data.message}\n\n`)] : [];

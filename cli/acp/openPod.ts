@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { RequestError } from '@agentclientprotocol/sdk';
-import { PodClient, type ExtensionEventLine } from '../../core/client/PodClient.js';
+import { PodClient, type UnknownEvent } from '../../core/client/PodClient.js';
 import type { Event, EventOf } from '../../core/protocol/index.js';
 import { ensurePrivateDir, isSocketLive } from '../../core/pod/podFiles.js';
 import { podPaths } from '../../core/pod/runtimePaths.js';
@@ -27,7 +27,7 @@ export interface OpenedPod {
    * What the pod said after the history (another client's run goes on meanwhile), until
    * `release()` hands the stream to the session's own listeners.
    */
-  release(): Array<{ event: Event } | { extension: ExtensionEventLine }>;
+  release(): Array<{ event: Event } | { extension: UnknownEvent }>;
 }
 
 /** Events kept between the history reply and the session's listeners (a few at most, in practice). */
@@ -51,12 +51,12 @@ export async function openPod(opts: OpenPodOptions): Promise<OpenedPod> {
     }
   }
   const client = await PodClient.connect({ socketPath: paths.socket, clientName: opts.clientName, protocol: 2 });
-  const early: Array<{ event: Event } | { extension: ExtensionEventLine }> = [];
+  const early: Array<{ event: Event } | { extension: UnknownEvent }> = [];
   let afterHistory = false;
-  const keep = (item: { event: Event } | { extension: ExtensionEventLine }) => void (afterHistory && early.length < MAX_EARLY && early.push(item));
+  const keep = (item: { event: Event } | { extension: UnknownEvent }) => void (afterHistory && early.length < MAX_EARLY && early.push(item));
   const offs = [
     client.onEvent((e) => (e.event === 'history' && !afterHistory ? (afterHistory = true) : keep({ event: e }))),
-    client.onExtensionEvent((e) => keep({ extension: e })),
+    client.onUnknownEvent((e) => keep({ extension: e })),
   ];
   const release = () => {
     for (const off of offs) off();

@@ -141,7 +141,7 @@ function apply(state: TranscriptState, event: Event): TranscriptState {
     case 'shutdown':
       return addNote({ ...state, openAssistant: undefined }, 'info', '[pod] shut down');
     case 'notification':
-      return push(state, { kind: 'notification', text: event.data.text, source: event.data.source, live: true });
+      return push(state, { kind: 'notification', text: event.data.message, source: event.data.source, live: true });
     case 'history': {
       // History-backed blocks are replaced; notes worth keeping (alerts, errors, compaction) stay,
       // after them, and so do live notifications the history does not hold yet.

@@ -12,13 +12,11 @@ export default class Attach extends YoiCommand {
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Attach);
-    const [{ resolvePodTarget }, { isSocketLive }, { YoiError }] = await Promise.all([
+    const [{ resolvePodTarget, notRunning }, { isSocketLive }, { YoiError }] = await Promise.all([
       import('../podTarget.js'), import('../../core/pod/podFiles.js'), import('../../core/errors/YoiError.js'),
     ]);
     const target = await resolvePodTarget(flags);
-    if (!(await isSocketLive(target.socket))) {
-      throw new YoiError('YOI_ERR_POD_NOT_FOUND', `pod ${target.name} is not running (no pod listens on ${target.socket})`);
-    }
+    if (!(await isSocketLive(target.socket))) throw await notRunning(target);
     if (!process.stdin.isTTY || !process.stdout.isTTY) {
       throw new YoiError('YOI_ERR_NOT_A_TERMINAL', 'yoi attach needs an interactive terminal (in scripts use yoi send and yoi history)');
     }

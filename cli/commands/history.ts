@@ -17,9 +17,9 @@ export default class History extends YoiCommand {
     const { flags } = await this.parse(History);
     const { connectPod } = await import('../podTarget.js');
     const { client } = await connectPod(flags);
-    const reply = await client.request({ method: 'get_history' });
+    const reply = await client.request({ method: 'get_history' }).finally(() => client.close());
+    // A v1 pod has no session id: its history is all there is.
     const sessionId = client.welcome?.session_id;
-    await client.close();
     if (reply.event !== 'history') return;
     const { formatHistoryItem } = await import('../formatHistoryItem.js');
     if (!flags.chain || !sessionId) {

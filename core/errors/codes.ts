@@ -5,6 +5,8 @@
 export const ERROR_CODES = {
   /** `yoi pod start --adopt` found no scope reserved for it by the pod at `--callback` (SpawnPod starts such pods). */
   YOI_ERR_ADOPT: 'a pod started with --adopt found no scope reserved for it',
+  /** A manual compaction (`yoi compact`) ended with `compact_failed`; the history is unchanged. */
+  YOI_ERR_COMPACTION: 'the compaction of pod <name> failed: <cause>',
   /** A config file could not be loaded or does not match the schema. */
   YOI_ERR_CONFIG: 'the configuration is invalid (the message names the file and the key)',
   /** `yoi init` found a config file already present. */
@@ -52,6 +54,8 @@ export const ERROR_CODES = {
   YOI_ERR_PROVIDER: 'cannot start provider <name>: <cause>',
   /** The pod refused a request; the message carries the pod's error code and text. */
   YOI_ERR_REQUEST: '<pod error code>: <message>',
+  /** A run this client started was paused by another client; `yoi resume` continues it. */
+  YOI_ERR_RUN_PAUSED: 'the run was paused by another client',
   /** A delegated write rule overlaps a region another pod holds exclusively. */
   YOI_ERR_SCOPE_CONFLICT: 'requested scope <target> conflicts with pod <name>',
   /** scope.lock could not be locked, read or written (or is not valid JSON of the expected shape). */
@@ -78,6 +82,8 @@ export const ERROR_CODES = {
   YOI_ERR_TRUST_STORE: 'the trust store <file> cannot be used: <cause>',
   /** `model.provider` names a provider no plugin registers. */
   YOI_ERR_UNKNOWN_PROVIDER: 'unknown provider <name> (available: <names>)',
+  /** The pod does not offer what was asked (a v1 pod has no `compact`, `list_completions`). */
+  YOI_ERR_UNSUPPORTED: 'the pod does not support <method> (it speaks protocol v1)',
   /**
    * A runtime directory, runtime file, socket or the trust store is not the user's own (another
    * owner, a link, writable by others, or in a directory others can swap it in).

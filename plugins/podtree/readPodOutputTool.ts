@@ -38,7 +38,8 @@ export const readPodOutputTool = definePlugin({
         } finally {
           await client.close();
         }
-        const status = client.welcome?.status ?? 'running';
+        // A v1 pod (the original) sends no welcome: its state is not known.
+        const status = client.welcome?.status ?? (client.protocol === 1 ? 'reachable (a v1 pod, which does not report its state)' : 'running');
         const session = client.welcome?.session_id ?? '';
         const cursor = record.read_cursor;
         const from = cursor && cursor.session_id === session ? Math.min(cursor.items, items.length) : 0;

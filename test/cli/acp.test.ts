@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { PROTOCOL_VERSION, type SessionUpdate } from '@agentclientprotocol/sdk';
-import { PodClient, type ExtensionEventLine } from '../../core/client/PodClient.js';
+import { PodClient, type UnknownEvent } from '../../core/client/PodClient.js';
 import type { Event } from '../../core/protocol/index.js';
 import { makeProject } from '../support/startTestPod.js';
 import { BIN, yoi } from '../support/runCli.js';
@@ -69,8 +69,8 @@ describe('yoi acp', () => {
     expect(watcher.welcome?.session_id).toBe(created.sessionId);
     const watched: Event[] = [];
     watcher.onEvent((e) => watched.push(e));
-    const watchedAsks: ExtensionEventLine[] = [];
-    watcher.onExtensionEvent((e) => watchedAsks.push(e));
+    const watchedAsks: UnknownEvent[] = [];
+    watcher.onUnknownEvent((e) => watchedAsks.push(e));
 
     // 1. A prompt with a file link: the link becomes a file_ref relative to the pod's cwd.
     const sid = created.sessionId;
@@ -305,11 +305,11 @@ describe('yoi acp and the editor\'s MCP servers', () => {
     fs.symlinkSync(path.join(dir, 'servers.json'), path.join(dir, 'link.json'));
     const viaLink = yoi(['pod', 'start', '--mcp-servers', 'link.json'], { cwd: dir, env });
     expect(viaLink.status).not.toBe(0);
-    expect(viaLink.stderr.trim()).toBe('yoi: --mcp-servers link.json: is a symbolic link');
+    expect(viaLink.stderr.trim()).toBe('yoi: --mcp-servers link.json: is a symbolic link [YOI_ERR_USAGE]');
     fs.chmodSync(path.join(dir, 'servers.json'), 0o666);
     const open = yoi(['pod', 'start', '--mcp-servers', 'servers.json'], { cwd: dir, env });
-    expect(open.stderr.trim()).toBe('yoi: --mcp-servers servers.json: writable by others');
+    expect(open.stderr.trim()).toBe('yoi: --mcp-servers servers.json: writable by others [YOI_ERR_USAGE]');
     fs.writeFileSync(path.join(dir, 'list.json'), '[]', { mode: 0o600 });
-    expect(yoi(['pod', 'start', '--mcp-servers', 'list.json'], { cwd: dir, env }).stderr.trim()).toBe('yoi: --mcp-servers list.json: expected a JSON object of servers by name');
+    expect(yoi(['pod', 'start', '--mcp-servers', 'list.json'], { cwd: dir, env }).stderr.trim()).toBe('yoi: --mcp-servers list.json: expected a JSON object of servers by name [YOI_ERR_USAGE]');
   });
 });

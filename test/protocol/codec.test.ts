@@ -85,7 +85,7 @@ describe('downgradeToV1', () => {
   it('drops v2-only events and strips seq/request_id', () => {
     expect(P.downgradeToV1({ event: 'status', data: { status: 'idle', session_id: 's' } })).toEqual([]);
     expect(P.downgradeToV1({ event: 'ack', request_id: 'x', data: { method: 'run' } })).toEqual([]);
-    expect(P.downgradeToV1({ event: 'notification', seq: 3, data: { source: 'notify', text: 'build finished' } })).toEqual([]);
+    expect(P.downgradeToV1({ event: 'notification', seq: 3, data: { source: 'notify', message: 'build finished' } })).toEqual([]);
     expect(P.downgradeToV1({ event: 'text_delta', seq: 1, data: { text: 'a' } })).toEqual([{ event: 'text_delta', data: { text: 'a' } }]);
   });
 
@@ -102,8 +102,9 @@ describe('downgradeToV1', () => {
     const samples: P.Event[] = [
       { event: 'welcome', data: { protocol_version: 2, pod_name: 'p', session_id: 's', status: 'idle', segment_kinds: [], pod_event_kinds: [] } },
       { event: 'completions', data: { kind: 'file_ref', prefix: '', items: [] } },
+      { event: 'notification', data: { source: 'notify', message: 'm' } },
       { event: 'lagged', data: { from_seq: 1, to_seq: 1 } },
-      { event: 'notification', data: { source: 'pod_event', text: 'Pod `kid` finished a turn.' } },
+      { event: 'notification', data: { source: 'pod_event', message: 'Pod `kid` finished a turn.' } },
       { event: 'run_end', data: { result: 'limit_reached' } },
       { event: 'compact_start' },
     ];

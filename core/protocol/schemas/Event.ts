@@ -56,10 +56,11 @@ export const StatusDataSchema = struct({ status: PodStatusSchema, session_id: St
 export const LaggedDataSchema = struct({ from_seq: U64, to_seq: U64 });
 export const CompletionsDataSchema = struct({ kind: Str, prefix: Str, items: seq(Str) });
 /**
- * A notification the pod received (`notify`, or a child's report rendered as text), broadcast
- * when it arrives so clients can show it live; it reaches the model before its next request.
+ * A notification reached the pod (`notify`, or a child pod's report as its parent's model will
+ * read it): `source` says which. It is committed to the history before the next LLM request;
+ * clients show it as it arrives.
  */
-export const NotificationDataSchema = struct({ source: z.enum(['notify', 'pod_event']), text: Str });
+export const NotificationDataSchema = struct({ source: z.enum(['notify', 'pod_event']), message: Str });
 
 /** Every event, by name, with its data schema; `null` marks a unit event (no `data`). */
 export const EVENT_DATA = {

@@ -43,7 +43,7 @@ describe('pod events as ACP session updates', () => {
     expect(t.translate(ev({ event: 'alert', data: { level: 'warn', source: 'pod', message: 'old', timestamp_ms: 1 } }))).toEqual([]);
     const live = t.translate(ev({ event: 'alert', seq: 2, data: { level: 'warn', source: 'pod', message: 'unresolved file_ref', timestamp_ms: 1 } }));
     expect((live[0] as { content: { text: string } }).content.text).toContain('warn (pod): unresolved file_ref');
-    const child = t.translate(ev({ event: 'notification', seq: 3, data: { source: 'pod_event', text: 'pod helper finished its turn' } }));
+    const child = t.translate(ev({ event: 'notification', seq: 3, data: { source: 'pod_event', message: 'pod helper finished its turn' } }));
     expect((child[0] as { content: { text: string } }).content.text).toContain('child pod: pod helper finished its turn');
     expect(t.translate(ev({ event: 'ack', request_id: 'r1', data: { method: 'run' } }))).toEqual([]);
     expect(t.translate(ev({ event: 'status', seq: 4, data: { status: 'idle', session_id: 's' } }))).toEqual([]);

@@ -166,7 +166,7 @@ describe('notifications and input', () => {
     await c.request({ method: 'notify', params: { message: 'ping' } });
     // Live: the event comes while the tool still runs, before the notification reaches the model.
     const live = await until(events, (e) => e.event === 'notification');
-    expect(live).toMatchObject({ event: 'notification', data: { source: 'notify', text: 'ping' } });
+    expect(live).toMatchObject({ event: 'notification', data: { source: 'notify', message: 'ping' } });
     expect(events.some((e) => e.event === 'tool_result')).toBe(false);
     const kid = await childReporter(tp, 'kid');
     await kid.request({ method: 'pod_event', params: { kind: 'turn_ended', pod_name: 'kid' } });
@@ -174,8 +174,8 @@ describe('notifications and input', () => {
     await until(events, (e) => e.event === 'notification' && e.data.source === 'pod_event');
     await ended;
     expect(events.filter((e) => e.event === 'notification').map((e) => e.event === 'notification' && e.data)).toEqual([
-      { source: 'notify', text: 'ping' },
-      { source: 'pod_event', text: 'Pod `kid` finished a turn.' },
+      { source: 'notify', message: 'ping' },
+      { source: 'pod_event', message: 'Pod `kid` finished a turn.' },
     ]);
     await until(v1.events, (e) => e.event === 'run_end');
     expect(v1.lines.some((l) => l.includes('"notification"'))).toBe(false);
