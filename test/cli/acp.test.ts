@@ -130,6 +130,10 @@ describe('yoi acp', () => {
     await watcher.request({ method: 'run', params: { input: [{ kind: 'text', content: 'from the terminal' }] } });
     await ed.until((u) => u.sessionUpdate === 'user_message_chunk' && (u.content as { text?: string }).text === 'from the terminal');
     await ed.until(isChunk('[user] from the terminal')); // the echo reply of that run
+    // A notification (a `notify`, as a child pod's report would be) reaches the editor as a message.
+    await until(watched, (e) => e.event === 'status' && e.data.status === 'idle' && watched.indexOf(e) > watched.findIndex((x) => x.event === 'user_message' && JSON.stringify(x.data).includes('from the terminal')));
+    watcher.send({ method: 'notify', params: { message: 'ci is green' } });
+    await ed.until(isChunk('notification: ci is green'));
     expect(await ed.close()).toBe(0);
 
     // 5. Load in a new editor while the pod still runs: the history is replayed as updates.
@@ -297,6 +301,12 @@ describe('yoi acp and the editor\'s MCP servers', () => {
     expect(fs.readdirSync(path.join(dir, 'run')).filter((n) => n.startsWith('.acp-'))).toEqual([]);
     // This project has no MCP plugin: the editor is told its servers go unused.
     await ed.until(isChunk('include no MCP plugin (yoi:mcp)'));
+    // Another editor on the same project attaches to the live pod: same pod, same session.
+    const other = editor(dir, env);
+    await other.conn.initialize({ protocolVersion: PROTOCOL_VERSION, clientCapabilities: {} });
+    const attached = await other.conn.newSession({ cwd: dir, mcpServers: [] });
+    expect(attached).toEqual({ sessionId: created.sessionId, _meta: { yoi: { pod } } });
+    expect(Number(fs.readFileSync(path.join(dir, 'run', pod, 'pid'), 'utf8'))).toBe(pid);
   }, 60_000);
 
   it('pod start --mcp-servers refuses a file that is a link or writable by others, in one line', () => {
