@@ -88,22 +88,33 @@ export class AcpSession {
   }
 
   async prompt(blocks: readonly ContentBlock[]): Promise<StopReason> {
-    await this.ensureConnected();
+    // Registered before any await: a `session/cancel` right behind the prompt finds it.
+    let next: ActiveRun | undefined = this.beginRun();
+    await this.ensureConnected().catch((e: unknown) => {
+      if (this.run === next) this.run = undefined;
+      throw e;
+    });
     const input = promptSegments(blocks, { cwd: this.cwd, commands: this.commands, nextPasteId: () => ++this.pasteIds });
-    if (input.length === 0) return 'end_turn';
+    if (input.length === 0 || next.cancelled) {
+      if (this.run === next) this.run = undefined;
+      return next.cancelled ? 'cancelled' : 'end_turn';
+    }
     for (;;) {
-      const run = this.beginRun();
+      const run: ActiveRun = next ?? this.beginRun();
+      next = undefined;
       // The whole run may arrive before the request's own promise settles: whichever is first.
       const requested = this.client.request({ method: 'run', params: { input } }, 60_000).then(() => undefined, (e: unknown) => e as Error);
       const first = await Promise.race([requested.then((error) => ({ error })), run.done.then((outcome) => ({ outcome }))]);
       const error = 'error' in first ? first.error : undefined;
       if (error !== undefined || !run.accepted) {
-        if (this.run === run) this.run = undefined;
         if (error instanceof PodRequestError && error.podCode === 'already_running' && !run.cancelled) {
-          // Another client's run: wait for the pod to be free, as a terminal's queued input does.
-          if (await this.waitUntilFree()) continue;
+          // Another client's run: wait for the pod to be free, as a terminal's queued input does
+          // (still this session's run meanwhile, so a cancel finds it).
+          const free = await this.waitUntilFree(run).finally(() => this.run === run && (this.run = undefined));
+          if (free) continue;
           return 'cancelled';
         }
+        if (this.run === run) this.run = undefined;
         if (run.cancelled) return 'cancelled';
         const lost = 'outcome' in first && first.outcome.kind === 'lost';
         if (error instanceof PodRequestError || ('outcome' in first && !lost)) {
@@ -165,10 +176,7 @@ export class AcpSession {
     })().finally(() => (this.refreshing = undefined));
   }
 
-  /**
-   * After a run: workflows may have been written meanwhile. At most every few seconds, off the
-   * path of the next prompt (a listing per run would compete with it).
-   */
+  /** After a run (workflows may be new): at most every few seconds, off the next prompt's path. */
   private refreshCommandsLater(): void {
     if (this.refreshTimer) return;
     const wait = Math.max(0, this.lastRefresh + COMMANDS_REFRESH_MS - Date.now());
@@ -217,24 +225,20 @@ export class AcpSession {
     const done = new Promise<RunOutcome>((r) => (finish = r));
     const run: ActiveRun = {
       accepted: false, sawUserMessage: false, cancelled: false, done,
-      finish: (o) => {
-        if (this.run === run) this.run = undefined;
-        finish(o);
-      },
+      finish: (o) => (this.run === run && (this.run = undefined), finish(o)),
     };
     this.run = run;
     return run;
   }
 
   /** Resolves true once the pod can take a run, false when the editor cancelled meanwhile. */
-  private async waitUntilFree(): Promise<boolean> {
+  private async waitUntilFree(run: ActiveRun): Promise<boolean> {
     while (this.status === 'running' || this.status === 'compacting') {
+      if (run.cancelled) return false;
       if (!this.client.connected) throw new RequestError(-32603, `yoi: the connection to pod ${this.podName} closed`);
-      const waiting = this.run;
       await new Promise<void>((wake) => this.statusWaiters.push(wake));
-      if (waiting?.cancelled) return false;
     }
-    return true;
+    return !run.cancelled;
   }
 
   private onEvent(e: Event): void {
@@ -277,10 +281,7 @@ export class AcpSession {
       return;
     }
     if (e.event === 'run_end') this.refreshCommandsLater();
-    if (e.event === 'tool_progress' as string) {
-      this.emitAll(this.translator.progress((e as { data?: unknown }).data));
-      return;
-    }
+    if (e.event === 'tool_progress' as string) return this.emitAll(this.translator.progress((e as { data?: unknown }).data));
     this.emitAll(this.translator.translate(e));
   }
 

@@ -218,6 +218,34 @@ function rawAgent(cwd: string, env: NodeJS.ProcessEnv) {
   };
 }
 
+describe('yoi acp while another client runs', () => {
+  it('a prompt waits for the other client\'s run and then runs; cancelling a waiting prompt never cancels the other run', async () => {
+    const root = makeProject();
+    const { dir, env } = acpProject(root, [{ text: 'the terminal\'s slow reply', delay_ms: 120_000 }, { text: 'second slow', delay_ms: 120_000 }]);
+    stopPodsAfter(dir, env);
+    const ed = editor(dir, env);
+    await ed.conn.initialize({ protocolVersion: PROTOCOL_VERSION, clientCapabilities: {} });
+    const { sessionId, _meta } = await ed.conn.newSession({ cwd: dir, mcpServers: [] });
+    const terminal = await PodClient.connect({ socketPath: path.join(env.YOI_RUNTIME_DIR!, (_meta as { yoi: { pod: string } }).yoi.pod, 'sock'), clientName: 'terminal/1' });
+    cleanups.push(() => terminal.close());
+    const seen: Event[] = [];
+    terminal.onEvent((e) => seen.push(e));
+    await terminal.request({ method: 'run', params: { input: [{ kind: 'text', content: 'long job' }] } });
+    await ed.until((u) => u.sessionUpdate === 'user_message_chunk'); // the terminal's input, mirrored
+    const waiting = ed.conn.prompt({ sessionId, prompt: [{ type: 'text', text: 'my turn' }] });
+    await ed.conn.cancel({ sessionId }); // right behind the prompt
+    expect((await waiting).stopReason).toBe('cancelled');
+    expect(seen.some((e) => e.event === 'run_end')).toBe(false); // the terminal's run goes on
+    // Queued behind the terminal's run, the editor's prompt runs once the pod is idle again.
+    const queued = ed.conn.prompt({ sessionId, prompt: [{ type: 'text', text: 'after you' }] });
+    terminal.send({ method: 'cancel' });
+    await until(seen, (e) => e.event === 'user_message' && JSON.stringify(e.data).includes('after you'));
+    await ed.conn.cancel({ sessionId });
+    expect((await queued).stopReason).toBe('cancelled');
+    expect(seen.filter((e) => e.event === 'run_end').map((e) => (e as { data: { result: string } }).data.result)).toEqual(['cancelled', 'cancelled']);
+  }, 60_000);
+});
+
 describe('yoi acp with bad input', () => {
   it('answers malformed JSON-RPC, unknown methods, bad params and an oversized line with JSON-RPC errors and keeps serving', async () => {
     const dir = makeProject();
