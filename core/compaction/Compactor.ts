@@ -57,6 +57,8 @@ export class Compactor {
   private pendingManual = false;
   private compactedSinceRequest = false;
   private job?: Job;
+  /** The post-run threshold check counting the context (stopped with the pod). */
+  private idleCheck?: AbortController;
 
   constructor(private readonly opts: CompactorOptions) {}
 
@@ -70,10 +72,16 @@ export class Compactor {
     return this.autoDisabled;
   }
 
-  /** Estimated tokens of the next LLM request. */
+  /** Estimated tokens of the next LLM request (synchronous, so long items are estimated roughly). */
   contextTokens(): number {
     const c = this.opts.controller();
     return this.tracker.current(c.history, c.systemPrompt);
+  }
+
+  /** Tokens of the next LLM request, counted without blocking the event loop. */
+  private countContext(signal?: AbortSignal): Promise<number> {
+    const c = this.opts.controller();
+    return this.tracker.measure(c.history, c.systemPrompt, signal);
   }
 
   /** The controller's `onUsage`: a request completed. */
@@ -85,7 +93,7 @@ export class Compactor {
   /** The controller's `beforeRequest`: compacts mid-turn when due; throws if the run was stopped meanwhile. */
   async beforeRequest(signal: AbortSignal): Promise<void> {
     if (this.pendingManual || this.opts.settings.requestThreshold !== undefined) await loadTokenizer();
-    const reason = this.pendingManual ? 'manual' : this.due(this.opts.settings.requestThreshold) ? 'request' : undefined;
+    const reason = this.pendingManual ? 'manual' : (await this.due(this.opts.settings.requestThreshold, signal)) ? 'request' : undefined;
     if (!reason) return;
     this.pendingManual = false;
     await this.compact(reason, 'running', signal);
@@ -96,7 +104,15 @@ export class Compactor {
   async afterIdle(): Promise<void> {
     if (this.opts.settings.threshold === undefined) return;
     await loadTokenizer();
-    if (this.job || !this.due(this.opts.settings.threshold)) return;
+    const check = (this.idleCheck = new AbortController());
+    try {
+      if (this.job || !(await this.due(this.opts.settings.threshold, check.signal))) return;
+    } catch (e) {
+      if (check.signal.aborted) return; // the pod is stopping
+      throw e;
+    } finally {
+      if (this.idleCheck === check) this.idleCheck = undefined;
+    }
     await this.compact('threshold', 'idle');
   }
 
@@ -137,15 +153,16 @@ export class Compactor {
 
   /** Aborts the running compaction (pause, cancel, shutdown); false if none runs. */
   abort(why: string): boolean {
+    this.idleCheck?.abort();
     if (!this.job) return false;
     this.job.why ??= why;
     this.job.abort.abort();
     return true;
   }
 
-  private due(threshold: number | undefined): boolean {
+  private async due(threshold: number | undefined, signal: AbortSignal): Promise<boolean> {
     if (threshold === undefined || this.autoDisabled || this.compactedSinceRequest) return false;
-    return this.contextTokens() > threshold;
+    return (await this.countContext(signal)) > threshold;
   }
 
   /**
@@ -168,10 +185,12 @@ export class Compactor {
       await Promise.resolve(); // the `compact` request's ack (sent synchronously) goes out first
       bus.broadcast({ event: 'compact_start' });
       await loadTokenizer();
-      const tokensBefore = this.contextTokens();
+      const tokensBefore = await this.countContext(job.abort.signal);
       const done = await runCompaction({ ...this.opts, reason, signal: job.abort.signal, tokens: this.tracker });
+      // The session has switched: counted to the end, an abort no longer undoes anything.
+      const tokensAfter = await this.countContext();
       bus.broadcast({ event: 'compact_done', data: { new_session_id: done.newSessionId } });
-      outcome = { ok: true, reason, oldSessionId, newSessionId: done.newSessionId, tokensBefore, tokensAfter: this.contextTokens() };
+      outcome = { ok: true, reason, oldSessionId, newSessionId: done.newSessionId, tokensBefore, tokensAfter };
     } catch (e) {
       const aborted = job.abort.signal.aborted;
       const error = aborted ? `aborted: ${job.why ?? 'stopped'}` : oneLine(e);

@@ -4,7 +4,7 @@ import { AbortedError } from '../provider/providerErrors.js';
 import { HistoryItemSchema } from '../history/HistoryItem.js';
 import type { CompactContext, CompactReason, CompactRequest, PodInfo } from '../hooks/HookTypes.js';
 import type { ContextTracker } from '../tokens/ContextTracker.js';
-import { estimateItemsTokens } from '../tokens/estimateTokens.js';
+import { countItemsTokens, estimateItemsTokens } from '../tokens/estimateTokens.js';
 import { completeText } from './completeText.js';
 import type { CompactorOptions } from './Compactor.js';
 import { writeCompactedSession } from './writeCompactedSession.js';
@@ -42,7 +42,8 @@ export async function runCompaction(opts: RunCompactionOptions): Promise<{ newSe
   let request: CompactRequest = {
     items,
     retainedTokens: opts.settings.retainedTokens,
-    totalTokens: estimateItemsTokens(items),
+    // Counted here without blocking the loop; the strategy's synchronous countTokens then finds each item cached.
+    totalTokens: await countItemsTokens(items, '', signal),
     reason: opts.reason,
     recentFiles: recentFiles(info.services),
   };

@@ -8,7 +8,7 @@ import { resolveSegments } from '../pipeline/resolveSegments.js';
 import type { LlmRequest, Provider, ToolDefinition } from '../provider/Provider.js';
 import { podEventSource, type ErrorCode, type Method, type PodEvent, type PodStatus, type RunResult, type Segment } from '../protocol/index.js';
 import type { SessionLog } from '../session/SessionLog.js';
-import { estimateItemsTokens, estimateTextTokens, loadTokenizer } from '../tokens/estimateTokens.js';
+import { countItemsTokens, countTextTokens, loadTokenizer } from '../tokens/estimateTokens.js';
 import type { Tool } from '../tools/Tool.js';
 import { notificationText } from './notificationText.js';
 import { CANCELLED_BY_USER, INTERRUPTED_BY_USER, INTERRUPT_NOTE, closeOrphans, orphanToolCalls } from './orphanToolCalls.js';
@@ -278,10 +278,12 @@ export class PodController {
       bus.broadcast({ event: 'turn_start', data: { turn } });
       const out = await streamTurn(provider, request, bus);
       this.opts.onUsage?.(out.usage, sent);
+      // A provider without usage: estimate now (in pieces that yield: any text may be huge), and
+      // load the tokenizer so later ones are exact.
+      if (out.usage.input_tokens === undefined) void loadTokenizer().catch(() => undefined);
       const usage = {
-        // A provider without usage: estimate now, and load the tokenizer so later ones are exact.
-        input_tokens: out.usage.input_tokens ?? (void loadTokenizer().catch(() => undefined), estimateItemsTokens(request.items, request.system)),
-        output_tokens: out.usage.output_tokens ?? estimateTextTokens(out.text),
+        input_tokens: out.usage.input_tokens ?? (await countItemsTokens(request.items, request.system, signal)),
+        output_tokens: out.usage.output_tokens ?? (await countTextTokens(out.text, signal)),
       };
       bus.broadcast({ event: 'usage', data: usage });
       this.opts.session().append({ type: 'usage', ts: Date.now(), turn, ...usage });

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { definePlugin } from '../../core/plugin/definePlugin.js';
-import { estimateItemsTokens } from '../../core/tokens/estimateTokens.js';
+import { countItemsTokens } from '../../core/tokens/estimateTokens.js';
 import type { LlmRequest, Provider, ProviderPart } from '../../core/provider/Provider.js';
 import { formatZodError } from '../../core/errors/formatZodError.js';
 import { echoStream } from './echoReply.js';
@@ -86,7 +86,7 @@ async function* replay(reply: ScriptReply, request: LlmRequest, newId: () => str
   const text = chunks.join('');
   yield {
     type: 'usage',
-    input_tokens: reply.usage?.input_tokens ?? estimateItemsTokens(request.items, request.system),
+    input_tokens: reply.usage?.input_tokens ?? (await countItemsTokens(request.items, request.system, signal)),
     output_tokens: reply.usage?.output_tokens ?? Math.ceil(text.length / 4),
   };
   yield { type: 'finish', reason: reply.tool_calls?.length ? 'tool-calls' : 'stop' };
