@@ -8,23 +8,12 @@ import { FULL_LIMITS, SYNC_LIMITS, countInPieces, countPlan } from '../../../cor
 import { countItemsTokens, countTextTokens, estimateItemTokens, estimateItemsTokens, loadTokenizer } from '../../../core/tokens/estimateTokens.js';
 import { MAX_PIECE_CHARS } from '../../../core/tokens/textPieces.js';
 import { fuzzRuns } from '../../support/fuzzRuns.js';
+import { unbrokenRun } from '../../support/hostileText.js';
 
 const options = { disallowedSpecial: new Set<string>() };
 const exact = (text: string) => countTokens(text, options);
 
-/** A deterministic pseudo-random text of `n` code units drawn from `from..from+span` (xorshift). */
-function noise(n: number, from: number, span: number, seed = 1): string {
-  let x = seed;
-  const codes = new Uint16Array(n);
-  for (let i = 0; i < n; i++) {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    codes[i] = from + ((x >>> 0) % span);
-  }
-  return new TextDecoder('utf-16le').decode(codes);
-}
-const cjk = (n: number, seed?: number) => noise(n, 0x4e00, 2000, seed);
+const cjk = (n: number, seed?: number) => unbrokenRun(n, 0x4e00, 2000, seed);
 
 const REAL_TEXT = ['README.md', 'CONTRIBUTING.md', 'core/pod/Pod.ts', 'core/protocol/LineReader.ts', 'package.json', 'test/fixtures/yoi-v1/vectors.jsonl'];
 
@@ -59,7 +48,7 @@ describe('counting in pieces', () => {
   });
 
   it('cuts an unbroken run into bounded pieces, staying close to the exact count', () => {
-    for (const run of ['A'.repeat(8_000), noise(4_000, 0x61, 26), cjk(1_500)]) {
+    for (const run of ['A'.repeat(8_000), unbrokenRun(4_000, 0x61, 26), cjk(1_500)]) {
       const pieces = [...countPlanPieces(run)];
       expect(Math.max(...pieces.map((p) => p.length))).toBeLessThanOrEqual(MAX_PIECE_CHARS);
       expect(pieces.join('')).toBe(run);
