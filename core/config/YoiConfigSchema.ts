@@ -86,12 +86,20 @@ export const YoiConfigSchema = z.strictObject({
   limits: z.strictObject({
     /** Longest protocol line a pod accepts; longer lines are refused with an error. */
     maxLineBytes: z.int().min(1).default(16 * MiB),
-    /** Outbound buffer per client; beyond it a slow client loses deltas (and is told so). */
+    /**
+     * Outbound buffer per client; beyond it a slow client loses deltas (and is told so), and its
+     * requests get an error instead of a reply until it reads.
+     */
     clientQueueBytes: z.int().min(1).default(8 * MiB),
+    /** Input buffered for all clients together (unfinished lines); a line that does not fit is dropped. */
+    inputBufferBytes: z.int().min(1).default(64 * MiB),
     /** Tool output the model sees per call; longer output is cut (and says so). */
     toolOutputBytes: z.int().min(1).default(16 * KiB),
     /** File content an `@file` reference adds to the context; longer files give their head. */
     fileRefBytes: z.int().min(1).default(256 * KiB),
+  }).refine((l) => l.inputBufferBytes >= l.maxLineBytes, {
+    path: ['inputBufferBytes'],
+    message: 'must be at least limits.maxLineBytes (one line must fit)',
   }).prefault({}),
 });
 

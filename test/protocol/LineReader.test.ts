@@ -51,6 +51,35 @@ describe('LineReader', () => {
     expect(r).toEqual(['abc']);
   });
 
+  it('takes unfinished lines from a shared budget: the line that does not fit is dropped, the others are kept until released', () => {
+    let used = 0;
+    const budget = { limit: 10, take: (n: number) => (used + n <= 10 ? ((used += n), true) : false), give: (n: number) => void (used -= n) };
+    const got: { line: string; release: () => void }[] = [];
+    const errors: LineError[] = [];
+    const reader = (name: string) => new LineReader({ budget, onLine: (line, release) => got.push({ line: `${name}:${line}`, release }), onError: (e) => errors.push(e) });
+    const a = reader('a');
+    const b = reader('b');
+    a.push(Buffer.from('123456'));
+    b.push(Buffer.from('1234'));
+    expect(used).toBe(10);
+    b.push(Buffer.from('5')); // b is over the budget: its line is dropped and the rest discarded
+    expect(errors).toMatchObject([{ kind: 'input_budget', limit: 10 }]);
+    expect(errors[0].message).toBe("line dropped: the pod's 10 bytes for unfinished lines of all clients (limits.inputBufferBytes) is in use; the rest of the line was discarded");
+    expect(used).toBe(6);
+    b.push(Buffer.from('6\nok\n')); // the next line of b is fine (it arrived whole, nothing buffered)
+    a.push(Buffer.from('7\n'));
+    expect(got.map((g) => g.line)).toEqual(['b:ok', 'a:1234567']);
+    expect(used).toBe(6); // a's line holds its bytes until its receiver is done with it
+    got[1].release();
+    got[1].release();
+    expect(used).toBe(0);
+    a.push(Buffer.from('half'));
+    expect(used).toBe(4);
+    a.discard(); // the stream closed
+    expect(used).toBe(0);
+    expect(a.bufferedBytes).toBe(0);
+  });
+
   it('property: any valid stream split at random byte boundaries yields the same messages', () => {
     const text = fc.string({ unit: 'binary', maxLength: 40 });
     const method: fc.Arbitrary<Method> = fc.oneof(

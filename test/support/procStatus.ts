@@ -7,12 +7,17 @@ export function rssOf(pid: number): number {
   return Number(m[1]) * 1024;
 }
 
-/** Samples `rssOf(pid)` every `everyMs` until stopped; `max` is the highest seen. */
-export function sampleRss(pid: number, everyMs = 20): { readonly max: number; stop(): number } {
+/**
+ * Samples `rssOf(pid)` every `everyMs` until stopped; `max` is the highest seen. A process
+ * that grows past `killAboveBytes` is killed (SIGKILL): a regression must fail the test, not
+ * take the machine's memory.
+ */
+export function sampleRss(pid: number, everyMs = 20, killAboveBytes = 1024 * 1024 * 1024): { readonly max: number; stop(): number } {
   let max = rssOf(pid);
   const timer = setInterval(() => {
     try {
       max = Math.max(max, rssOf(pid));
+      if (max > killAboveBytes) process.kill(pid, 'SIGKILL');
     } catch {
       // the process exited
     }

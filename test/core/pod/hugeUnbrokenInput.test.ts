@@ -11,10 +11,9 @@ import { makeProject } from '../../support/startTestPod.js';
 // for minutes on the event loop; another client's request and SIGTERM waited for it.
 // Runs the built `yoi` (npm run build).
 
-let stopPod: (() => void) | undefined;
+const cleanups: (() => void)[] = [];
 afterEach(() => {
-  stopPod?.();
-  stopPod = undefined;
+  for (const c of cleanups.splice(0)) c();
 });
 
 /** ~10 MB of UTF-8: 3.3 million random CJK characters with nothing to split on. */
@@ -28,7 +27,7 @@ async function hostilePod() {
     compaction: { threshold: 1e9, requestThreshold: 1e9 },
   }));
   const pod = await startPodProcess(['--name', 'hostile'], { cwd: dir, env: { YOI_RUNTIME_DIR: path.join(dir, 'run') } });
-  stopPod = () => pod.child.kill('SIGKILL');
+  cleanups.push(() => pod.child.kill('SIGKILL'));
   const hello = (c: RawClient) => {
     c.write('{"method":"hello","params":{"protocol_version":2,"client":"test/1"}}\n');
     return c.until((e) => e.event === 'welcome');
@@ -36,6 +35,7 @@ async function hostilePod() {
   // Replies carry the whole history: the input twice (the run's segments and its message).
   const worker = await RawClient.connect(pod.socket, { maxLineBytes: 64 * 1024 * 1024 });
   const other = await RawClient.connect(pod.socket, { maxLineBytes: 64 * 1024 * 1024 });
+  cleanups.push(() => worker.destroy(), () => other.destroy());
   await Promise.all([hello(worker), hello(other)]);
   return { ...pod, worker, other };
 }
