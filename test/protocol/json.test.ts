@@ -1,17 +1,15 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
+import { fuzzAssert } from '../support/fuzzRuns.js';
 import { JsonFloat, compareUtf8, formatRustFloat, needsExactParse, parseJson, parseJsonExact, stringifyJsonExact } from '../../core/protocol/index.js';
 
 describe('parseJson (fast path + exact fallback)', () => {
-  it('agrees with the exact parser on any JSON value', () => {
-    fc.assert(
-      fc.property(fc.jsonValue(), (v) => {
-        const text = JSON.stringify(v);
-        const exact = stringifyJsonExact(parseJsonExact(text));
-        expect(stringifyJsonExact(parseJson(text))).toBe(exact);
-      }),
-      { numRuns: 500 },
-    );
+  it('agrees with the exact parser on any JSON value', async () => {
+    await fuzzAssert('json: fast path = exact parser', fc.property(fc.jsonValue(), (v) => {
+      const text = JSON.stringify(v);
+      const exact = stringifyJsonExact(parseJsonExact(text));
+      expect(stringifyJsonExact(parseJson(text))).toBe(exact);
+    }), 500);
   });
 
   it('keeps integers above 2^53 exact and float literals as JsonFloat', () => {
@@ -64,10 +62,10 @@ describe('formatRustFloat', () => {
     [1.2345678901234568e20, '1.2345678901234568e+20'], [-1.25e-10, '-1.25e-10'], [NaN, 'null'], [Infinity, 'null'],
   ])('%p → %s', (n, s) => expect(formatRustFloat(n)).toBe(s));
 
-  it('round-trips every finite double', () => {
-    fc.assert(fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }), (d) => {
+  it('round-trips every finite double', async () => {
+    await fuzzAssert('json: Rust float formatting', fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }), (d) => {
       expect(Object.is(Number(formatRustFloat(d)), d)).toBe(true);
-    }));
+    }), 500);
   });
 });
 

@@ -7,7 +7,7 @@ import { AbortedError } from '../../../core/provider/providerErrors.js';
 import { FULL_LIMITS, SYNC_LIMITS, countInPieces, countPlan } from '../../../core/tokens/countInPieces.js';
 import { countItemsTokens, countTextTokens, estimateItemTokens, estimateItemsTokens, loadTokenizer } from '../../../core/tokens/estimateTokens.js';
 import { MAX_PIECE_CHARS } from '../../../core/tokens/textPieces.js';
-import { fuzzRuns } from '../../support/fuzzRuns.js';
+import { fuzzAssert } from '../../support/fuzzRuns.js';
 import { unbrokenRun } from '../../support/hostileText.js';
 
 const options = { disallowedSpecial: new Set<string>() };
@@ -34,17 +34,14 @@ describe('counting in pieces', () => {
     expect(countInPieces(zh, exact, whole)).toBe(exact(zh));
   });
 
-  it('gives the exact count whenever every piece ends at a word boundary (any Unicode, any piece size)', () => {
+  it('gives the exact count whenever every piece ends at a word boundary (any Unicode, any piece size)', async () => {
     // Fragments of up to 24 code units from a rich alphabet, each followed by `. ` (a boundary).
     const alphabet = fc.constantFrom(...'aZé\u0301ß1234567890٣ \t\n\r\u00a0\u3000\'’"/.,;:!?-_()[]{}<>@#$%^&*+=|\\~`漢字かなカナ한글😀👍🏽\u200d'.split(''));
     const fragment = fc.array(alphabet, { maxLength: 24 }).map((cs) => cs.join(''));
-    fc.assert(
-      fc.property(fc.array(fragment, { maxLength: 40 }), fc.integer({ min: 40, max: 200 }), (fragments, pieceChars) => {
-        const text = fragments.join('. ');
-        expect(countInPieces(text, exact, { ...FULL_LIMITS, pieceChars })).toBe(exact(text));
-      }),
-      { numRuns: fuzzRuns(300) },
-    );
+    await fuzzAssert('tokens: pieces end at word boundaries', fc.property(fc.array(fragment, { maxLength: 40 }), fc.integer({ min: 40, max: 200 }), (fragments, pieceChars) => {
+      const text = fragments.join('. ');
+      expect(countInPieces(text, exact, { ...FULL_LIMITS, pieceChars })).toBe(exact(text));
+    }), 300);
   });
 
   it('cuts an unbroken run into bounded pieces, staying close to the exact count', () => {
