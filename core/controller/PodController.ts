@@ -279,11 +279,12 @@ export class PodController {
       const out = await streamTurn(provider, request, bus);
       this.opts.onUsage?.(out.usage, sent);
       // A provider without usage: estimate now (in pieces that yield: any text may be huge), and
-      // load the tokenizer so later ones are exact.
+      // load the tokenizer so later ones are exact. Not stopped by a pause: the reply is complete
+      // and goes into the history (each count is bounded, see countInPieces).
       if (out.usage.input_tokens === undefined) void loadTokenizer().catch(() => undefined);
       const usage = {
-        input_tokens: out.usage.input_tokens ?? (await countItemsTokens(request.items, request.system, signal)),
-        output_tokens: out.usage.output_tokens ?? (await countTextTokens(out.text, signal)),
+        input_tokens: out.usage.input_tokens ?? (await countItemsTokens(request.items, request.system)),
+        output_tokens: out.usage.output_tokens ?? (await countTextTokens(out.text)),
       };
       bus.broadcast({ event: 'usage', data: usage });
       this.opts.session().append({ type: 'usage', ts: Date.now(), turn, ...usage });
