@@ -10,6 +10,8 @@ import type { Socket } from 'node:net';
 export class SocketBacklog {
   private writes: { bytes: number; droppable: boolean }[] = [];
   private total = 0;
+  /** The part of `total` that is never dropped. */
+  private fixed = 0;
 
   constructor(private readonly socket: Socket) {}
 
@@ -17,18 +19,14 @@ export class SocketBacklog {
     this.socket.write(buf);
     this.writes.push({ bytes: buf.length, droppable });
     this.total += buf.length;
+    if (!droppable) this.fixed += buf.length;
     if (this.writes.length > 64) this.trim();
   }
 
   /** Unsent bytes of lines that are never dropped. */
   get undroppableBytes(): number {
     const sent = this.trim();
-    let n = 0;
-    for (let k = 0; k < this.writes.length; k++) {
-      const w = this.writes[k];
-      if (!w.droppable) n += k === 0 ? w.bytes - sent : w.bytes;
-    }
-    return n;
+    return this.writes.length > 0 && !this.writes[0].droppable ? this.fixed - sent : this.fixed;
   }
 
   /** Forgets the lines the socket has sent; returns how much of the first one left was sent. */
@@ -36,9 +34,10 @@ export class SocketBacklog {
     let sent = Math.max(0, this.total - this.socket.writableLength);
     let i = 0;
     while (i < this.writes.length && this.writes[i].bytes <= sent) {
-      sent -= this.writes[i].bytes;
-      this.total -= this.writes[i].bytes;
-      i++;
+      const w = this.writes[i++];
+      sent -= w.bytes;
+      this.total -= w.bytes;
+      if (!w.droppable) this.fixed -= w.bytes;
     }
     if (i > 0) this.writes = this.writes.slice(i);
     return sent;
@@ -47,5 +46,6 @@ export class SocketBacklog {
   clear(): void {
     this.writes = [];
     this.total = 0;
+    this.fixed = 0;
   }
 }
