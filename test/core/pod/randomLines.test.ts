@@ -1,13 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { decodeMethodLine, encodeMethod } from '../../../core/protocol/index.js';
-import { fuzzAssert } from '../../support/fuzzRuns.js';
+import { fuzzAssert, fuzzRuns } from '../../support/fuzzRuns.js';
 import { damagedLine, envelopeLike, methodArb } from '../../support/protocolArbitraries.js';
 import { RawClient } from '../../support/rawClient.js';
 import { startTestPod, type TestPod } from '../../support/startTestPod.js';
 
 // A real pod on a real socket, fed random lines by one client after another: it keeps
 // answering, and each bad line gets one error, one line, on its own connection.
+
+const CASES = 40;
 
 let tp: TestPod;
 beforeAll(async () => {
@@ -53,9 +55,9 @@ describe('a pod fed random lines', () => {
         fuzzer.destroy();
         bystander.destroy();
       }
-    }), 40);
+    }), CASES);
     expect(errors).toBeGreaterThan(0); // the bad lines were seen, and answered
     await tp.pod.controller.whenSettled();
     expect(tp.pod.status).not.toBe('running');
-  }, 120_000);
+  }, 120_000 + fuzzRuns(CASES) * 250);
 });
