@@ -85,10 +85,19 @@ export class PodController {
 
   constructor(private readonly opts: ControllerOptions) {
     this.nextTurn = opts.nextTurn;
-    // `io: 'input'`: the model writes the input, so fields with a default are optional to it.
-    this.toolDefs = [...opts.tools.values()]
-      .map((t) => ({ name: t.name, description: t.description, inputSchema: z.toJSONSchema(t.input, { unrepresentable: 'any', io: 'input' }) as Record<string, unknown> }))
-      .sort((a, b) => a.name.localeCompare(b.name));
+    this.toolDefs = toolDefinitions(opts.tools.values());
+  }
+
+  /**
+   * The tools of one LLM request: the static ones, plus what `listTools` taps add (tools that
+   * change at run time); the first tool of a name wins. Without taps, the static set as built.
+   */
+  private currentTools(): { tools: ReadonlyMap<string, Tool>; defs: ToolDefinition[] } {
+    const { hooks, tools, pod } = this.opts;
+    if (hooks.listTools.taps.length === 0) return { tools, defs: this.toolDefs };
+    const current = new Map<string, Tool>();
+    for (const tool of hooks.listTools.call([...tools.values()], pod)) if (!current.has(tool.name)) current.set(tool.name, tool);
+    return { tools: current, defs: toolDefinitions(current.values()) };
   }
 
   get status(): PodStatus {
@@ -259,7 +268,7 @@ export class PodController {
   private async runPendingCalls(run: ActiveRun): Promise<void> {
     const pending = orphanToolCalls(this.history).map((c) => ({ id: c.call_id, name: c.name, arguments: c.arguments }));
     if (pending.length === 0) return;
-    const results = await runToolCalls(pending, this.toolOptions(run));
+    const results = await runToolCalls(pending, this.toolOptions(run, this.currentTools().tools));
     this.commit(results.filter((r) => r !== undefined), 'tool');
     if (run.abort.signal.aborted) throw new AbortedError('aborted');
   }
@@ -273,7 +282,8 @@ export class PodController {
       const sent = this.history.length;
       const turn = this.nextTurn++;
       const system = [this.opts.systemPrompt, ...run.instructions].join('\n\n');
-      let request: LlmRequest = { system, items: [...this.history], tools: this.toolDefs, signal };
+      const offered = this.currentTools();
+      let request: LlmRequest = { system, items: [...this.history], tools: offered.defs, signal };
       request = await hooks.beforeTurn.promise(request, { ...pod, turn, signal });
       bus.broadcast({ event: 'turn_start', data: { turn } });
       const out = await streamTurn(provider, request, bus);
@@ -292,7 +302,7 @@ export class PodController {
       this.commit(items, 'assistant');
       await hooks.afterTurn.promise({ turn, text: out.text, toolCalls: out.toolCalls, usage }, pod);
       if (out.toolCalls.length === 0) return 'finished';
-      const results = await runToolCalls(out.toolCalls, this.toolOptions(run));
+      const results = await runToolCalls(out.toolCalls, this.toolOptions(run, offered.tools));
       this.commit(results.filter((r) => r !== undefined), 'tool');
       if (signal.aborted) throw new AbortedError('aborted');
       if (++rounds >= this.opts.maxTurns) return 'limit_reached';
@@ -350,10 +360,28 @@ export class PodController {
     this.opts.session().append({ type: 'items', ts: Date.now(), source, items });
   }
 
-  private toolOptions(run: ActiveRun) {
-    const { hooks, bus, tools, pod } = this.opts;
+  private toolOptions(run: ActiveRun, tools: ReadonlyMap<string, Tool>) {
+    const { hooks, bus, pod } = this.opts;
     return { hooks, bus, tools, pod, signal: run.abort.signal, outputLimitBytes: this.opts.toolOutputBytes, alert: this.opts.alert };
   }
+}
+
+/** JSON Schemas of tools (cached per tool object: run-time tool sets are rebuilt per request). */
+const definitions = new WeakMap<Tool, ToolDefinition>();
+
+function toolDefinitions(tools: Iterable<Tool>): ToolDefinition[] {
+  const defs: ToolDefinition[] = [];
+  for (const t of tools) {
+    let def = definitions.get(t);
+    if (!def) {
+      // `io: 'input'`: the model writes the input, so fields with a default are optional to it.
+      const inputSchema = t.inputJsonSchema ?? (z.toJSONSchema(t.input, { unrepresentable: 'any', io: 'input' }) as Record<string, unknown>);
+      def = { name: t.name, description: t.description, inputSchema };
+      definitions.set(t, def);
+    }
+    defs.push(def);
+  }
+  return defs.sort((a, b) => a.name.localeCompare(b.name));
 }
 
 function reject(code: ErrorCode, message: string): Reply {

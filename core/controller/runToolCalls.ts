@@ -2,7 +2,7 @@ import type { EventBus } from '../bus/EventBus.js';
 import type { Hooks } from '../hooks/createHooks.js';
 import type { PodInfo, ToolCallInfo } from '../hooks/HookTypes.js';
 import type { ToolResultItem } from '../history/HistoryItem.js';
-import type { Tool, ToolOutput } from '../tools/Tool.js';
+import type { Tool, ToolOutput, ToolProgress } from '../tools/Tool.js';
 import type { ModelToolCall } from './streamTurn.js';
 import { truncateOutput } from './truncateOutput.js';
 
@@ -69,7 +69,10 @@ async function runOne(call: ModelToolCall, opts: ToolRunOptions): Promise<ToolRe
 
   let output: ToolOutput;
   try {
-    output = await tool.execute(parsed.data, { ...opts.pod, signal, callId: call.id });
+    const progress = (p: ToolProgress) => {
+      if (!signal.aborted) opts.bus.broadcast({ event: 'tool_progress', data: { id: call.id, ...p } });
+    };
+    output = await tool.execute(parsed.data, { ...opts.pod, signal, callId: call.id, progress });
   } catch (e) {
     if (signal.aborted) return undefined;
     output = { summary: `Tool execution failed: ${(e as Error).message ?? String(e)}`, is_error: true };

@@ -9,7 +9,7 @@ import type {
   RunEndInfo, ToolCallDecision, ToolCallInfo, ToolFactoryContext, ToolOutput, TurnContext, TurnSummary,
 } from './HookTypes.js';
 
-const { HookMap, AsyncSeriesBailHook, AsyncSeriesHook, AsyncSeriesWaterfallHook, AsyncParallelHook, SyncBailHook } = tapable;
+const { HookMap, AsyncSeriesBailHook, AsyncSeriesHook, AsyncSeriesWaterfallHook, AsyncParallelHook, SyncBailHook, SyncWaterfallHook } = tapable;
 
 /** `model` section of the config, handed to the provider factory it names. */
 export type ModelConfig = { provider: string } & Record<string, unknown>;
@@ -68,6 +68,14 @@ export function createHooks() {
      * `undefined` to leave it out of this pod.
      */
     tools: new HookMap(() => new SyncBailHook<[ToolFactoryContext], Tool | undefined>(['ctx'])),
+
+    /**
+     * The tools offered to the model, asked before each LLM request (and before running a paused
+     * run's calls): starts with the tools made at pod start; a plugin whose tools change at run
+     * time (MCP servers) returns the list with its current ones added. Calls are looked up in the
+     * same list. Failure: the run ends with an `error` naming the plugin.
+     */
+    listTools: new SyncWaterfallHook<[Tool[], PodInfo]>(['tools', 'pod']),
 
     /**
      * Before each LLM request. Return: the request to send (waterfall: rewrite system prompt or

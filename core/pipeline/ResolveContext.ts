@@ -1,4 +1,5 @@
 import type { PodServices } from '../hooks/PodServices.js';
+import type { Segment } from '../protocol/index.js';
 
 /** Passed to every `resolveSegment` tap. Fields are added over time; never removed. */
 export interface ResolveContext {
@@ -11,6 +12,8 @@ export interface ResolveContext {
   readonly projectDir: string;
   /** Position of the segment in the run's input. */
   readonly index: number;
+  /** The run's whole input (`input[index]` is this segment): a resolver may read what follows it. */
+  readonly input?: readonly Segment[];
   /** Services provided by the pod (scope checks, alerts); see PodServices. */
   readonly services: PodServices;
 }

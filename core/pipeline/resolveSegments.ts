@@ -54,7 +54,7 @@ export async function resolveSegments(
   const outcomes = new Array<Outcome>(segments.length);
   let next = 0;
   const worker = async () => {
-    for (let i = next++; i < segments.length; i = next++) outcomes[i] = await resolveOne(hooks, inputs[i].kind, inputs[i].payload, () => makeContext(i));
+    for (let i = next++; i < segments.length; i = next++) outcomes[i] = await resolveOne(hooks, inputs[i].kind, inputs[i].payload, () => ({ ...makeContext(i), input: segments }));
   };
   await Promise.all(Array.from({ length: Math.min(CONCURRENCY, segments.length) }, worker));
 

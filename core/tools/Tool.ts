@@ -17,13 +17,27 @@ export interface ToolContext {
   readonly callId: string;
   /** Services provided by the pod (scope, alerts, runtime paths). */
   readonly services: PodServices;
+  /** Reports how far a long call got; v2 clients see it as `tool_progress` (absent outside a pod run). */
+  readonly progress?: (update: ToolProgress) => void;
+}
+
+/** One progress report of a running tool call. */
+export interface ToolProgress {
+  progress: number;
+  total?: number;
+  message?: string;
 }
 
 /** A tool the model can call. Created per pod by a `tools.for(name)` tap. */
 export interface Tool<I = any> {
   readonly name: string;
   readonly description: string;
-  /** zod schema of the input; its JSON Schema is what the model sees. */
+  /** zod schema of the input; its JSON Schema is what the model sees (unless `inputJsonSchema` is set). */
   readonly input: z.ZodType<I>;
+  /**
+   * The JSON Schema the model sees, when the tool has one of its own (an MCP server's tool); `input`
+   * then only checks the shape loosely and the tool's owner validates the rest.
+   */
+  readonly inputJsonSchema?: Record<string, unknown>;
   execute(input: I, ctx: ToolContext): Promise<ToolOutput>;
 }

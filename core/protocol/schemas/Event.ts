@@ -55,6 +55,13 @@ export const AckDataSchema = struct({ method: Str });
 export const StatusDataSchema = struct({ status: PodStatusSchema, session_id: Str });
 export const LaggedDataSchema = struct({ from_seq: U64, to_seq: U64 });
 export const CompletionsDataSchema = struct({ kind: Str, prefix: Str, items: seq(Str) });
+/** How far a running tool call got (MCP progress notifications); `id` is the tool call's. */
+export const ToolProgressDataSchema = struct({
+  id: Str,
+  progress: z.number(),
+  total: z.number().optional(),
+  message: Str.optional(),
+});
 
 /** Every event, by name, with its data schema; `null` marks a unit event (no `data`). */
 export const EVENT_DATA = {
@@ -81,6 +88,7 @@ export const EVENT_DATA = {
   status: StatusDataSchema,
   lagged: LaggedDataSchema,
   completions: CompletionsDataSchema,
+  tool_progress: ToolProgressDataSchema,
 } as const;
 
 export type EventName = keyof typeof EVENT_DATA;
