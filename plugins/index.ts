@@ -22,8 +22,12 @@ import { listPodsTool } from './podtree/listPodsTool.js';
 import { podReporter } from './podtree/podReporter.js';
 import { spawnedPodEvents } from './podtree/spawnedPodEvents.js';
 import { podEventText } from './podtree/podEventText.js';
+import { mcp } from './mcp/mcpPlugin.js';
 
 export { pasteResolver, fileRefResolver, knowledgeResolver, workflowResolver };
+/** MCP servers' tools, resources and prompts: `plugins: [...defaultPlugins(), mcp({ servers: {...} })]`. */
+export { mcp };
+export { McpConfigSchema, McpServerConfigSchema, type McpConfig, type McpServerConfig } from './mcp/McpConfigSchema.js';
 
 /**
  * The built-in plugins, in the order they are applied. A config without `plugins` gets this

@@ -1,0 +1,65 @@
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import type { Tool as PodTool, ToolOutput } from '../../core/tools/Tool.js';
+import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import { describe } from './connectClient.js';
+import type { McpServerConfig } from './McpConfigSchema.js';
+import type { McpServerConnection } from './McpServerConnection.js';
+import { toolOutput } from './toolOutput.js';
+
+/** Longest tool name the providers accept (OpenAI and Anthropic: 64, `[A-Za-z0-9_-]`). */
+const MAX_NAME = 64;
+
+/**
+ * `mcp__<server>__<tool>`, with characters providers refuse replaced by `_`; a name over 64
+ * characters is cut and given a short hash of the original so it stays unique.
+ */
+export function podToolName(server: string, tool: string): string {
+  const name = `mcp__${server}__${tool}`.replace(/[^A-Za-z0-9_-]/g, '_');
+  if (name.length <= MAX_NAME) return name;
+  const hash = createHash('sha256').update(`${server}\0${tool}`).digest('hex').slice(0, 8);
+  return `${name.slice(0, MAX_NAME - 9)}_${hash}`;
+}
+
+/** `*` matches any run of characters; everything else literally. */
+function matches(pattern: string, name: string): boolean {
+  const re = new RegExp(`^${pattern.split('*').map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+  return re.test(name);
+}
+
+/** Whether the server's `tools: {allow, deny}` lets the pod offer this tool (deny wins). */
+export function toolAllowed(config: McpServerConfig, tool: string): boolean {
+  const filter = config.tools;
+  if (filter?.deny?.some((p) => matches(p, tool))) return false;
+  return filter?.allow === undefined || filter.allow.some((p) => matches(p, tool));
+}
+
+/** Loose check only: the server validates the arguments against its own schema. */
+const ArgumentsSchema = z.record(z.string(), z.unknown());
+
+/**
+ * A pod tool calling one MCP tool: the server's JSON Schema is what the model sees; the call is
+ * cancelled with the run (the SDK sends `notifications/cancelled`), times out after the server's
+ * `timeoutMs` without an answer or progress, and reports progress to clients. Every failure —
+ * a server that is not ready, crashed mid-call, timed out — is an `is_error` result.
+ */
+export function makePodTool(conn: McpServerConnection, tool: McpTool): PodTool<Record<string, unknown>> {
+  const label = `${conn.name}/${tool.name}`;
+  return {
+    name: podToolName(conn.name, tool.name),
+    description: tool.description?.trim() || tool.title || `${tool.name} (from MCP server ${conn.name})`,
+    input: ArgumentsSchema,
+    inputJsonSchema: { ...tool.inputSchema, type: 'object' },
+    async execute(input, ctx): Promise<ToolOutput> {
+      try {
+        const result = await conn.callTool(tool.name, input, ctx.signal, ctx.progress
+          ? (p) => ctx.progress!({ progress: p.progress, ...(p.total !== undefined ? { total: p.total } : {}), ...(p.message !== undefined ? { message: p.message } : {}) })
+          : undefined);
+        return toolOutput(label, result);
+      } catch (e) {
+        if (ctx.signal.aborted) throw e;
+        return { summary: `${label} failed: ${describe(e)}`, is_error: true };
+      }
+    },
+  };
+}
