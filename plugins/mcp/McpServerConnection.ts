@@ -57,6 +57,8 @@ export class McpServerConnection {
   private restartTimer?: NodeJS.Timeout;
   private reportedProtocolError = false;
   private readyWaiters: (() => void)[] = [];
+  /** List refreshes under way (after `list_changed`). */
+  private readonly refreshing = new Set<Promise<void>>();
 
   constructor(
     readonly name: string,
@@ -93,11 +95,16 @@ export class McpServerConnection {
     });
   }
 
+  /**
+   * Calls a tool. A `list_changed` the server sent before its answer is applied before this
+   * returns (the server sends it first), so the next LLM request sees the new lists.
+   */
   async callTool(name: string, args: Record<string, unknown>, signal: AbortSignal, onprogress?: (p: { progress: number; total?: number; message?: string }) => void): Promise<CallToolResult> {
     const client = this.readyClient();
     const result = await client.callTool({ name, arguments: args }, undefined, {
       signal, timeout: this.timeoutMs, resetTimeoutOnProgress: true, ...(onprogress ? { onprogress } : {}),
     });
+    if (this.refreshing.size > 0) await Promise.race([Promise.all(this.refreshing), new Promise((r) => setTimeout(r, this.timeoutMs).unref())]);
     return result as CallToolResult;
   }
 
@@ -186,10 +193,11 @@ export class McpServerConnection {
     };
     const refresh = (what: () => Promise<void>) => () => {
       if (!current()) return;
-      what().then(() => this.ctx.changed(), (e: unknown) => {
+      const done = what().then(() => this.ctx.changed(), (e: unknown) => {
         this.lastError = `listing failed: ${describe(e)}`;
         this.ctx.changed();
-      });
+      }).finally(() => this.refreshing.delete(done));
+      this.refreshing.add(done);
     };
     client.setNotificationHandler(ToolListChangedNotificationSchema, refresh(() => this.refreshTools(client)));
     client.setNotificationHandler(ResourceListChangedNotificationSchema, refresh(() => this.refreshResources(client)));
