@@ -1,9 +1,8 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import {
-  PromptListChangedNotificationSchema, ResourceListChangedNotificationSchema, ToolListChangedNotificationSchema,
-  type CallToolResult, type GetPromptResult, type Prompt, type ReadResourceResult, type Resource, type ResourceTemplate, type Tool,
-} from '@modelcontextprotocol/sdk/types.js';
-import { connectClient, describe, type Connected } from './connectClient.js';
+import type { CallToolResult, GetPromptResult, Prompt, ReadResourceResult, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { connectClient, type Connected } from './connectClient.js';
+import type { Sdk } from './loadSdk.js';
+import { oneLine as describe } from './oneLine.js';
 import { DEFAULT_TIMEOUT_MS, isStdio, type McpServerConfig } from './McpConfigSchema.js';
 import type { ServerState } from './McpStateSchema.js';
 import { listAll } from './listAll.js';
@@ -57,6 +56,8 @@ export class McpServerConnection {
   private restartTimer?: NodeJS.Timeout;
   private reportedProtocolError = false;
   private readyWaiters: (() => void)[] = [];
+  /** Clients of connection attempts under way (closed by `close()`). */
+  private readonly connecting = new Set<Client>();
   /** List refreshes under way (after `list_changed`). */
   private readonly refreshing = new Set<Promise<void>>();
 
@@ -120,6 +121,8 @@ export class McpServerConnection {
   async close(): Promise<void> {
     this.closing = true;
     clearTimeout(this.restartTimer);
+    // A server still starting is ended too (its client closes the transport and the process).
+    await Promise.all([...this.connecting].map((client) => client.close().catch(() => undefined)));
     await this.disconnect();
     this.settle();
   }
@@ -140,9 +143,11 @@ export class McpServerConnection {
     try {
       connected = await connectClient(this.config, {
         projectDir: this.ctx.projectDir, cwd: this.ctx.cwd, env: this.ctx.env, timeoutMs: this.timeoutMs,
-        prepare: (client) => this.prepare(client, generation),
+        prepare: (client, sdk) => this.prepare(client, sdk, generation),
       });
+      this.connecting.clear();
     } catch (e) {
+      this.connecting.clear();
       if (this.closing || generation !== this.generation) return;
       this.lastError = describe(e);
       if (restart) return this.crashed(`could not be restarted: ${this.lastError}`);
@@ -175,7 +180,8 @@ export class McpServerConnection {
   }
 
   /** Handlers installed before connecting: closes, protocol errors, list changes. */
-  private prepare(client: Client, generation: number): void {
+  private prepare(client: Client, sdk: Sdk, generation: number): void {
+    this.connecting.add(client);
     const current = () => !this.closing && generation === this.generation && this.connected?.client === client;
     client.onclose = () => {
       if (current()) void this.onUnexpectedClose();
@@ -199,9 +205,9 @@ export class McpServerConnection {
       }).finally(() => this.refreshing.delete(done));
       this.refreshing.add(done);
     };
-    client.setNotificationHandler(ToolListChangedNotificationSchema, refresh(() => this.refreshTools(client)));
-    client.setNotificationHandler(ResourceListChangedNotificationSchema, refresh(() => this.refreshResources(client)));
-    client.setNotificationHandler(PromptListChangedNotificationSchema, refresh(() => this.refreshPrompts(client)));
+    client.setNotificationHandler(sdk.ToolListChangedNotificationSchema, refresh(() => this.refreshTools(client)));
+    client.setNotificationHandler(sdk.ResourceListChangedNotificationSchema, refresh(() => this.refreshResources(client)));
+    client.setNotificationHandler(sdk.PromptListChangedNotificationSchema, refresh(() => this.refreshPrompts(client)));
   }
 
   private async refreshAll(client: Client): Promise<void> {

@@ -1,9 +1,8 @@
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { loadSdk, type Sdk } from './loadSdk.js';
+import { oneLine as describe } from './oneLine.js';
 import { isStdio, type HttpServerConfig, type McpServerConfig } from './McpConfigSchema.js';
 import type { McpServerStatus } from './McpStateSchema.js';
 import { StderrTail } from './StderrTail.js';
@@ -15,7 +14,7 @@ export interface ConnectOptions {
   env: NodeJS.ProcessEnv;
   timeoutMs: number;
   /** Set on the client before it connects, so no early message is missed. */
-  prepare(client: Client): void;
+  prepare(client: Client, sdk: Sdk): void;
 }
 
 export interface Connected {
@@ -34,6 +33,8 @@ const CLIENT_INFO = { name: 'yoi', version: '0.1.0' };
  * transport. Rejects with one line (both attempts' reasons for a URL).
  */
 export async function connectClient(config: McpServerConfig, opts: ConnectOptions): Promise<Connected> {
+  const sdk = await loadSdk();
+  const { StdioClientTransport, StreamableHTTPClientTransport, SSEClientTransport } = sdk;
   if (isStdio(config)) {
     const stderr = new StderrTail();
     const transport = new StdioClientTransport({
@@ -44,7 +45,7 @@ export async function connectClient(config: McpServerConfig, opts: ConnectOption
       stderr: 'pipe',
     });
     transport.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk));
-    const client = newClient(opts);
+    const client = newClient(sdk, opts);
     try {
       await client.connect(transport, { timeout: opts.timeoutMs });
     } catch (e) {
@@ -56,13 +57,13 @@ export async function connectClient(config: McpServerConfig, opts: ConnectOption
   }
   const headers = httpHeaders(config, opts.env);
   const url = new URL(config.url);
-  const streamable = newClient(opts);
+  const streamable = newClient(sdk, opts);
   try {
     await streamable.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers } }), { timeout: opts.timeoutMs });
     return { client: streamable, transport: 'streamable-http' };
   } catch (first) {
     await streamable.close().catch(() => undefined);
-    const sse = newClient(opts);
+    const sse = newClient(sdk, opts);
     try {
       await sse.connect(new SSEClientTransport(url, { requestInit: { headers } }) as Transport, { timeout: opts.timeoutMs });
       return { client: sse, transport: 'sse' };
@@ -73,9 +74,9 @@ export async function connectClient(config: McpServerConfig, opts: ConnectOption
   }
 }
 
-function newClient(opts: ConnectOptions): Client {
-  const client = new Client(CLIENT_INFO, { capabilities: {} });
-  opts.prepare(client);
+function newClient(sdk: Sdk, opts: ConnectOptions): Client {
+  const client = new sdk.Client(CLIENT_INFO, { capabilities: {} });
+  opts.prepare(client, sdk);
   return client;
 }
 
@@ -88,10 +89,4 @@ function httpHeaders(config: HttpServerConfig, env: NodeJS.ProcessEnv): Record<s
     headers[header] = value;
   }
   return headers;
-}
-
-/** One line for any error the SDK or a transport throws. */
-export function describe(e: unknown): string {
-  const message = e instanceof Error ? e.message : String(e);
-  return message.replace(/\s*\n\s*/g, ' ').slice(0, 500);
 }

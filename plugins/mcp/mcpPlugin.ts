@@ -46,7 +46,8 @@ export const mcp = definePlugin({
       const w = new AtomicFileWriter(file);
       writer = w;
       m.onChange(() => w.write(`${JSON.stringify(m.describe(), null, 2)}\n`));
-      void m.start(); // not awaited: `listening` is never delayed by a server
+      // After the pod's `listening` (a macrotask later): no server, not even loading the SDK, delays it.
+      setImmediate(() => void m.start());
     });
 
     host.hooks.listTools.tap(NAME, (tools) => (manager ? [...tools, ...manager.podTools()] : tools));

@@ -1,7 +1,7 @@
 import type { CompleteContext } from '../../core/hooks/HookTypes.js';
 import type { ResolveContext } from '../../core/pipeline/ResolveContext.js';
 import type { Resolution } from '../../core/pipeline/Resolution.js';
-import { describe } from './connectClient.js';
+import { oneLine as describe } from './oneLine.js';
 import { describeContent } from './describeContent.js';
 import type { McpManager } from './McpManager.js';
 import { promptArguments } from './promptArguments.js';

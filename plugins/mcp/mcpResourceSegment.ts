@@ -3,7 +3,7 @@ import type { Resolution } from '../../core/pipeline/Resolution.js';
 import type { CompleteContext } from '../../core/hooks/HookTypes.js';
 import { DEFAULT_FILE_REF_BYTES, resolverSettings } from '../resolvers/shared/resolverSettings.js';
 import { utf8Boundary } from '../resolvers/shared/utf8Boundary.js';
-import { describe } from './connectClient.js';
+import { oneLine as describe } from './oneLine.js';
 import { describeResource } from './describeContent.js';
 import type { McpManager } from './McpManager.js';
 

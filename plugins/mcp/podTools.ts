@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { Tool as PodTool, ToolOutput } from '../../core/tools/Tool.js';
 import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
-import { describe } from './connectClient.js';
+import { oneLine as describe } from './oneLine.js';
 import type { McpServerConfig } from './McpConfigSchema.js';
 import type { McpServerConnection } from './McpServerConnection.js';
 import { toolOutput } from './toolOutput.js';
@@ -51,8 +51,11 @@ export function makePodTool(conn: McpServerConnection, tool: McpTool): PodTool<R
     input: ArgumentsSchema,
     inputJsonSchema: { ...tool.inputSchema, type: 'object' },
     async execute(input, ctx): Promise<ToolOutput> {
+      // A signal per call (dependent on the run's, held weakly by it): the SDK leaves a listener on
+      // the signal it is given, and a run's signal outlives many calls.
+      const signal = AbortSignal.any([ctx.signal]);
       try {
-        const result = await conn.callTool(tool.name, input, ctx.signal, ctx.progress
+        const result = await conn.callTool(tool.name, input, signal, ctx.progress
           ? (p) => ctx.progress!({ progress: p.progress, ...(p.total !== undefined ? { total: p.total } : {}), ...(p.message !== undefined ? { message: p.message } : {}) })
           : undefined);
         return toolOutput(label, result);

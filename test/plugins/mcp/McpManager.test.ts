@@ -228,6 +228,19 @@ it('close leaves no process behind, not even a grandchild that ignores stdin EOF
   await eventually(() => pids.every((pid) => !processAlive(pid)), 'every process to end');
 });
 
+it('close ends a server that is still starting', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'yoi-mcp-'));
+  const pidFile = path.join(dir, 'pids');
+  const { m } = manager({ slow: fixture('--pid-file', pidFile, '--wait-for', path.join(dir, 'never')) });
+  const started = m.start();
+  await eventually(() => fs.existsSync(pidFile) && fs.readFileSync(pidFile, 'utf8') !== '', 'the server process');
+  const [pid] = fs.readFileSync(pidFile, 'utf8').split('\n').map(Number);
+  expect(m.describe().servers[0].state).toBe('starting');
+  await m.close();
+  await started;
+  await eventually(() => !processAlive(pid), 'the starting server to end');
+});
+
 it('rejects bad config with the key path', () => {
   expect(McpConfigSchema.safeParse({ servers: { 'a:b': { command: 'x' } } }).success).toBe(false);
   expect(McpConfigSchema.safeParse({ servers: { a__b: { command: 'x' } } }).success).toBe(false);
