@@ -40,7 +40,8 @@ export async function resolvePrompt(manager: McpManager | undefined, segment: Re
   let warning: string | undefined;
   if (text.length > MAX_PROMPT_CHARS) {
     warning = `prompt /${slug} was cut to ${MAX_PROMPT_CHARS} characters (it has ${text.length})`;
-    text = text.slice(0, MAX_PROMPT_CHARS);
+    const end = /[\ud800-\udbff]/.test(text[MAX_PROMPT_CHARS - 1]) ? MAX_PROMPT_CHARS - 1 : MAX_PROMPT_CHARS; // never half a surrogate pair
+    text = text.slice(0, end);
   }
   return { type: 'context', label: `Prompt: ${slug}`, text: text || '[the prompt is empty]', ...(warning ? { warning } : {}) };
 }
