@@ -68,6 +68,12 @@ describe('yoi mcp list', () => {
     expect(text.stdout).toMatch(/^broken\tfailed\tstdio\t.*\n  last error: .*fixture server refuses to start/m);
     expect(text.stdout).toMatch(/^off\tdisabled\t/m);
 
+    // A prompt as a workflow, from `yoi send` (the exhausted script answers like echo: the context it was given).
+    const sent = await yoiAsync(['send', '--pod', 'mcp-pod', '--workflow', 'fx:greet', 'name=Bo mood=calm'], { cwd: p.dir, env: p.env });
+    expect(sent.status).toBe(0);
+    expect(sent.stdout).toContain('[Prompt: fx:greet]');
+    expect(sent.stdout).toContain('[user] Say hello to Bo in a calm way.');
+
     // `yoi pod stop` ends the servers with the pod.
     const pid = byName.fx.pid!;
     const stopped = await yoiAsync(['pod', 'stop', '--pod', 'mcp-pod'], { cwd: p.dir, env: p.env });
