@@ -2,7 +2,7 @@ import type { Tool as PodTool } from '../../core/tools/Tool.js';
 import type { McpConfig } from './McpConfigSchema.js';
 import { McpServerConnection } from './McpServerConnection.js';
 import type { McpServerStatus, McpStateFile } from './McpStateSchema.js';
-import { makePodTool, podToolName, toolAllowed } from './podTools.js';
+import { makePodTool, podToolNames, toolAllowed } from './podTools.js';
 
 export interface ManagerContext {
   podName: string;
@@ -57,7 +57,10 @@ export class McpManager {
     const key = ready.map((s) => `${s.name}:${s.toolsVersion}`).join(',');
     if (key !== this.toolsKey) {
       this.toolsKey = key;
-      this.tools = ready.flatMap((s) => s.tools.filter((t) => toolAllowed(s.config, t.name)).map((t) => makePodTool(s, t)));
+      this.tools = ready.flatMap((s) => {
+        const names = podToolNames(s.name, s.tools);
+        return s.tools.filter((t) => toolAllowed(s.config, t.name)).map((t) => makePodTool(s, t, names.get(t.name)));
+      });
     }
     return this.tools;
   }
@@ -81,6 +84,7 @@ export class McpManager {
 }
 
 function describeServer(s: McpServerConnection): McpServerStatus {
+  const names = podToolNames(s.name, s.tools);
   return {
     name: s.name,
     transport: s.transport,
@@ -90,7 +94,7 @@ function describeServer(s: McpServerConnection): McpServerStatus {
     restarts: s.restarts,
     tools: s.tools.map((t) => ({
       name: t.name,
-      ...(toolAllowed(s.config, t.name) ? { pod_tool: podToolName(s.name, t.name) } : {}),
+      ...(toolAllowed(s.config, t.name) ? { pod_tool: names.get(t.name) } : {}),
       ...(t.description ? { description: firstLine(t.description) } : {}),
     })),
     resources: s.resources.map((r) => ({ uri: r.uri, name: r.name, ...(r.mimeType ? { mime_type: r.mimeType } : {}) })),

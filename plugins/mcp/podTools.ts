@@ -21,6 +21,29 @@ export function podToolName(server: string, tool: string): string {
   return `${name.slice(0, MAX_NAME - 9)}_${hash}`;
 }
 
+/**
+ * The pod tool name of each of a server's tools (by the server's name). Two names that become the
+ * same once cleaned (`a.b`, `a_b`) both stay callable: the later one gets a hash suffix.
+ */
+export function podToolNames(server: string, tools: readonly { name: string }[]): Map<string, string> {
+  const names = new Map<string, string>();
+  const used = new Set<string>();
+  for (const { name } of tools) {
+    let pod = podToolName(server, name);
+    if (used.has(pod)) {
+      const hash = createHash('sha256').update(`${server}\0${name}`).digest('hex').slice(0, 8);
+      pod = `${pod.slice(0, MAX_NAME - 9)}_${hash}`;
+    }
+    used.add(pod);
+    names.set(name, pod);
+  }
+  return names;
+}
+
+/** What a server may put before the model: a description and a schema each this large at most. */
+const MAX_DESCRIPTION = 4096;
+const MAX_SCHEMA_CHARS = 64 * 1024;
+
 /** `*` matches any run of characters; everything else literally. */
 function matches(pattern: string, name: string): boolean {
   const re = new RegExp(`^${pattern.split('*').map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
@@ -43,13 +66,17 @@ const ArgumentsSchema = z.record(z.string(), z.unknown());
  * `timeoutMs` without an answer or progress, and reports progress to clients. Every failure —
  * a server that is not ready, crashed mid-call, timed out — is an `is_error` result.
  */
-export function makePodTool(conn: McpServerConnection, tool: McpTool): PodTool<Record<string, unknown>> {
+export function makePodTool(conn: McpServerConnection, tool: McpTool, name = podToolName(conn.name, tool.name)): PodTool<Record<string, unknown>> {
   const label = `${conn.name}/${tool.name}`;
+  let description = tool.description?.trim() || tool.title || `${tool.name} (from MCP server ${conn.name})`;
+  if (description.length > MAX_DESCRIPTION) description = `${description.slice(0, MAX_DESCRIPTION)}…`;
+  // A schema too large for a prompt is replaced by "an object": the server still validates.
+  const schemaFits = JSON.stringify(tool.inputSchema).length <= MAX_SCHEMA_CHARS;
   return {
-    name: podToolName(conn.name, tool.name),
-    description: tool.description?.trim() || tool.title || `${tool.name} (from MCP server ${conn.name})`,
+    name,
+    description,
     input: ArgumentsSchema,
-    inputJsonSchema: { ...tool.inputSchema, type: 'object' },
+    inputJsonSchema: schemaFits ? { ...tool.inputSchema, type: 'object' } : { type: 'object', additionalProperties: true },
     async execute(input, ctx): Promise<ToolOutput> {
       // A signal per call (dependent on the run's, held weakly by it): the SDK leaves a listener on
       // the signal it is given, and a run's signal outlives many calls.

@@ -197,6 +197,16 @@ describe('faults', () => {
   });
 });
 
+it('what a server puts before the model is bounded: long descriptions are cut, huge schemas become "an object"', async () => {
+  const { m } = manager({ fx: fixture() });
+  await m.start();
+  const verbose = tool(m, 'mcp__fx__verbose');
+  expect(verbose.description.length).toBeLessThanOrEqual(4097);
+  expect(verbose.inputJsonSchema).toEqual({ type: 'object', additionalProperties: true });
+  expect(tool(m, 'mcp__fx__echo').inputJsonSchema).toMatchObject({ properties: { text: { type: 'string' } }, required: ['text'] });
+  expect((await verbose.execute({ field_1: 'a' }, ctx())).content).toBe('ok');
+});
+
 it('tools/list_changed: a tool added at run time is offered next', async () => {
   const { m } = manager({ fx: fixture() });
   await m.start();

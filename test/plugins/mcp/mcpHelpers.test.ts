@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { promptArguments } from '../../../plugins/mcp/promptArguments.js';
-import { podToolName } from '../../../plugins/mcp/podTools.js';
+import { podToolName, podToolNames } from '../../../plugins/mcp/podTools.js';
 import { toolOutput } from '../../../plugins/mcp/toolOutput.js';
 import { resourceTarget } from '../../../plugins/mcp/mcpResourceSegment.js';
 import { listAll, MAX_LIST_ITEMS } from '../../../plugins/mcp/listAll.js';
@@ -38,6 +38,13 @@ describe('podToolName', () => {
     expect(a).not.toBe(b);
     expect(a).toMatch(/^[A-Za-z0-9_-]+$/);
   });
+});
+
+it('podToolNames keeps tools apart whose names clean up the same', () => {
+  const names = podToolNames('s', [{ name: 'a.b' }, { name: 'a_b' }, { name: 'c' }]);
+  expect(names.get('a.b')).toBe('mcp__s__a_b');
+  expect(names.get('a_b')).toMatch(/^mcp__s__a_b_[0-9a-f]{8}$/);
+  expect(names.get('c')).toBe('mcp__s__c');
 });
 
 describe('toolOutput', () => {
