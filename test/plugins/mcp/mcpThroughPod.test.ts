@@ -219,3 +219,22 @@ it('shutdown leaves no process behind (checked in /proc), including a grandchild
   await t.stop();
   await eventually(() => pids.every((pid) => !processAlive(pid)), 'every server process to end');
 });
+
+it('without servers the plugin describes none; calls to unknown or ill-formed MCP tools are is_error results and the pod goes on', async () => {
+  const t = await pod({ fx: fixture() }, [
+    { tool_calls: [{ name: 'mcp__nobody__thing', arguments: {} }, { name: 'mcp__fx__echo', arguments: { wrong: 1 } }] },
+    { text: 'ok' },
+  ]);
+  await ready(t, 'fx');
+  const c = await t.connect();
+  const [unknown, invalid] = results(await run(c, [text('try')]));
+  expect(unknown).toMatchObject({ summary: "Tool 'mcp__nobody__thing' not found", is_error: true });
+  // The server validates against its own schema and says what is wrong.
+  expect(invalid).toMatchObject({ is_error: true, summary: expect.stringMatching(/^fx\/echo failed: .*text/) });
+  await run(c, [text('still running')]);
+  await c.close();
+  await t.stop();
+
+  const empty = await pod({});
+  expect(readState(empty)).toMatchObject({ pod_name: 'test', servers: [] });
+});
