@@ -76,7 +76,8 @@ export class McpManager {
   }
 
   private changed(conn: McpServerConnection): void {
-    if (conn.state === 'ready' && this.missed.delete(conn.name)) {
+    // A restarted server says so itself; this is for a first start that came late.
+    if (conn.state === 'ready' && this.missed.delete(conn.name) && conn.restarts === 0) {
       this.ctx.alert(`MCP server ${conn.name} is ready now (${conn.tools.length} tools): its tools are offered from the next LLM request`);
     }
     for (const listener of this.listeners) listener();

@@ -55,7 +55,6 @@ export class McpServerConnection {
   private readySince = 0;
   private restartTimer?: NodeJS.Timeout;
   private reportedProtocolError = false;
-  private readyWaiters: (() => void)[] = [];
   /** Clients of connection attempts under way (closed by `close()`). */
   private readonly connecting = new Set<Client>();
   /** List refreshes under way (after `list_changed`). */
@@ -82,18 +81,6 @@ export class McpServerConnection {
   start(): Promise<void> {
     if (this.state === 'disabled') return Promise.resolve();
     return this.connect(false);
-  }
-
-  /** Resolves once the server is ready, failed or closed, or after `ms`. */
-  settled(ms: number): Promise<void> {
-    if (this.state !== 'starting' && this.state !== 'restarting') return Promise.resolve();
-    return new Promise((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      this.readyWaiters.push(() => {
-        clearTimeout(timer);
-        resolve();
-      });
-    });
   }
 
   /**
@@ -124,7 +111,6 @@ export class McpServerConnection {
     // A server still starting is ended too (its client closes the transport and the process).
     await Promise.all([...this.connecting].map((client) => client.close().catch(() => undefined)));
     await this.disconnect();
-    this.settle();
   }
 
   private readyClient(): Client {
@@ -154,7 +140,6 @@ export class McpServerConnection {
       this.state = 'failed';
       this.ctx.alert(`MCP server ${this.name} failed to start: ${this.lastError}`);
       this.ctx.changed();
-      this.settle();
       return;
     }
     if (this.closing || generation !== this.generation) {
@@ -171,12 +156,12 @@ export class McpServerConnection {
       // A server that connects but cannot list what it offers is still usable for what it listed.
       this.lastError = `listing failed: ${describe(e)}`;
     }
-    if (this.closing || generation !== this.generation) return;
+    // Closed meanwhile (by us, or the server exited while listing: a restart is under way).
+    if (this.closing || generation !== this.generation || this.connected !== connected) return;
     this.state = 'ready';
     this.readySince = Date.now();
     if (restart) this.ctx.alert(`MCP server ${this.name} is ready again after a restart (${this.tools.length} tools)`);
     this.ctx.changed();
-    this.settle();
   }
 
   /** Handlers installed before connecting: closes, protocol errors, list changes. */
@@ -251,7 +236,6 @@ export class McpServerConnection {
       this.state = 'failed';
       this.ctx.alert(`MCP server ${this.name} ${reason}; gave up after ${MAX_RESTARTS} restarts in a row`);
       this.ctx.changed();
-      this.settle();
       return;
     }
     const delay = BACKOFF_MS[Math.min(this.crashesInARow, BACKOFF_MS.length - 1)];
@@ -273,9 +257,5 @@ export class McpServerConnection {
     this.process = undefined;
     await connected.client.close().catch(() => undefined);
     killSurvivors(tree);
-  }
-
-  private settle(): void {
-    for (const waiter of this.readyWaiters.splice(0)) waiter();
   }
 }
