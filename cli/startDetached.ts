@@ -7,8 +7,8 @@ import { fileURLToPath } from 'node:url';
  * Starts `yoi pod start` (without --detach) as a background process in its own session, its
  * output in `<pod dir>/pod.log`, and returns the socket path once the pod accepts connections.
  * If the pod exits first, its last log line becomes the error; a pod of that name already
- * listening is refused like `yoi pod start` in the foreground refuses it. `where.cwd` is the pod's
- * directory (default: this process's).
+ * listening is refused like `yoi pod start` in the foreground refuses it. `where.cwd` is the
+ * pod's directory (default: this process's).
  */
 export async function startDetached(argv: string[], flags: { name?: string; socket?: string; config?: string }, where: { cwd?: string } = {}): Promise<string> {
   const { resolvePodTarget } = await import('./podTarget.js');
