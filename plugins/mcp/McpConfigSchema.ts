@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /** Server names become part of tool names (`mcp__<server>__<tool>`) and of `<server>:<uri>` refs. */
-const ServerName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$/, 'a server name is letters, digits, "_" or "-" (at most 32, starting with a letter or digit)')
+export const ServerName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$/, 'a server name is letters, digits, "_" or "-" (at most 32, starting with a letter or digit)')
   .refine((name) => !name.includes('__'), 'a server name must not contain "__" (it separates the parts of tool names)');
 
 /** Which of a server's tools the pod offers, by the server's own tool names (`*` matches any run of characters). */

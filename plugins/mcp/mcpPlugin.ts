@@ -4,6 +4,7 @@ import { AtomicFileWriter, definePlugin, STAGE_EARLY, writeFileAtomic } from '..
 import { FileRefLimit } from '../resolvers/shared/fileRefLimit.js';
 import { McpConfigSchema } from './McpConfigSchema.js';
 import { McpManager } from './McpManager.js';
+import { withLaunchServers } from './launchServers.js';
 import { completePrompts, resolvePrompt } from './mcpPromptWorkflow.js';
 import { McpResourceKind, completeResources, resolveResource } from './mcpResourceSegment.js';
 
@@ -28,7 +29,8 @@ declare module '../../core/config/YoiConfigSchema.js' {
  *
  * Servers come from the `mcp` config section (`{ servers: { <name>: {command, args?, env?, cwd?}
  * | {url, headers?, headersEnv?} } }`, see McpConfigSchema) and from the options of `mcp({...})`
- * (a server named in both: the options' wins).
+ * (a server named in both: the options' wins), and from the launch (`launch.mcp.servers`, see
+ * launchServers: an editor's servers through `yoi acp`; a configured name wins).
  */
 export const mcp = definePlugin({
   name: NAME,
@@ -42,7 +44,10 @@ export const mcp = definePlugin({
 
     api.hooks.podStart.tapPromise(NAME, async (pod) => {
       const file = path.join(pod.services.runtime.dir, MCP_STATE_FILE);
-      const m = new McpManager(config, {
+      // Servers for this launch only (an editor's, through `yoi acp`); configured names win.
+      const launched = withLaunchServers(config.servers, pod.launch);
+      for (const problem of launched.problems) pod.services.alert('warn', problem);
+      const m = new McpManager({ servers: launched.servers }, {
         podName: pod.podName, projectDir: pod.projectDir, cwd: pod.cwd, env: process.env,
         alert: (message) => pod.services.alert('warn', message),
       });
