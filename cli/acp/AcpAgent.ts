@@ -6,6 +6,7 @@ import {
 } from '@agentclientprotocol/sdk';
 import type { ResolvedConfig } from '../../core/config/resolveConfig.js';
 import { AcpSession } from './AcpSession.js';
+import { agentText } from './EventTranslator.js';
 import { findSession } from './findSession.js';
 import { historyUpdates } from './historyUpdates.js';
 import { mapMcpServers } from './mcpServers.js';
@@ -64,7 +65,7 @@ export class AcpAgent {
       return { sessionId, _meta: { yoi: { pod: podName } } };
     }
     const session = this.track(sessionId, podName, cwd, opened);
-    const notes = [...mcp.skipped, ...this.mcpNotes(config, podName, Object.keys(mcp.servers).length, opened.started)];
+    const notes = [...mcp.skipped, ...this.mcpNotes(config, podName, Object.keys(mcp.servers).length, opened.started), ...opened.startAlerts];
     setImmediate(() => {
       for (const note of notes) session.say(`> ${note}\n\n`);
       session.refreshCommands();
@@ -89,7 +90,7 @@ export class AcpAgent {
     }
     const session = this.track(params.sessionId, found.podName, cwd, opened);
     session.podSessionId = found.current;
-    await session.replay(historyUpdates(opened.history.items, cwd));
+    await session.replay([...historyUpdates(opened.history.items, cwd), ...[...mcp.skipped, ...opened.startAlerts].map((note) => agentText(`> ${note}\n\n`))]);
     setImmediate(() => session.refreshCommands());
     this.opts.log(`session ${params.sessionId}: loaded in pod ${found.podName} (${opened.started ? 'started' : 'already running'})`);
     return {};

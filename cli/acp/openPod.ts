@@ -23,6 +23,8 @@ export interface OpenedPod {
   readonly history: EventOf<'history'>['data'];
   /** False when the pod was live already (other clients may be using it). */
   readonly started: boolean;
+  /** Alerts of a pod this call started, from its start (the MCP servers it could not take…): news to the editor. */
+  readonly startAlerts: readonly string[];
   /**
    * What the pod said after the history (another client's run goes on meanwhile), until
    * `release()` hands the stream to the session's own listeners.
@@ -32,6 +34,8 @@ export interface OpenedPod {
 
 /** Events kept between the history reply and the session's listeners (a few at most, in practice). */
 const MAX_EARLY = 10_000;
+/** A pod's start says little; more than this is not repeated in the editor's thread. */
+const MAX_START_ALERTS = 32;
 
 /**
  * Connects to the project's pod, starting it first (detached, like `yoi pod start --detach`, so
@@ -50,16 +54,23 @@ export async function openPod(opts: OpenPodOptions): Promise<OpenedPod> {
       if (!(await isSocketLive(paths.socket))) throw new RequestError(-32603, `yoi: cannot start pod ${opts.podName}: ${(e as Error).message}`);
     }
   }
-  const client = await PodClient.connect({ socketPath: paths.socket, clientName: opts.clientName, protocol: 2 });
   const early: Array<{ event: Event } | { extension: UnknownEvent }> = [];
+  const startAlerts: string[] = [];
   let afterHistory = false;
+  let released = false;
   const keep = (item: { event: Event } | { extension: UnknownEvent }) => void (afterHistory && early.length < MAX_EARLY && early.push(item));
-  const offs = [
-    client.onEvent((e) => (e.event === 'history' && !afterHistory ? (afterHistory = true) : keep({ event: e }))),
-    client.onUnknownEvent((e) => keep({ extension: e })),
-  ];
+  const onEvent = (e: Event) => {
+    if (released) return;
+    if (e.event === 'history' && !afterHistory) afterHistory = true;
+    else if (e.event === 'alert' && !afterHistory && started && startAlerts.length < MAX_START_ALERTS) startAlerts.push(`⚠ ${e.data.level} (${e.data.source}): ${e.data.message}`);
+    else keep({ event: e });
+  };
+  // Listening from the first line: the alerts a pod replays come right behind its welcome.
+  const client = await PodClient.connect({ socketPath: paths.socket, clientName: opts.clientName, protocol: 2, onEvent });
+  const offUnknown = client.onUnknownEvent((e) => keep({ extension: e }));
   const release = () => {
-    for (const off of offs) off();
+    released = true;
+    offUnknown();
     return early.splice(0);
   };
   const reply = await client.request({ method: 'get_history' });
@@ -69,7 +80,7 @@ export async function openPod(opts: OpenPodOptions): Promise<OpenedPod> {
     await client.close();
     throw new RequestError(-32603, `yoi: pod ${opts.podName} already runs for ${reply.data.greeting.cwd}; give this project its own \`name\` in yoi.config.ts`);
   }
-  return { client, history: reply.data, started, release };
+  return { client, history: reply.data, started, startAlerts, release };
 }
 
 async function start(opts: OpenPodOptions, base: string): Promise<void> {

@@ -9,6 +9,7 @@ import type { Event } from '../../core/protocol/index.js';
 import { makeProject } from '../support/startTestPod.js';
 import { BIN, yoi } from '../support/runCli.js';
 import { acpProject, agentTextOf, startEditor, type AcpEditor } from './acp/acpHarness.js';
+import { EVERYTHING, eventually } from '../plugins/mcp/mcpServers.js';
 
 const cleanups: (() => Promise<unknown> | void)[] = [];
 afterEach(async () => {
@@ -306,7 +307,8 @@ describe('yoi acp and the editor\'s MCP servers', () => {
         "import fs from 'node:fs';",
         "import { defaultPlugins, definePlugin } from 'yoi';",
         "const probe = definePlugin({ name: 'test:launch', apply(api) { api.hooks.podInit.tapPromise('test:launch', async (pod) => { fs.writeFileSync('launch.json', JSON.stringify(pod.launch)); }); } });",
-        'export default { plugins: [...defaultPlugins(), probe()] };',
+        // Without yoi:mcp (the servers are made up): the editor is told they go unused.
+        "export default { plugins: [...defaultPlugins({ exclude: ['yoi:mcp'] }), probe()] };",
       ].join('\n'),
     });
     const env = { YOI_RUNTIME_DIR: path.join(dir, 'run') };
@@ -336,6 +338,47 @@ describe('yoi acp and the editor\'s MCP servers', () => {
     expect(attached).toEqual({ sessionId: created.sessionId, _meta: { yoi: { pod } } });
     expect(Number(fs.readFileSync(path.join(dir, 'run', pod, 'pid'), 'utf8'))).toBe(pid);
   }, 60_000);
+
+  it('a real MCP server the editor passes runs in the pod: its tool is called, its prompts become commands; a configured name wins; a bad one costs an alert', async () => {
+    const root = makeProject();
+    const { dir, env } = acpProject(root, [
+      { tool_calls: [{ name: 'mcp__everything__echo', arguments: { message: 'from the editor' } }] },
+      { text: 'Echoed.' },
+    ], { mcp: { servers: { tracker: { command: process.execPath, args: [EVERYTHING, 'stdio'] } } } });
+    stopPodsAfter(dir, env);
+    const ed = editor(dir, env);
+    const init = await ed.conn.initialize({ protocolVersion: PROTOCOL_VERSION, clientCapabilities: {} });
+    expect(init.agentCapabilities?.mcpCapabilities).toEqual({ http: true, sse: true });
+    const { sessionId, _meta } = await ed.conn.newSession({ cwd: dir, mcpServers: [
+      { name: 'everything', command: process.execPath, args: [EVERYTHING, 'stdio'], env: [] },
+      { name: 'tracker', command: '/nonexistent/never-started', args: [], env: [] },
+      { type: 'http', name: 'bad', url: 'ftp://127.0.0.1/mcp', headers: [] },
+    ] });
+    const pod = (_meta as { yoi: { pod: string } }).yoi.pod;
+    const state = () => {
+      try {
+        return (JSON.parse(fs.readFileSync(path.join(env.YOI_RUNTIME_DIR!, pod, 'mcp.json'), 'utf8')) as { servers: { name: string; state: string }[] }).servers;
+      } catch {
+        return []; // not written yet
+      }
+    };
+    await eventually(() => state().some((s) => s.name === 'everything' && s.state === 'ready'), 'the editor\'s server ready', 40_000);
+    // The configured `tracker` is the one the pod runs, not the editor's command of that name.
+    expect(state().map((s) => s.name).sort()).toEqual(['everything', 'tracker']);
+    await ed.until(isChunk('"tracker" of this launch ignored: the config has a server of that name'));
+    await ed.until(isChunk('"bad" of this launch ignored'));
+
+    const reply = await ed.conn.prompt({ sessionId, prompt: [{ type: 'text', text: 'echo something' }] });
+    expect(reply.stopReason).toBe('end_turn');
+    const updates = ed.updates.map((u) => u.update);
+    const call = updates.find((u) => u.sessionUpdate === 'tool_call_update' && u.status === 'in_progress');
+    expect(call).toMatchObject({ title: 'everything: echo', kind: 'other', rawInput: { message: 'from the editor' } });
+    const done = updates.find((u) => u.sessionUpdate === 'tool_call_update' && u.status === 'completed') as { content: { content: { text: string } }[] };
+    expect(done.content[0].content.text).toContain('from the editor');
+    // The server's prompts join the editor's commands once it is ready (listed again after runs).
+    const commands = await ed.until((u) => u.sessionUpdate === 'available_commands_update' && u.availableCommands.some((c) => c.name === 'everything:simple-prompt'), 30_000);
+    expect(commands).toMatchObject({ availableCommands: expect.arrayContaining([expect.objectContaining({ name: 'everything:args-prompt' })]) });
+  }, 90_000);
 
   it('pod start --mcp-servers refuses a file that is a link or writable by others, in one line', () => {
     const dir = makeProject({ 'servers.json': '{"a":{"command":"x"}}' });

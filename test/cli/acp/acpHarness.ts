@@ -81,7 +81,7 @@ export function agentTextOf(updates: readonly SessionNotification[]): string {
 }
 
 /** A project whose pods run the scripted provider and the stand-in permission plugin. */
-export function acpProject(root: string, script: unknown[]): { dir: string; env: NodeJS.ProcessEnv } {
+export function acpProject(root: string, script: unknown[], extra: Record<string, unknown> = {}): { dir: string; env: NodeJS.ProcessEnv } {
   const dir = path.join(root, 'proj');
   fs.mkdirSync(dir, { recursive: true });
   fs.writeFileSync(path.join(dir, 'script.json'), JSON.stringify(script));
@@ -89,7 +89,7 @@ export function acpProject(root: string, script: unknown[]): { dir: string; env:
   fs.writeFileSync(path.join(dir, 'yoi.config.mjs'), [
     "import { defaultPlugins } from 'yoi';",
     `import { fakePermissions } from ${plugin};`,
-    "export default { model: { provider: 'scripted', script: 'script.json' }, plugins: [...defaultPlugins(), fakePermissions()] };",
+    `export default { model: { provider: 'scripted', script: 'script.json' }, plugins: [...defaultPlugins(), fakePermissions()], ...${JSON.stringify(extra)} };`,
   ].join('\n'));
   return { dir, env: { YOI_RUNTIME_DIR: path.join(root, 'run') } };
 }
