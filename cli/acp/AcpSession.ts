@@ -280,7 +280,8 @@ export class AcpSession {
       this.say(`\n\n> pod ${this.podName} shut down; the next prompt starts it again\n\n`);
       return;
     }
-    if (e.event === 'run_end') this.refreshCommandsLater();
+    // After runs (workflows may be new) and live alerts (an MCP server ready, restarted or gone).
+    if (e.event === 'run_end' || (e.event === 'alert' && e.seq !== undefined)) this.refreshCommandsLater();
     if (e.event === 'tool_progress' as string) return this.emitAll(this.translator.progress((e as { data?: unknown }).data));
     this.emitAll(this.translator.translate(e));
   }
@@ -289,7 +290,6 @@ export class AcpSession {
     if (e.event === 'permission_request') this.permissions.onRequest(e.data);
     else if (e.event === 'permission_resolved') this.permissions.onResolved(e.data);
     else if (e.event === 'tool_progress') this.emitAll(this.translator.progress(e.data));
-    else if (e.event.startsWith('mcp_')) this.refreshCommands(); // an MCP server's prompts may have changed
   }
 
   private emitAll(updates: readonly SessionUpdate[]): void {
