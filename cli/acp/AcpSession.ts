@@ -282,14 +282,13 @@ export class AcpSession {
     }
     // After runs (workflows may be new) and live alerts (an MCP server ready, restarted or gone).
     if (e.event === 'run_end' || (e.event === 'alert' && e.seq !== undefined)) this.refreshCommandsLater();
-    if (e.event === 'tool_progress' as string) return this.emitAll(this.translator.progress((e as { data?: unknown }).data));
+    if (e.event === 'tool_progress') return this.emitAll(this.translator.progress(e.data));
     this.emitAll(this.translator.translate(e));
   }
 
   private onExtension(e: UnknownEvent): void {
     if (e.event === 'permission_request') this.permissions.onRequest(e.data);
     else if (e.event === 'permission_resolved') this.permissions.onResolved(e.data);
-    else if (e.event === 'tool_progress') this.emitAll(this.translator.progress(e.data));
   }
 
   private emitAll(updates: readonly SessionUpdate[]): void {

@@ -342,7 +342,7 @@ describe('yoi acp and the editor\'s MCP servers', () => {
   it('a real MCP server the editor passes runs in the pod: its tool is called, its prompts become commands; a configured name wins; a bad one costs an alert', async () => {
     const root = makeProject();
     const { dir, env } = acpProject(root, [
-      { tool_calls: [{ name: 'mcp__everything__echo', arguments: { message: 'from the editor' } }] },
+      { tool_calls: [{ name: 'mcp__everything__echo', arguments: { message: 'from the editor' } }, { name: 'mcp__everything__trigger-long-running-operation', arguments: { duration: 0.4, steps: 2 } }] },
       { text: 'Echoed.' },
     ], { mcp: { servers: { tracker: { command: process.execPath, args: [EVERYTHING, 'stdio'] } } } });
     stopPodsAfter(dir, env);
@@ -375,6 +375,8 @@ describe('yoi acp and the editor\'s MCP servers', () => {
     expect(call).toMatchObject({ title: 'everything: echo', kind: 'other', rawInput: { message: 'from the editor' } });
     const done = updates.find((u) => u.sessionUpdate === 'tool_call_update' && u.status === 'completed') as { content: { content: { text: string } }[] };
     expect(done.content[0].content.text).toContain('from the editor');
+    // The server's progress (tool_progress) shows in the long call's title.
+    expect(updates.some((u) => u.sessionUpdate === 'tool_call_update' && /^everything: trigger-long-running-operation \(1\/2/.test(u.title ?? ''))).toBe(true);
     // The server's prompts join the editor's commands once it is ready (listed again after runs).
     const commands = await ed.until((u) => u.sessionUpdate === 'available_commands_update' && u.availableCommands.some((c) => c.name === 'everything:simple-prompt'), 30_000);
     expect(commands).toMatchObject({ availableCommands: expect.arrayContaining([expect.objectContaining({ name: 'everything:args-prompt' })]) });
