@@ -80,7 +80,7 @@ describe('yoi mcp list', () => {
     const p = project();
     const r = await yoiAsync(['mcp', 'list', '--pod', 'nobody'], { cwd: p.dir, env: p.env });
     expect(r.status).toBe(1);
-    expect(r.stderr).toMatch(/^yoi: pod nobody is not running \(no pod listens on .*\)\n$/);
+    expect(r.stderr).toMatch(/^yoi: pod nobody is not running \(no pod listens on .*\) \[YOI_ERR_POD_NOT_FOUND\]\n$/);
   });
 });
 
