@@ -45,7 +45,7 @@ export {
   messageItem, itemText, HistoryItemSchema, MessageItemSchema, ToolCallItemSchema, ToolResultItemSchema,
   type HistoryItem, type MessageItem, type ToolCallItem, type ToolResultItem,
 } from './history/HistoryItem.js';
-export { estimateItemsTokens, estimateTextTokens } from './tokens/estimateTokens.js';
+export { countItemsTokens, countTextTokens, estimateItemsTokens, estimateTextTokens } from './tokens/estimateTokens.js';
 
 // Scope, and opening only what was checked (what was opened must be the checked path)
 export {
