@@ -90,7 +90,7 @@ export {
   type Segment, type TextSegment, type PasteSegment, type FileRefSegment, type KnowledgeRefSegment, type WorkflowInvokeSegment,
   type Event, type EventOf, type EventName, type EventData, type Method, type MethodOf, type MethodName, type ParamsOf, type PodEvent,
   type PodStatus, type AlertLevel, type AlertSource, type ErrorCode, type RunResult, type SegmentKindInfo, type Decoded,
-  type LineReaderOptions, type LineError,
+  type LineReaderOptions, type LineError, type ByteBudget,
 } from './protocol/index.js';
 export {
   TextSegmentSchema, PasteSegmentSchema, FileRefSegmentSchema, KnowledgeRefSegmentSchema, WorkflowInvokeSegmentSchema,
