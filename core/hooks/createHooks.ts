@@ -29,7 +29,7 @@ export const REVERSED_HOOKS: ReadonlySet<string> = new Set(['podStop']);
  * (async hooks); `tapAsync` is refused. Every tap's failure becomes a `PluginError` naming
  * the plugin and the hook.
  *
- * @beta Exported because `Hooks` is its return type; plugins get their pod's hooks as `api.hooks`.
+ * Exported because `Hooks` is its return type; plugins get their pod's hooks as `api.hooks`.
  */
 export function createHooks() {
   return Object.freeze({
