@@ -78,7 +78,7 @@ export type { Reply as PodReply } from './client/V1Emulation.js';
 
 // Pods on this machine: runtime files and trusted (the user's own) paths and sockets (@beta)
 export { runtimeBase, podPaths, validatePodName, checkSocketPath, type PodPaths } from './pod/runtimePaths.js';
-export { ensurePrivateDir, isPidAlive, isSocketLive, readStatusFile, writeFileAtomic, type PodStatusFile } from './pod/podFiles.js';
+export { AtomicFileWriter, ensurePrivateDir, isPidAlive, isSocketLive, readStatusFile, writeFileAtomic, type PodStatusFile } from './pod/podFiles.js';
 export { POD_NODE_FLAGS } from './pod/podNodeFlags.js';
 export { PodNameSchema } from './pod/PodNameSchema.js';
 export { RUNTIME_FILE, openOwnFile, readOwnFile, checkOwnSocket, socketTrustProblem, type TrustLabel } from './pod/trustedPath.js';
