@@ -4,8 +4,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { defaultPlugins } from 'yoi';
-import { completeContext, completeWith, hostWithConfig, resolveContext, resolveWith, resolverContract, startPod, tempDir, writeFiles } from 'yoi/testing';
-import { tickets } from 'yoi-plugin-tickets';
+import { completeContext, completeWith, hostWith, hostWithConfig, resolveContext, resolveWith, resolverContract, startPod, tempDir, writeFiles } from 'yoi/testing';
+import { ticketTool, tickets } from 'yoi-plugin-tickets';
 
 const TICKET = '# T-12: the login page forgets the name\n';
 
@@ -57,12 +57,25 @@ describe('acme:tickets', () => {
     assert.deepEqual(items, ['BUG-2', 'BUG-10']);
   });
 
+  it('gives the model a ReadTicket tool through the store acme:tickets provides', async () => {
+    const h = hostWithConfig({ tickets: { dir: 'issues', prefix: 'BUG' } }, tickets(), ticketTool());
+    const ctx = { ...resolveContext({ projectDir: project.dir }), callId: 'call-1' };
+    const tool = h.hooks.tools.for('ReadTicket').call(ctx);
+    assert.deepEqual(await tool.execute({ id: 'BUG-2' }, ctx), { summary: 'read ticket BUG-2', content: 'crash on start\n' });
+    // A refusal is a result the model reads, not a failure of the run.
+    assert.deepEqual(await tool.execute({ id: 'BUG-3' }, ctx), { summary: 'no ticket BUG-3', is_error: true });
+  });
+
+  it('refuses to start the tool without the plugin that provides the store, naming both', () => {
+    assert.throws(() => hostWith(ticketTool()), /plugin acme:ticket-tool uses service acme:tickets\.store .*which no plugin provides/);
+  });
+
   it('rejects a bad config section at pod start, naming the key', async () => {
     await assert.rejects(startPod({ plugins: [...defaultPlugins(), tickets()], config: { tickets: { prefix: 'bug' } } }), /tickets\.prefix/);
   });
 
   it('resolves a ticket_ref sent to a real pod, and refuses a payload its schema rejects', async () => {
-    const pod = await startPod({ plugins: [...defaultPlugins(), tickets()], files: { 'tickets/T-12.md': TICKET } });
+    const pod = await startPod({ plugins: [...defaultPlugins(), tickets(), ticketTool()], files: { 'tickets/T-12.md': TICKET } });
     try {
       assert.ok(pod.client.welcome?.segments?.some((s) => s.kind === 'ticket_ref' && s.sigil === '!' && s.field === 'id'));
       const events = await pod.run([{ kind: 'text', content: 'what is T-12 about?' }, { kind: 'ticket_ref', id: 'T-12' }]);
