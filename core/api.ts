@@ -38,7 +38,7 @@ export type { ResolveContext } from './pipeline/ResolveContext.js';
 // Tools and providers
 export { defineTool, type ToolDefinition as ToolSpec } from './tools/defineTool.js';
 export { ToolRefusal, refusalsAsResults } from './tools/ToolRefusal.js';
-export type { Tool, ToolContext, ToolOutput } from './tools/Tool.js';
+export type { Tool, ToolContext, ToolOutput, ToolProgress } from './tools/Tool.js';
 export type { FileActivity } from './tools/FileActivity.js';
 export type { Provider, ProviderContext, ProviderPart, LlmRequest, ToolDefinition } from './provider/Provider.js';
 export {

@@ -30,6 +30,7 @@ export function writeFileAtomic(file: string, data: string): void {
 /**
  * Keeps one file rewritten atomically without blocking: writes are asynchronous and coalesced
  * (at most one in flight; the latest content wins). `drain()` waits for the last one.
+ * @beta
  */
 export class AtomicFileWriter {
   private pending: string | undefined;
