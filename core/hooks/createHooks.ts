@@ -28,6 +28,8 @@ export const REVERSED_HOOKS: ReadonlySet<string> = new Set(['podStop']);
  * host freezes them when the pod starts. Tap with `tap` (sync hooks) or `tapPromise`
  * (async hooks); `tapAsync` is refused. Every tap's failure becomes a `PluginError` naming
  * the plugin and the hook.
+ *
+ * Exported because `Hooks` is its return type; plugins get their pod's hooks as `api.hooks`.
  */
 export function createHooks() {
   return Object.freeze({
