@@ -7,6 +7,9 @@
 import { readFileSync, statSync } from 'node:fs';
 
 const argv = process.argv.slice(2);
+// The bundle's stack traces name the TypeScript sources (dist/bundle/*.map) when they are
+// asked for; mapping them costs start-up time, so only then.
+if (process.env.YOI_DEBUG) process.setSourceMapsEnabled(true);
 const root = new URL('../', import.meta.url);
 
 if (argv[0] === '--version' || argv[0] === '-v') {

@@ -39,6 +39,29 @@ const cjsNamedExports = {
   },
 };
 
+/**
+ * Inside the bundle, yoi's own `import … from '@oclif/core'` gets cli/hot/oclifLite.ts (the same
+ * flags and parser, a Command without oclif's config machinery). oclif's flag module needs its
+ * help module only for the `help` flag, which no hot command has.
+ */
+const oclifLite = {
+  name: 'oclif-lite',
+  setup(b) {
+    b.onResolve({ filter: /^@oclif\/core$/ }, (args) => {
+      if (args.importer.includes('node_modules')) return undefined;
+      return { path: path.join(root, 'cli/hot/oclifLite.ts') };
+    });
+    b.onResolve({ filter: /^\.\/help$/ }, (args) => {
+      if (!args.importer.endsWith(path.join('@oclif', 'core', 'lib', 'flags.js'))) return undefined;
+      return { path: 'help', namespace: 'oclif-no-help' };
+    });
+    b.onLoad({ filter: /.*/, namespace: 'oclif-no-help' }, () => ({
+      contents: "exports.loadHelpClass = () => { throw new Error('help is not part of the bundle'); };",
+      loader: 'js',
+    }));
+  },
+};
+
 function isCommonJs(file) {
   if (file.endsWith('.cjs')) return true;
   if (file.endsWith('.mjs') || !file.endsWith('.js')) return false;
@@ -66,7 +89,7 @@ const result = await build({
   external: ['typescript', '@vscode/ripgrep', 'jiti', 'gpt-tokenizer', 'gpt-tokenizer/*', 'ink', 'react', 'react/*', 'yaml'],
   // CommonJS packages in an ESM bundle call `require` for Node's built-ins.
   banner: { js: "import { createRequire as __yoiCreateRequire } from 'node:module'; const require = __yoiCreateRequire(import.meta.url);" },
-  plugins: [cjsNamedExports],
+  plugins: [oclifLite, cjsNamedExports],
   logLevel: 'warning',
   legalComments: 'none',
   metafile: Boolean(process.env.YOI_BUNDLE_META),
