@@ -21,10 +21,11 @@ const HOT: Record<string, () => Promise<{ default: unknown }>> = {
 
 /**
  * The command id and its argv when the command line is one of HOT's and nothing in it needs
- * oclif itself (help or version flags before `--`, `DEBUG` tracing); else undefined.
+ * oclif itself (help flags before `--`, `DEBUG` tracing); else undefined. `YOI_NO_FAST_PATH=1`
+ * sends every command line to oclif (to tell a difference between the two paths).
  */
 export function hotCommand(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): { id: string; argv: string[] } | undefined {
-  if (env.DEBUG) return undefined;
+  if (env.DEBUG || env.YOI_NO_FAST_PATH) return undefined;
   const words = argv[0] === 'pod' ? 2 : 1;
   const id = argv.slice(0, words).join(':');
   if (!(id in HOT) || argv.slice(0, words).some((w) => w.includes(':'))) return undefined;
