@@ -1,14 +1,16 @@
 // The baseline of bench/pod-commands.js: the least a client of a running pod can do, as its own
 // process — connect, `hello`, one request, print the first reply byte (for `run`: the first
-// text_delta's text) and, for `run`, read on until `run_end` so the pod is idle again.
-// argv: <socket> run|get_history|cancel
+// text_delta's text) and, for `run`, read on until `run_end` so the pod is idle again; `run-all`
+// prints every text_delta's text as it arrives.
+// argv: <socket> run|run-all|get_history|cancel
 import net from 'node:net';
 
 const [socketPath, method] = process.argv.slice(2);
 const s = net.connect(socketPath);
 s.setEncoding('utf8');
 s.write('{"method":"hello","params":{"protocol_version":2,"client":"bench-raw"}}\n');
-s.write(method === 'run'
+const run = method === 'run' || method === 'run-all';
+s.write(run
   ? '{"method":"run","params":{"input":[{"kind":"text","content":"hi"}]},"request_id":"r"}\n'
   : `{"method":"${method}","request_id":"r"}\n`);
 let carry = '';
@@ -17,8 +19,8 @@ s.on('data', (d) => {
   const lines = (carry + d).split('\n');
   carry = lines.pop();
   for (const line of lines) {
-    if (method === 'run') {
-      if (!printed && line.includes('"text_delta"')) {
+    if (run) {
+      if ((!printed || method === 'run-all') && line.includes('"text_delta"')) {
         process.stdout.write(JSON.parse(line).data.text);
         printed = true;
       }
