@@ -87,7 +87,7 @@ describe('segment kinds from the welcome', () => {
     await replay.until((s) => s.transcript.blocks.some((b) => b.kind === 'user'));
     expect(screen(replay)).toContain('❯ env [env_ref: PUBLIC_ATTACH_TEST]');
     // No sigil is `$` here: typed, it is text.
-    expect(h.store.getState().transcript.kinds.sigils.map((k) => k.sigil).sort()).toEqual(['#', '/', '@']);
+    expect(h.store.getState().transcript.kinds.sigils.map((k) => k.sigil).sort()).toEqual(['#', '&', '/', '@']);
     h.type('$HOME\r');
     await h.until((s) => s.transcript.status === 'idle' && has(s, 'assistant: [user] $HOME'));
     await c.close();
