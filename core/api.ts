@@ -19,6 +19,7 @@ export type { Hooks, HookName, ModelConfig } from './hooks/createHooks.js';
 export type * from './hooks/HookTypes.js';
 export type { PodServices } from './hooks/PodServices.js';
 export type { RuntimeDir } from './pod/RuntimeFiles.js';
+export type { Transport } from './server/Transport.js';
 
 // Segments
 export { defineSegmentKind, type SegmentKind, type SegmentKindDefinition, type SegmentOf } from './segments/defineSegmentKind.js';
