@@ -9,6 +9,8 @@ export interface ForegroundPodOptions {
    * config must be what the parent loaded, or trusted.
    */
   adopt?: { callback: string; instruction?: string; secret?: string; configDigest?: string };
+  /** `--listen`, `--tls-cert/--tls-key`, `--token-env`: the network listeners' launch parameters (`launch.listen`, plugin yoi:ws). */
+  listen?: { urls: string[]; tlsCert?: string; tlsKey?: string; tokenEnv?: string };
 }
 
 /**
@@ -27,7 +29,7 @@ export async function runPodForeground(opts: ForegroundPodOptions, print: (line:
     throw new YoiError('YOI_ERR_CONFIG_UNTRUSTED', `config ${config.configPath ?? ''} changed while the pod was starting; start it again`);
   }
   const pod = await Pod.start({ config, host, name: opts.name, socketPath: opts.socket, resume: opts.resume,
-    ...(opts.adopt ? { launch: { adopt: opts.adopt } } : {}),
+    ...(opts.adopt || opts.listen ? { launch: { ...(opts.adopt ? { adopt: opts.adopt } : {}), ...(opts.listen ? { listen: opts.listen } : {}) } } : {}),
   });
   print(`listening ${pod.paths.socket}`);
   for (const note of pod.notes) process.stderr.write(`yoi: ${note}\n`);
