@@ -2,12 +2,13 @@
 // (1) `run` → first `text_delta` on the echo provider, p50 over alternating runs on each
 // transport (goal: ws p50 ≤ 1.5x the socket's); (2) a DELTAS-delta run (scripted provider)
 // fanned out to 64 ws clients vs 64 socket clients, events/s per client (goal: ws ≥ 0.7x).
-// One pod process serves both; the clients live in this process and only look for markers.
+// One pod process serves both; clients only look for markers (the fan-out's in another process).
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import WebSocket from 'ws';
 import { report } from './measure.js';
+import { spawnClients } from './support/spawnClients.js';
 import { startPodProcess } from './support/startPodProcess.js';
 
 const RUNS = Number(process.env.REMOTE_RUNS ?? 300);
@@ -75,24 +76,22 @@ const podDir = path.join(pod.dir, 'run', 'remote');
 const { listen: [url] } = JSON.parse(fs.readFileSync(path.join(podDir, 'endpoints.json'), 'utf8'));
 const token = fs.readFileSync(path.join(podDir, 'token'), 'utf8').trim();
 
-// (2) first: the scripted replies come before the echo ones.
+// (2) first: the scripted replies come before the echo ones. The counting clients live in
+// another process (bench/support/countingClients.js), as in bench/fanout.js.
 const rate = { socket: [], ws: [] };
 for (let round = 0; round < ROUNDS; round++) {
   for (const kind of ['socket', 'ws']) {
-    const clients = [];
-    for (let i = 0; i < CLIENTS; i++) clients.push(await lineClient(kind, kind === 'socket' ? pod.socket : url, token));
-    const driver = clients[0];
+    const c = spawnClients(kind === 'socket' ? pod.socket : url, CLIENTS, DELTAS, { v2: true, token });
+    await c.ready;
+    const driver = await lineClient('socket', pod.socket, token);
     const idle = driver.next('"status":"idle"');
-    const t = process.hrtime.bigint();
+    c.go();
     driver.write('{"method":"run","params":{"input":[{"kind":"text","content":"go"}]}}');
-    await new Promise((resolve) => {
-      const check = () => (clients.every((c) => c.count() >= DELTAS) ? resolve() : setTimeout(check, 1));
-      check();
-    });
-    const ms = Number(process.hrtime.bigint() - t) / 1e6;
+    const ms = await c.done;
     rate[kind].push((DELTAS / ms) * 1000);
     await idle;
-    for (const c of clients) c.close();
+    driver.close();
+    c.kill();
   }
 }
 
@@ -105,10 +104,11 @@ for (let i = 0; i < 2 * (RUNS + 50); i++) {
   const c = kind === 'socket' ? sock : ws;
   const t = process.hrtime.bigint();
   const delta = c.next('"text_delta"');
-  const idle = c.next('"status":"idle"');
+  // Both clients see every run: wait until both saw this one end, so neither reads an old one.
+  const idle = [sock.next('"status":"idle"'), ws.next('"status":"idle"')];
   c.write(`{"method":"run","params":{"input":[{"kind":"text","content":"ping ${i}"}]}}`);
   const at = await delta;
-  await idle;
+  await Promise.all(idle);
   if (i >= 100) first[kind].push(Number(at - t) / 1000);
 }
 sock.close();

@@ -1,5 +1,5 @@
 import { YoiError } from '../errors/YoiError.js';
-import { WebSocketTransport } from '../server/WebSocketTransport.js';
+import type { WebSocketTransport } from '../server/WebSocketTransport.js';
 
 /** The largest frame a client takes from a pod (a long history is one line). */
 const CLIENT_MAX_PAYLOAD = 512 * 1024 * 1024;
@@ -19,7 +19,8 @@ export interface WebSocketOptions {
 export async function openWebSocket(url: string, opts: WebSocketOptions): Promise<WebSocketTransport> {
   if (!/^wss?:\/\//i.test(url)) throw new YoiError('YOI_ERR_CONNECTION', `cannot reach a pod at ${url}: not a ws:// or wss:// URL`);
   if (!opts.token) throw new YoiError('YOI_ERR_TOKEN', `no usable token for ${url}: set YOI_TOKEN, or name the variable holding it with --token-env VAR`);
-  const { WebSocket } = await import('ws');
+  // Loaded when a URL is used: commands on the Unix socket never load `ws`.
+  const [{ WebSocket }, { WebSocketTransport }] = await Promise.all([import('ws'), import('../server/WebSocketTransport.js')]);
   return new Promise((resolve, reject) => {
     let ws: InstanceType<typeof WebSocket>;
     try {

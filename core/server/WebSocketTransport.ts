@@ -1,9 +1,38 @@
 import { EventEmitter } from 'node:events';
 import type { Duplex } from 'node:stream';
+import * as wsPackage from 'ws';
 import type { WebSocket } from 'ws';
 import type { Transport } from './Transport.js';
 
 const NEWLINE = Buffer.from('\n');
+
+/** `ws`'s own frame builder (exported by the package, not typed by @types/ws). */
+const { Sender } = wsPackage as unknown as { Sender: { frame(data: Buffer, options: FrameOptions): Buffer[] } };
+interface FrameOptions { fin: boolean; opcode: number; mask: boolean; readOnly: boolean; rsv1: boolean }
+const TEXT: FrameOptions = { fin: true, opcode: 1, mask: false, readOnly: true, rsv1: false };
+
+/**
+ * The frames of one buffer of lines, made once: the bus hands the same buffer (a batch of
+ * broadcasts) to every client, and a server's frames are unmasked, so every WebSocket client
+ * can write the same bytes — as socket clients share the batch itself.
+ */
+const framed = new WeakMap<Buffer, Buffer>();
+
+function frames(buf: Buffer): Buffer {
+  const known = framed.get(buf);
+  if (known) return known;
+  const parts: Buffer[] = [];
+  let start = 0;
+  while (start < buf.length) {
+    let nl = buf.indexOf(0x0a, start);
+    if (nl < 0) nl = buf.length;
+    if (nl > start) parts.push(...Sender.frame(buf.subarray(start, nl), TEXT));
+    start = nl + 1;
+  }
+  const out = Buffer.concat(parts);
+  framed.set(buf, out);
+  return out;
+}
 
 /**
  * A `ws` WebSocket as a Transport: one protocol line per text frame, both ways. Outgoing
@@ -33,10 +62,15 @@ export class WebSocketTransport extends EventEmitter implements Transport {
     raw?.on('drain', () => this.emit('drain'));
   }
 
-  /** Sends each line of `data` as one text frame; nothing once the WebSocket is closing. */
+  /**
+   * Sends each line of `data` as one text frame; nothing once the WebSocket is closing. On the
+   * server the frames (made by `ws`) go to the socket in one write: the pod never compresses or
+   * sends a Blob, so `ws`'s sender never holds frames back that these could overtake.
+   */
   write(data: Buffer | string): boolean {
     if (this.ws.readyState !== this.ws.OPEN) return false;
     const buf = typeof data === 'string' ? Buffer.from(data) : data;
+    if (this.raw) return this.raw.write(frames(buf));
     let start = 0;
     while (start < buf.length) {
       let nl = buf.indexOf(0x0a, start);

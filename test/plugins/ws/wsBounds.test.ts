@@ -58,7 +58,7 @@ describe('yoi:ws bounds', () => {
 
   it('at most maxConnections at once: more are closed as they arrive, those open keep working', async () => {
     const tp = await pod({ urls: [], config: { listen: [{ url: 'ws://127.0.0.1:0', maxConnections: 4 }] } });
-    const open = [];
+    const open: Awaited<ReturnType<typeof tp.connectWs>>[] = [];
     for (let i = 0; i < 4; i++) open.push(await tp.connectWs());
     cleanups.push(() => Promise.all(open.map((c) => c.close())));
     await expect(tp.connectWs()).rejects.toMatchObject({ code: 'YOI_ERR_CONNECTION' });
