@@ -4,13 +4,19 @@ export interface PodTargetFlags {
   pod?: string;
   socket?: string;
   config?: string;
+  url?: string;
+  'token-env'?: string;
 }
 
 export interface PodTarget {
   name: string;
+  /** The socket path, or for `--url` the URL. */
   socket: string;
-  /** How to address this pod on a command line: `--pod alpha` or `--socket PATH`. */
+  /** How to address this pod on a command line: `--pod alpha`, `--socket PATH` or `--url URL`. */
   flag: string;
+  /** A pod's network listener (`--url`) and the bearer token for it. */
+  url?: string;
+  token?: string;
 }
 
 /**
@@ -19,10 +25,24 @@ export interface PodTarget {
  * the command says so instead of "not running".
  */
 export async function resolvePodTarget(flags: PodTargetFlags): Promise<PodTarget> {
+  if (flags.url !== undefined) return urlTarget(flags.url, flags['token-env']);
   const target = await findPodTarget(flags);
   const { checkOwnSocket } = await import('../core/pod/trustedPath.js');
   checkOwnSocket(target.socket);
   return target;
+}
+
+/** `--url`: the token comes from `--token-env VAR`, else `YOI_TOKEN`. */
+async function urlTarget(url: string, tokenEnv: string | undefined): Promise<PodTarget> {
+  const { YoiError } = await import('../core/errors/YoiError.js');
+  const variable = tokenEnv ?? 'YOI_TOKEN';
+  const token = process.env[variable]?.trim();
+  if (!token) {
+    const how = tokenEnv ? '' : ', or name the variable holding it with --token-env VAR';
+    throw new YoiError('YOI_ERR_TOKEN', `no usable token for ${url}: $${variable} is not set (the pod's token is in <runtime dir>/<name>/token on its machine${how})`);
+  }
+  const flag = tokenEnv ? `--url ${url} --token-env ${tokenEnv}` : `--url ${url}`;
+  return { name: url, socket: url, flag, url, token };
 }
 
 async function findPodTarget(flags: PodTargetFlags): Promise<PodTarget> {
@@ -47,6 +67,11 @@ async function findPodTarget(flags: PodTargetFlags): Promise<PodTarget> {
 export async function connectPod(flags: PodTargetFlags): Promise<{ client: PodClient; name: string; target: PodTarget }> {
   const target = await resolvePodTarget(flags);
   const { PodClient } = await import('../core/client/PodClient.js');
+  if (target.url !== undefined) {
+    const client = await PodClient.connect({ url: target.url, token: target.token, clientName: 'yoi-cli', protocol: 2 });
+    const named = { ...target, name: client.welcome?.pod_name ?? target.name };
+    return { client, name: named.name, target: named };
+  }
   const { isSocketLive } = await import('../core/pod/podFiles.js');
   if (!(await isSocketLive(target.socket))) throw await notRunning(target);
   const client = await PodClient.connect({ socketPath: target.socket, clientName: 'yoi-cli', protocol: 2 });

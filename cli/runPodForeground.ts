@@ -11,6 +11,8 @@ export interface ForegroundPodOptions {
   adopt?: { callback: string; instruction?: string; secret?: string; configDigest?: string };
   /** `--mcp-servers`: MCP servers for this pod only, handed to plugins as `launch.mcp.servers`. */
   mcpServers?: Record<string, unknown>;
+  /** `--listen`, `--tls-cert/--tls-key`, `--token-env`: the network listeners' launch parameters (`launch.listen`, plugin yoi:ws). */
+  listen?: { urls: string[]; tlsCert?: string; tlsKey?: string; tokenEnv?: string };
 }
 
 /**
@@ -28,7 +30,9 @@ export async function runPodForeground(opts: ForegroundPodOptions, print: (line:
     const { YoiError } = await import('../core/errors/YoiError.js');
     throw new YoiError('YOI_ERR_CONFIG_UNTRUSTED', `config ${config.configPath ?? ''} changed while the pod was starting; start it again`);
   }
-  const launch = { ...(opts.adopt ? { adopt: opts.adopt } : {}), ...(opts.mcpServers ? { mcp: { servers: opts.mcpServers } } : {}) };
+  const launch = { ...(opts.adopt ? { adopt: opts.adopt } : {}), ...(opts.mcpServers ? { mcp: { servers: opts.mcpServers } } : {}),
+    ...(opts.listen ? { listen: opts.listen } : {}),
+  };
   const pod = await Pod.start({ config, host, name: opts.name, socketPath: opts.socket, resume: opts.resume,
     ...(Object.keys(launch).length > 0 ? { launch } : {}),
   });

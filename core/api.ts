@@ -29,6 +29,8 @@ export { createHooks, type Hooks, type HookName, type ModelConfig } from './hook
 export type * from './hooks/HookTypes.js';
 export type { PodServices, PluginLog } from './hooks/PodServices.js';
 export type { RuntimeDir } from './pod/RuntimeFiles.js';
+export type { Transport } from './server/Transport.js';
+export { WebSocketTransport } from './server/WebSocketTransport.js';
 
 // Segments
 export { defineSegmentKind, type SegmentKind, type SegmentKindDefinition, type SegmentOf } from './segments/defineSegmentKind.js';

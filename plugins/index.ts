@@ -25,6 +25,7 @@ import { podReporter } from './podtree/podReporter.js';
 import { spawnedPodEvents } from './podtree/spawnedPodEvents.js';
 import { podEventText } from './podtree/podEventText.js';
 import { mcp } from './mcp/mcpPlugin.js';
+import { wsPlugin } from './ws/wsPlugin.js';
 import type { YoiPlugin } from '../core/api.js';
 
 export { pasteResolver, fileRefResolver, knowledgeResolver, workflowResolver, bashTool };
@@ -71,6 +72,7 @@ export function defaultPlugins(opts: { exclude?: readonly string[] } = {}): YoiP
     spawnedPodEvents(),
     podEventText(),
     mcp(),
+    wsPlugin(),
   ];
   return plugins.filter((plugin) => !exclude.has(plugin.name));
 }

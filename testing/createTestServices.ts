@@ -38,5 +38,7 @@ export function createTestServices(opts: TestServicesOptions): PodServices & { r
     },
     find: <T>(key: ServiceKey<T>) => provided.get(key.id) as T | undefined,
     pluginLog: { append: () => undefined, restored: () => [] },
+    // Outside a pod there is nobody to serve: the transport is closed.
+    serveClient: (transport) => void transport.destroy(),
   };
 }

@@ -5,14 +5,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export async function startPodProcess({ files = {}, name = 'bench' } = {}) {
+export async function startPodProcess({ files = {}, name = 'bench', args = [] } = {}) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'yoi-bp-'));
   for (const [rel, content] of Object.entries(files)) fs.writeFileSync(path.join(dir, rel), content);
   const env = { ...process.env, YOI_RUNTIME_DIR: path.join(dir, 'run') };
   const bin = fileURLToPath(new URL('../../bin/run.js', import.meta.url));
   // Started as the `yoi` executable starts it (its shebang carries the pod's Node flags).
   const { POD_NODE_FLAGS } = await import('../../dist/core/pod/podNodeFlags.js');
-  const child = spawn(process.execPath, [...POD_NODE_FLAGS, bin, 'pod', 'start', '--name', name], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...POD_NODE_FLAGS, bin, 'pod', 'start', '--name', name, ...args], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const socket = await new Promise((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (d) => {

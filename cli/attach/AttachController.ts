@@ -15,6 +15,9 @@ import { addNote, reduceEvents } from './transcriptReducer.js';
 
 export interface AttachControllerOptions {
   socketPath: string;
+  /** A pod's network listener instead of the socket, and its bearer token (`--url`). */
+  url?: string;
+  token?: string;
   store: AttachStore;
   /** Called once when the user quits (or the pod was shut down from here). */
   onQuit: () => void;
@@ -54,7 +57,7 @@ export class AttachController {
   constructor(private readonly opts: AttachControllerOptions) {
     this.now = opts.now ?? Date.now;
     this.link = new PodLink({
-      socketPath: opts.socketPath,
+      socketPath: opts.socketPath, url: opts.url, token: opts.token,
       batchMs: opts.batchMs,
       onEvent: (e) => this.onEvent(e),
       onEvents: (events) => this.update((s) => ({ ...s, transcript: reduceEvents(s.transcript, events) })),

@@ -4,6 +4,9 @@ import type { Connection } from './AttachStore.js';
 
 export interface PodLinkOptions {
   socketPath: string;
+  /** A pod's network listener instead of the socket, and its bearer token. */
+  url?: string;
+  token?: string;
   /** Every event, as it arrives (for side effects that must not wait for a frame). */
   onEvent: (event: Event) => void;
   /** Events in order, in batches of at most one per `batchMs` (for rendering). */
@@ -56,7 +59,7 @@ export class PodLink {
   private async connect(): Promise<void> {
     // The listener goes in before `hello`; a v1 pod (no welcome) is spoken to in v1 by PodClient.
     const client = await PodClient.connect({
-      socketPath: this.opts.socketPath, protocol: 2, clientName: this.opts.clientName ?? 'yoi-attach', connectTimeoutMs: 3000,
+      ...(this.opts.url !== undefined ? { url: this.opts.url, token: this.opts.token } : { socketPath: this.opts.socketPath }), protocol: 2, clientName: this.opts.clientName ?? 'yoi-attach', connectTimeoutMs: 3000,
       onEvent: (e) => this.receive(e),
     });
     if (this.closing) {

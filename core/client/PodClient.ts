@@ -1,8 +1,8 @@
-import type net from 'node:net';
 import { YoiError } from '../errors/YoiError.js';
 import { checkOwnSocket } from '../pod/trustedPath.js';
 import { LineReader, decodeEventLine, encodeMethod, parseLine, type Event, type EventOf, type Method, type PodStatus } from '../protocol/index.js';
 import { openSocket } from './openSocket.js';
+import { openWebSocket } from './openWebSocket.js';
 import { PodRequestError, V1Emulation, type Reply } from './V1Emulation.js';
 import { isV1HelloRefusal } from './v1Replies.js';
 
@@ -17,8 +17,25 @@ export interface UnknownEvent {
   line: string;
 }
 
+/** What a client talks over: the Unix socket, or a WebSocket (whole lines written, bytes read). */
+interface ClientLink {
+  write(data: string): unknown;
+  end(): unknown;
+  destroy(): unknown;
+  on(event: 'data', listener: (chunk: Buffer) => void): unknown;
+  on(event: 'close', listener: () => void): unknown;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+}
+
 export interface PodClientOptions {
-  socketPath: string;
+  /** The pod's Unix socket; or `url`. */
+  socketPath?: string;
+  /** A pod's network listener, `ws://HOST:PORT` or `wss://HOST:PORT` (instead of `socketPath`). */
+  url?: string;
+  /** The bearer token `url` needs. */
+  token?: string;
+  /** CA certificate(s) to trust for a `wss://` url (besides the system's and NODE_EXTRA_CA_CERTS). */
+  ca?: string | Buffer;
   /** Sent in `hello` (`name/version`). */
   clientName?: string;
   /** Sent in `hello` as `auth`: a credential the pod checks (a child pod's report secret). */
@@ -75,7 +92,7 @@ export class PodClient {
   private hello?: { id: string; answer: (welcome?: WelcomeData) => void };
 
   private constructor(
-    private readonly socket: net.Socket,
+    private readonly socket: ClientLink,
     private readonly opts: PodClientOptions,
   ) {
     const reader = new LineReader({
@@ -106,11 +123,7 @@ export class PodClient {
 
   /** Connects and (for protocol 2) negotiates with `hello` → `welcome`, or settles on v1. */
   static async connect(opts: PodClientOptions): Promise<PodClient> {
-    // Only the user's own socket, in a directory nobody else controls (no SO_PEERCRED in Node).
-    if (!checkOwnSocket(opts.socketPath)) {
-      throw new YoiError('YOI_ERR_CONNECTION', `cannot reach a pod at ${opts.socketPath}: no pod is listening there`);
-    }
-    const socket = await openSocket(opts.socketPath, opts.connectTimeoutMs ?? 5000);
+    const socket = await PodClient.open(opts);
     const client = new PodClient(socket, opts);
     if (opts.onEvent) client.onEvent(opts.onEvent);
     if ((opts.protocol ?? 2) === 2) {
@@ -122,6 +135,18 @@ export class PodClient {
       }
     }
     return client;
+  }
+
+  /** The transport the address names: a WebSocket for `url`, else the Unix socket. */
+  private static async open(opts: PodClientOptions): Promise<ClientLink> {
+    const timeoutMs = opts.connectTimeoutMs ?? 5000;
+    if (opts.url !== undefined) return openWebSocket(opts.url, { token: opts.token, ca: opts.ca, timeoutMs });
+    if (opts.socketPath === undefined) throw new YoiError('YOI_ERR_CONNECTION', 'cannot reach a pod: neither a socket path nor a URL was given');
+    // Only the user's own socket, in a directory nobody else controls (no SO_PEERCRED in Node).
+    if (!checkOwnSocket(opts.socketPath)) {
+      throw new YoiError('YOI_ERR_CONNECTION', `cannot reach a pod at ${opts.socketPath}: no pod is listening there`);
+    }
+    return openSocket(opts.socketPath, timeoutMs);
   }
 
   get connected(): boolean {

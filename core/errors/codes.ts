@@ -5,6 +5,8 @@
 export const ERROR_CODES = {
   /** `yoi pod start --adopt` found no scope reserved for it by the pod at `--callback` (SpawnPod starts such pods). */
   YOI_ERR_ADOPT: 'a pod started with --adopt found no scope reserved for it',
+  /** A pod's network listener refused the client: no or a wrong bearer token (HTTP 401), a browser Origin (403), too many failures from this address (429). */
+  YOI_ERR_AUTH: 'the pod at <url> refused the connection: <why>',
   /** A manual compaction (`yoi compact`) ended with `compact_failed`; the history is unchanged. */
   YOI_ERR_COMPACTION: 'the compaction of pod <name> failed: <cause>',
   /** A config file could not be loaded or does not match the schema. */
@@ -20,6 +22,8 @@ export const ERROR_CODES = {
   YOI_ERR_CONFIG_UNTRUSTED: 'the config changed since the spawning pod loaded it; run yoi trust to let spawned pods load it',
   /** The pod's socket could not be reached, or the connection closed before the answer. */
   YOI_ERR_CONNECTION: 'cannot reach pod <name> at <socket>',
+  /** A network listener (`--listen`, config `listen`) cannot be set up: a bad URL, a non-loopback host without `allowRemote`, TLS files, the port. */
+  YOI_ERR_LISTEN: 'cannot listen on <url>: <cause>',
   /** An interactive command (`yoi attach`) was run without a terminal on stdin and stdout. */
   YOI_ERR_NOT_A_TERMINAL: 'yoi attach needs an interactive terminal',
   /** What was opened is not the path that was checked: a directory on the way was moved or swapped for a symlink meanwhile. */
@@ -78,6 +82,8 @@ export const ERROR_CODES = {
   YOI_ERR_SOCKET_PATH: 'socket path is too long for this OS',
   /** The pod did not answer in time. */
   YOI_ERR_TIMEOUT: 'no answer from pod <name> within <ms> ms',
+  /** The bearer token for a network listener or client is missing or unusable (an unset variable, a token file not the user's own or readable by others). */
+  YOI_ERR_TOKEN: 'no usable token: <cause>',
   /** The trust store (`~/.config/yoi/trust.json`) is not valid JSON of the expected shape. */
   YOI_ERR_TRUST_STORE: 'the trust store <file> cannot be used: <cause>',
   /** `model.provider` names a provider no plugin registers. */

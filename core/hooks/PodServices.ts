@@ -4,6 +4,7 @@ import type { ResolvedConfig } from '../config/resolveConfig.js';
 import type { FileActivity } from '../tools/FileActivity.js';
 import type { ServiceKey } from '../plugin/defineService.js';
 import type { RuntimeDir } from '../pod/RuntimeFiles.js';
+import type { Transport } from '../server/Transport.js';
 
 /** A plugin's entries in the session log (`{"type":"plugin","plugin":…,"data":…}`). */
 export interface PluginLog {
@@ -38,6 +39,12 @@ export interface PodServices {
    * e.g. the write tools' temp-file journal `.write-temps/`.
    */
   readonly runtime: RuntimeDir;
+  /**
+   * Serves one more client over `transport` (a plugin's listener, e.g. a WebSocket) exactly like
+   * a Unix-socket client: the same framing, hello, bounded queue, `lagged` and replies. From
+   * `podStart` on; a pod that is stopping closes it at once.
+   */
+  serveClient(transport: Transport): void;
   /** State plugins keep in the session log, so it survives a restart with `--resume`. */
   readonly pluginLog: PluginLog;
   /** A service some plugin provides; throws `YOI_ERR_PLUGIN_SERVICE` naming it when none does. */

@@ -129,6 +129,7 @@ export class Pod {
       alert: (level, message) => this.alert(level, message), scope: this.scope, config, files: new FileActivity(),
       note: (message) => (this.listening ? this.alert('warn', message) : this.notes.push(message)),
       runtime: this.files.handle, get: (key) => host.services.get(key), find: (key) => host.services.find(key),
+      serveClient: (transport) => (this.server && !this.stopping ? this.server.accept(transport) : void transport.destroy()),
       pluginLog: {
         append: (plugin, data) => this.runtime.session.append({ type: 'plugin', ts: Date.now(), plugin, data }),
         restored: (plugin) => this.restoredPlugins.get(plugin) ?? [],

@@ -1,6 +1,6 @@
-import type { Socket } from 'node:net';
 import { LineReader, type ByteBudget, type LineError } from '../protocol/index.js';
 import { SocketBacklog } from './SocketBacklog.js';
+import type { Transport } from './Transport.js';
 
 /** Bytes the kernel/socket may hold before we keep lines in our own (bounded) queue. */
 const SOCKET_HIGH_WATER = 64 * 1024;
@@ -81,7 +81,7 @@ export class Connection {
   };
 
   constructor(
-    private readonly socket: Socket,
+    private readonly socket: Transport,
     private readonly opts: ConnectionOptions,
   ) {
     this.id = opts.id;

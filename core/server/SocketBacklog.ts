@@ -1,4 +1,4 @@
-import type { Socket } from 'node:net';
+import type { Transport } from './Transport.js';
 
 /**
  * What a socket still holds of the lines written to it, by kind. Node only tells how many bytes
@@ -13,7 +13,7 @@ export class SocketBacklog {
   /** The part of `total` that is never dropped. */
   private fixed = 0;
 
-  constructor(private readonly socket: Socket) {}
+  constructor(private readonly socket: Transport) {}
 
   write(buf: Buffer, droppable: boolean): void {
     this.socket.write(buf);

@@ -4,6 +4,7 @@ import type { EventBus } from '../bus/EventBus.js';
 import { Connection } from './Connection.js';
 import { requestRefused } from './backlogErrors.js';
 import { InputBudget } from './InputBudget.js';
+import type { Transport } from './Transport.js';
 import { decodeMethodLine, downgradeToV1, encodeEvent, type Event, type Method } from '../protocol/index.js';
 
 export interface SocketServerOptions {
@@ -61,7 +62,8 @@ export class SocketServer {
     await closed;
   }
 
-  private accept(socket: net.Socket): void {
+  /** Serves one client over `socket` (the Unix socket's, or another transport's: see Transport). */
+  accept(socket: Transport): void {
     const { bus } = this.opts;
     const conn = new Connection(socket, {
       id: this.nextId++,

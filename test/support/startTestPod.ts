@@ -24,6 +24,8 @@ export interface TestPodOptions {
   dir?: string;
   /** Start as a child of the pod at `callback` (which reserved its scope). */
   adopt?: { callback: string; instruction?: string; secret?: string };
+  /** Launch parameters for plugins (`yoi pod start --listen …` gives `{ listen: {...} }`). */
+  launch?: Record<string, unknown>;
 }
 
 export interface TestPod {
@@ -56,7 +58,7 @@ export async function startTestPod(opts: TestPodOptions = {}): Promise<TestPod> 
   const config = opts.plugins ? { ...loaded, plugins: opts.plugins } : loaded;
   const host = createHostFromConfig(config);
   const pod = await Pod.start({ config, host, name: opts.name ?? 'test', env, resume: opts.resume,
-    ...(opts.adopt ? { launch: { adopt: opts.adopt } } : {}),
+    ...(opts.adopt || opts.launch ? { launch: { ...opts.launch, ...(opts.adopt ? { adopt: opts.adopt } : {}) } } : {}),
   });
   return {
     pod,
