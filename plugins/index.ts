@@ -24,6 +24,7 @@ import { listPodsTool } from './podtree/listPodsTool.js';
 import { podReporter } from './podtree/podReporter.js';
 import { spawnedPodEvents } from './podtree/spawnedPodEvents.js';
 import { podEventText } from './podtree/podEventText.js';
+import { clusterPlugin } from './cluster/clusterPlugin.js';
 import type { YoiPlugin } from '../core/api.js';
 
 export { pasteResolver, fileRefResolver, knowledgeResolver, workflowResolver, bashTool };
@@ -65,6 +66,7 @@ export function defaultPlugins(opts: { exclude?: readonly string[] } = {}): YoiP
     podReporter(),
     spawnedPodEvents(),
     podEventText(),
+    clusterPlugin(),
   ];
   return plugins.filter((plugin) => !exclude.has(plugin.name));
 }

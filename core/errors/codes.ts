@@ -5,6 +5,10 @@
 export const ERROR_CODES = {
   /** `yoi pod start --adopt` found no scope reserved for it by the pod at `--callback` (SpawnPod starts such pods). */
   YOI_ERR_ADOPT: 'a pod started with --adopt found no scope reserved for it',
+  /** The cluster (NATS JetStream) could not be reached or used: the message names the servers and the cause. */
+  YOI_ERR_CLUSTER: 'cannot use the cluster at <servers>: <cause>',
+  /** A cluster command (`yoi host`, `yoi pod list --cluster`, SpawnPod with `host`) found no `cluster` section in the config. */
+  YOI_ERR_CLUSTER_NOT_CONFIGURED: 'cluster mode needs a `cluster: {nats: {servers}}` section in the config',
   /** A manual compaction (`yoi compact`) ended with `compact_failed`; the history is unchanged. */
   YOI_ERR_COMPACTION: 'the compaction of pod <name> failed: <cause>',
   /** A config file could not be loaded or does not match the schema. */
