@@ -1,0 +1,165 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import fs from 'node:fs';
+import path from 'node:path';
+import { PodClient } from '../../core/client/PodClient.js';
+import { startHostProcess } from '../support/hostProcess.js';
+import { natsServerMissing, startNatsServer, type NatsServer } from '../support/natsServer.js';
+import { startPodProcess, yoi, yoiAsync } from '../support/runCli.js';
+import { makeProject } from '../support/startTestPod.js';
+import { waitFor } from '../support/waitFor.js';
+
+/**
+ * Pod trees across two simulated hosts on this machine (separate runtime dirs and host names)
+ * over a real nats-server: `host-a` runs `yoi host`; the root pod runs "on" `host-b` and
+ * places its child on `host-a` with SpawnPod `host`. The child's reports reach the root through
+ * JetStream: across a NATS restart and a root restart none is lost and none applied twice; a
+ * host killed with its pods is marked gone after the TTL and its scope reclaimed.
+ */
+const missing = natsServerMissing();
+if (missing) console.warn(`skipping the cluster pod-tree tests: ${missing}`);
+const suite = missing ? describe.skip : describe;
+
+const CONFIG = (servers: string, prefix: string, ttlMs: number) => `import fs from 'node:fs';
+import path from 'node:path';
+import { defaultPlugins, definePlugin } from 'yoi';
+
+const eventLog = definePlugin({
+  name: 'test:event-log',
+  apply(host) {
+    for (const kind of ['turn_ended', 'errored', 'shut_down', 'scope_sub_delegated']) {
+      host.hooks.podEvent.for(kind).tapPromise('test:event-log', async (event, ctx) => {
+        fs.appendFileSync(path.join(ctx.projectDir, 'events.' + ctx.podName + '.log'), JSON.stringify(event) + '\\n');
+      });
+    }
+  },
+});
+
+export default {
+  model: { provider: 'scripted', script: 'script.{pod}.json' },
+  plugins: [...defaultPlugins(), eventLog()],
+  cluster: { nats: { servers: ${JSON.stringify(servers)}, prefix: ${JSON.stringify(prefix)} }, ttlMs: ${ttlMs}, heartbeatMs: 300 },
+};
+`;
+
+const pids: number[] = [];
+const kill = (pid: number | undefined) => {
+  try {
+    if (pid) process.kill(pid, 'SIGKILL');
+  } catch {
+    // gone already
+  }
+};
+
+suite('pod trees across hosts', () => {
+  let nats: NatsServer;
+  let n = 0;
+  beforeAll(async () => {
+    nats = await startNatsServer();
+  }, 60_000);
+  afterEach(() => {
+    for (const pid of pids.splice(0)) kill(pid);
+  });
+  afterAll(async () => {
+    await nats?.dispose();
+  }, 60_000);
+
+  async function cluster({ ttlMs = 30_000 } = {}) {
+    const dir = fs.realpathSync(makeProject({ 'src/a.ts': 'a\n' }));
+    fs.writeFileSync(path.join(dir, 'yoi.config.ts'), CONFIG(nats.url, `t${++n}${process.pid}-`, ttlMs));
+    const script = (pod: string, replies: unknown[]) => fs.writeFileSync(path.join(dir, `script.${pod}.json`), JSON.stringify(replies));
+    script('root', [{ tool_calls: [{ name: 'SpawnPod', arguments: { name: 'kid', task: 'work', host: 'host-a', scope: [{ target: 'src', permission: 'write' }] } }] }, { text: 'spawned' }]);
+    script('kid', []);
+    const envA = { YOI_RUNTIME_DIR: path.join(dir, 'run-a') };
+    const envB = { YOI_RUNTIME_DIR: path.join(dir, 'run-b'), YOI_HOST_NAME: 'host-b' };
+    const host = await startHostProcess('host-a', { cwd: dir, env: envA });
+    pids.push(host.child.pid!);
+    const startRoot = async (...args: string[]) => {
+      const root = await startPodProcess(['--name', 'root', ...args], { cwd: dir, env: envB });
+      pids.push(root.child.pid!);
+      return root;
+    };
+    const root = await startRoot();
+    const events = (pod: string) => {
+      const file = path.join(dir, `events.${pod}.log`);
+      return fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { kind: string; pod_name: string }) : [];
+    };
+    const turnsEnded = () => events('root').filter((e) => e.kind === 'turn_ended' && e.pod_name === 'kid').length;
+    const listCluster = async () => {
+      const r = await yoiAsync(['pod', 'list', '--cluster', '--json'], { cwd: dir, env: envB, timeoutMs: 60_000 });
+      if (r.status !== 0) throw new Error(`exit ${r.status}: ${r.stderr}`);
+      return JSON.parse(r.stdout) as { name: string; host: string; parent: string | null; pid: number; endpoints: { socket: string } }[];
+    };
+    const kidSocket = path.join(envA.YOI_RUNTIME_DIR, 'kid', 'sock');
+    /** A run given to the kid as its parent gives it (it reports when the run ends). */
+    const runKid = async (text: string) => {
+      const client = await PodClient.connect({ socketPath: kidSocket, clientName: 'pod/root' });
+      try {
+        await client.request({ method: 'run', params: { input: [{ kind: 'text', content: text }] } });
+      } finally {
+        await client.close();
+      }
+    };
+    const spawn = async () => {
+      const sent = yoi(['send', '--pod', 'root', 'go'], { cwd: dir, env: envB, timeoutMs: 60_000 });
+      expect(sent.status).toBe(0);
+      await waitFor('the kid\'s first report at the root', () => turnsEnded() >= 1, 90_000);
+      const kid = await waitFor('the kid in the cluster registry', async () => (await listCluster()).find((e) => e.name === 'kid'), 90_000);
+      pids.push(kid.pid);
+      return kid;
+    };
+    return { dir, envA, envB, host, root, startRoot, events, turnsEnded, listCluster, runKid, spawn, kidSocket };
+  }
+
+  it('places a child on another host, whose reports reach the parent through JetStream', async () => {
+    const c = await cluster();
+    const kid = await c.spawn();
+    expect(kid).toMatchObject({ host: 'host-a', parent: 'root', endpoints: { socket: c.kidSocket } });
+    const lock = JSON.parse(fs.readFileSync(path.join(c.envA.YOI_RUNTIME_DIR, 'scope.lock'), 'utf8')).allocations as { pod_name: string; delegated_from: string | null }[];
+    expect(lock.find((a) => a.pod_name === 'kid')?.delegated_from).toBe('root');
+    const registry = JSON.parse(fs.readFileSync(path.join(c.envB.YOI_RUNTIME_DIR, 'root', 'spawned_pods.json'), 'utf8')) as { pod_name: string; host?: string }[];
+    expect(registry).toEqual([expect.objectContaining({ pod_name: 'kid', host: 'host-a' })]);
+    expect(c.turnsEnded()).toBe(1);
+  }, 240_000);
+
+  it('loses no report and applies none twice while the NATS server restarts', async () => {
+    const c = await cluster();
+    await c.spawn();
+    await nats.stop();
+    for (let i = 0; i < 3; i++) await c.runKid(`while down ${i}`);
+    await nats.start();
+    await c.runKid('marker');
+    await waitFor('five reports at the root', () => c.turnsEnded() >= 5, 120_000);
+    // The marker came last (one report in flight at a time, in order): nothing else is on its way.
+    expect(c.turnsEnded()).toBe(5);
+  }, 300_000);
+
+  it('delivers what the child reported while its parent was stopped, once, to the resumed parent', async () => {
+    const c = await cluster();
+    await c.spawn();
+    expect(yoi(['pod', 'stop', '--pod', 'root'], { cwd: c.dir, env: c.envB }).status).toBe(0);
+    await c.root.exited;
+    for (let i = 0; i < 3; i++) await c.runKid(`while the parent is away ${i}`);
+    await c.startRoot('--resume');
+    await waitFor('four reports at the root', () => c.turnsEnded() >= 4, 120_000);
+    await c.runKid('marker');
+    await waitFor('the marker at the root', () => c.turnsEnded() >= 5, 120_000);
+    expect(c.turnsEnded()).toBe(5);
+  }, 300_000);
+
+  it('marks a killed host\'s pods gone after the TTL and reclaims their scope', async () => {
+    const c = await cluster({ ttlMs: 2000 });
+    const kid = await c.spawn();
+    kill(c.host.child.pid);
+    kill(kid.pid);
+    await c.host.exited;
+    await waitFor('the kid to leave the registry', async () => !(await c.listCluster()).some((e) => e.name === 'kid'), 90_000);
+    const registryFile = path.join(c.envB.YOI_RUNTIME_DIR, 'root', 'spawned_pods.json');
+    await waitFor('the root to forget the kid', () => !fs.existsSync(registryFile) || !fs.readFileSync(registryFile, 'utf8').includes('"kid"'), 90_000);
+    // The host comes back: the dead pods' scope is reclaimed, and the same scope can be delegated again.
+    const again = await startHostProcess('host-a', { cwd: c.dir, env: c.envA });
+    pids.push(again.child.pid!);
+    const lock = JSON.parse(fs.readFileSync(path.join(c.envA.YOI_RUNTIME_DIR, 'scope.lock'), 'utf8')).allocations as { pod_name: string }[];
+    expect(lock.map((a) => a.pod_name)).not.toContain('kid');
+    expect(again.stderr()).toContain('reclaimed the scope of');
+  }, 300_000);
+});
