@@ -100,7 +100,7 @@ export class ReportConsumer {
   }
 
   private refuse(m: JsMsg, why: string): void {
-    m.term(why);
+    m.term(); // no reason: nats-server 2.9 does not read `+TERM <reason>` and would deliver it again
     this.o.alert(why);
   }
 }

@@ -2,6 +2,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/glob
 import fs from 'node:fs';
 import path from 'node:path';
 import { PodClient } from '../../core/client/PodClient.js';
+import { clusterNames } from '../../plugins/cluster/clusterNames.js';
+import { signReport } from '../../plugins/cluster/reportSignature.js';
 import { startHostProcess } from '../support/hostProcess.js';
 import { natsServerMissing, startNatsServer, type NatsServer } from '../support/natsServer.js';
 import { startPodProcess, yoi, yoiAsync } from '../support/runCli.js';
@@ -65,7 +67,8 @@ suite('pod trees across hosts', () => {
 
   async function cluster({ ttlMs = 30_000 } = {}) {
     const dir = fs.realpathSync(makeProject({ 'src/a.ts': 'a\n' }));
-    fs.writeFileSync(path.join(dir, 'yoi.config.ts'), CONFIG(nats.url, `t${++n}${process.pid}-`, ttlMs));
+    const prefix = `t${++n}${process.pid}-`;
+    fs.writeFileSync(path.join(dir, 'yoi.config.ts'), CONFIG(nats.url, prefix, ttlMs));
     const script = (pod: string, replies: unknown[]) => fs.writeFileSync(path.join(dir, `script.${pod}.json`), JSON.stringify(replies));
     script('root', [{ tool_calls: [{ name: 'SpawnPod', arguments: { name: 'kid', task: 'work', host: 'host-a', scope: [{ target: 'src', permission: 'write' }] } }] }, { text: 'spawned' }]);
     script('kid', []);
@@ -107,7 +110,24 @@ suite('pod trees across hosts', () => {
       pids.push(kid.pid);
       return kid;
     };
-    return { dir, envA, envB, host, root, startRoot, events, turnsEnded, listCluster, runKid, spawn, kidSocket };
+    /** Waits until the stream holds `stored` reports and the root handled them all (none pending, none unacknowledged). */
+    const settled = async (stored: number) => {
+      const { connect } = await import('@nats-io/transport-node');
+      const { jetstreamManager } = await import('@nats-io/jetstream');
+      const names = clusterNames(prefix);
+      const nc = await connect({ servers: nats.url });
+      try {
+        const jsm = await jetstreamManager(nc);
+        await waitFor(`${stored} reports stored and handled`, async () => {
+          const stream = await jsm.streams.info(names.reportsStream);
+          const consumer = await jsm.consumers.info(names.reportsStream, names.reportsConsumer('root'));
+          return stream.state.messages === stored && consumer.num_pending === 0 && consumer.num_ack_pending === 0;
+        }, 120_000);
+      } finally {
+        await nc.close();
+      }
+    };
+    return { dir, envA, envB, host, root, startRoot, events, turnsEnded, listCluster, runKid, spawn, kidSocket, prefix, settled };
   }
 
   it('places a child on another host, whose reports reach the parent through JetStream', async () => {
@@ -128,8 +148,8 @@ suite('pod trees across hosts', () => {
     for (let i = 0; i < 3; i++) await c.runKid(`while down ${i}`);
     await nats.start();
     await c.runKid('marker');
-    await waitFor('five reports at the root', () => c.turnsEnded() >= 5, 120_000);
-    // The marker came last (one report in flight at a time, in order): nothing else is on its way.
+    // Stored once each (the first, three while down, the marker) and each applied once.
+    await c.settled(5);
     expect(c.turnsEnded()).toBe(5);
   }, 300_000);
 
@@ -140,9 +160,8 @@ suite('pod trees across hosts', () => {
     await c.root.exited;
     for (let i = 0; i < 3; i++) await c.runKid(`while the parent is away ${i}`);
     await c.startRoot('--resume');
-    await waitFor('four reports at the root', () => c.turnsEnded() >= 4, 120_000);
     await c.runKid('marker');
-    await waitFor('the marker at the root', () => c.turnsEnded() >= 5, 120_000);
+    await c.settled(5);
     expect(c.turnsEnded()).toBe(5);
   }, 300_000);
 
@@ -161,5 +180,49 @@ suite('pod trees across hosts', () => {
     const lock = JSON.parse(fs.readFileSync(path.join(c.envA.YOI_RUNTIME_DIR, 'scope.lock'), 'utf8')).allocations as { pod_name: string }[];
     expect(lock.map((a) => a.pod_name)).not.toContain('kid');
     expect(again.stderr()).toContain('reclaimed the scope of');
+  }, 300_000);
+
+  it('refuses a report without the child\'s signature and applies a replayed one once, also after the parent resumes', async () => {
+    const c = await cluster();
+    await c.spawn();
+    const secret = (JSON.parse(fs.readFileSync(path.join(c.envB.YOI_RUNTIME_DIR, 'root', 'spawned_pods.json'), 'utf8')) as { secret: string }[])[0].secret;
+    const { connect, headers } = await import('@nats-io/transport-node');
+    const { jetstream } = await import('@nats-io/jetstream');
+    const nc = await connect({ servers: nats.url });
+    try {
+      const names = clusterNames(c.prefix);
+      const subject = names.reports('root');
+      const settled = c.settled;
+      const publish = (requestId: string, msgId: string, key: string) => {
+        const payload = Buffer.from(JSON.stringify({ method: 'pod_event', request_id: requestId, params: { kind: 'turn_ended', pod_name: 'kid' } }));
+        const h = headers();
+        h.set('Yoi-Pod', 'kid');
+        h.set('Yoi-Sig', signReport(key, payload));
+        return jetstream(nc).publish(subject, payload, { msgID: msgId, headers: h });
+      };
+      // A forged report (another key) is refused with an alert; the root keeps running.
+      await publish('forged-1', 'forged-1', 'not the secret');
+      // The same report published three times: twice with one message id (the server drops the
+      // copy), once more with another id (the parent has applied that request id already).
+      await publish('replayed-1', 'm-1', secret);
+      await publish('replayed-1', 'm-1', secret);
+      await publish('replayed-1', 'm-2', secret);
+      await c.runKid('marker');
+      // The first report, the forged one, replayed-1 twice (m-1, m-2), the marker.
+      await settled(5);
+      expect(c.turnsEnded()).toBe(3);
+      expect(yoi(['pod', 'status', '--pod', 'root'], { cwd: c.dir, env: c.envB }).status).toBe(0);
+
+      // Across a restart with --resume, the applied ids come back from the session log.
+      expect(yoi(['pod', 'stop', '--pod', 'root'], { cwd: c.dir, env: c.envB }).status).toBe(0);
+      await c.root.exited;
+      await publish('replayed-1', 'm-3', secret);
+      await c.startRoot('--resume');
+      await c.runKid('second marker');
+      await settled(7);
+      expect(c.turnsEnded()).toBe(4);
+    } finally {
+      await nc.close();
+    }
   }, 300_000);
 });
