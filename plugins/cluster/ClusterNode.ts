@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import path from 'node:path';
 import type { NatsConnection } from '@nats-io/transport-node';
@@ -7,11 +8,12 @@ import { ClusterRegistry } from './ClusterRegistry.js';
 import { clusterNames, type ClusterNames } from './clusterNames.js';
 import { connectNats, MAX_MESSAGE_BYTES } from './connectNats.js';
 import { type ApplyOutcome, ReportConsumer } from './ReportConsumer.js';
-import { SpawnReplySchema } from './PlacementSchemas.js';
-import type { RemotePlacement, RemotePods, RemoteSpawn } from '../podtree/shared/RemotePods.js';
+import { CommandReplySchema, SpawnReplySchema, type CommandBody } from './PlacementSchemas.js';
+import { signReport } from './reportSignature.js';
+import type { RemoteCommand, RemotePlacement, RemotePods, RemoteReply, RemoteSpawn } from '../podtree/shared/RemotePods.js';
 import type { PodTree } from '../podtree/tree/PodTree.js';
 import { podClientName } from '../podtree/shared/podClientName.js';
-import { PodClient, PodRequestError, type PodEvent, type PodInfo, readStatusFile } from '../../core/api.js';
+import { type ErrorCode, type Event, PodClient, PodRequestError, type PodEvent, type PodInfo, type PodStatus, readStatusFile } from '../../core/api.js';
 
 /** How long SpawnPod waits for NATS and then for the host's answer. */
 const SPAWN_TIMEOUT_MS = 30_000;
@@ -76,6 +78,27 @@ export class ClusterNode implements RemotePods {
     if (!parsed.data.ok) throw new Error(parsed.data.error);
     this.seen.delete(spawn.name);
     return { host: parsed.data.host, socket: parsed.data.socket, pid: parsed.data.pid };
+  }
+
+  async command(c: RemoteCommand): Promise<RemoteReply> {
+    const nc = await this.connection(5000);
+    const body: CommandBody = { pod: c.pod, parent: c.parent, id: randomBytes(16).toString('hex'), at: Date.now(), method: c.method as CommandBody['method'] };
+    const text = JSON.stringify(body);
+    const request = JSON.stringify({ body: text, sig: signReport(c.secret, Buffer.from(text, 'utf8')) });
+    let answer;
+    try {
+      answer = await nc.request(this.names.command(c.host), request, { timeout: 30_000 });
+    } catch (e) {
+      throw new Error(`host \`${c.host}\` did not answer: ${(e as Error).message}`);
+    }
+    const parsed = CommandReplySchema.safeParse(safeJson(answer.string()));
+    if (!parsed.success) throw new Error(`host \`${c.host}\` answered something that is not a command reply`);
+    const r = parsed.data;
+    if (!r.ok) {
+      if (r.code === 'unreachable') throw new Error(r.message);
+      throw new PodRequestError(r.code as ErrorCode, `${r.code}: ${r.message}`);
+    }
+    return { reply: r.reply as unknown as Event, ...(r.status ? { status: r.status as PodStatus } : {}), ...(r.session_id !== undefined ? { session_id: r.session_id } : {}) };
   }
 
   async isRegistered(name: string): Promise<boolean | undefined> {

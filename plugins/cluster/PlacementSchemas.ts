@@ -23,3 +23,25 @@ export const SpawnReplySchema = z.union([
   z.object({ ok: z.literal(false), error: z.string() }),
 ]);
 export type SpawnReply = z.infer<typeof SpawnReplySchema>;
+
+/** Methods a parent may send to its pod on another host. */
+export const REMOTE_METHODS = ['run', 'get_history', 'shutdown', 'cancel', 'pause', 'resume', 'notify'] as const;
+
+/** The signed part of a command: who sends what to whom, once (`id`), recently (`at`). */
+export const CommandBodySchema = z.strictObject({
+  pod: PodNameSchema,
+  parent: PodNameSchema,
+  id: z.string().min(16).max(64),
+  at: z.int(),
+  method: z.object({ method: z.enum(REMOTE_METHODS), params: z.unknown().optional() }),
+});
+export type CommandBody = z.infer<typeof CommandBodySchema>;
+
+/** `<prefix>host.<host>.command` request: the body as sent, and its HMAC under the pod's secret. */
+export const CommandRequestSchema = z.strictObject({ body: z.string().max(1024 * 1024), sig: z.string().regex(/^[0-9a-f]{64}$/) });
+
+export const CommandReplySchema = z.union([
+  z.object({ ok: z.literal(true), reply: z.object({ event: z.string() }).passthrough(), status: z.string().optional(), session_id: z.string().optional() }),
+  z.object({ ok: z.literal(false), code: z.string(), message: z.string() }),
+]);
+export type CommandReply = z.infer<typeof CommandReplySchema>;

@@ -23,7 +23,22 @@ const suite = missing ? describe.skip : describe;
 
 const CONFIG = (servers: string, prefix: string, ttlMs: number) => `import fs from 'node:fs';
 import path from 'node:path';
-import { defaultPlugins, definePlugin } from 'yoi';
+import { defaultPlugins, definePlugin, z } from 'yoi';
+
+const waitForFile = definePlugin({
+  name: 'test:wait-for-file',
+  apply(host) {
+    host.hooks.tools.for('WaitForFile').tap('test:wait-for-file', () => ({
+      name: 'WaitForFile',
+      description: 'Waits until a file exists.',
+      input: z.object({ path: z.string() }),
+      async execute({ path }, ctx) {
+        while (!fs.existsSync(path) && !ctx.signal.aborted) await new Promise((r) => setTimeout(r, 20));
+        return { summary: 'found ' + path };
+      },
+    }));
+  },
+});
 
 const eventLog = definePlugin({
   name: 'test:event-log',
@@ -38,7 +53,7 @@ const eventLog = definePlugin({
 
 export default {
   model: { provider: 'scripted', script: 'script.{pod}.json' },
-  plugins: [...defaultPlugins(), eventLog()],
+  plugins: [...defaultPlugins(), eventLog(), waitForFile()],
   cluster: { nats: { servers: ${JSON.stringify(servers)}, prefix: ${JSON.stringify(prefix)} }, ttlMs: ${ttlMs}, heartbeatMs: 300 },
 };
 `;
@@ -65,12 +80,12 @@ suite('pod trees across hosts', () => {
     await nats?.dispose();
   }, 60_000);
 
-  async function cluster({ ttlMs = 30_000 } = {}) {
+  async function cluster({ ttlMs = 30_000, rootScript }: { ttlMs?: number; rootScript?: (dir: string) => unknown[] } = {}) {
     const dir = fs.realpathSync(makeProject({ 'src/a.ts': 'a\n' }));
     const prefix = `t${++n}${process.pid}-`;
     fs.writeFileSync(path.join(dir, 'yoi.config.ts'), CONFIG(nats.url, prefix, ttlMs));
     const script = (pod: string, replies: unknown[]) => fs.writeFileSync(path.join(dir, `script.${pod}.json`), JSON.stringify(replies));
-    script('root', [{ tool_calls: [{ name: 'SpawnPod', arguments: { name: 'kid', task: 'work', host: 'host-a', scope: [{ target: 'src', permission: 'write' }] } }] }, { text: 'spawned' }]);
+    script('root', rootScript?.(dir) ?? [{ tool_calls: [{ name: 'SpawnPod', arguments: { name: 'kid', task: 'work', host: 'host-a', scope: [{ target: 'src', permission: 'write' }] } }] }, { text: 'spawned' }]);
     script('kid', []);
     const envA = { YOI_RUNTIME_DIR: path.join(dir, 'run-a') };
     const envB = { YOI_RUNTIME_DIR: path.join(dir, 'run-b'), YOI_HOST_NAME: 'host-b' };
@@ -224,5 +239,38 @@ suite('pod trees across hosts', () => {
     } finally {
       await nc.close();
     }
+  }, 300_000);
+
+  it('drives the remote child with SendToPod, ReadPodOutput and StopPod through its host', async () => {
+    const call = (name: string, args: Record<string, unknown>) => ({ tool_calls: [{ name, arguments: args }] });
+    const flagIn = (dir: string, n: number) => path.join(dir, `flag-${n}`);
+    // One run of the root: every step waits for what the test saw, so no report starts a run of its own.
+    const c = await cluster({ rootScript: (dir) => {
+      const flag = (n: number) => flagIn(dir, n);
+      return [
+      call('SpawnPod', { name: 'kid', task: 'work', host: 'host-a', scope: [{ target: 'src', permission: 'write' }] }),
+      call('WaitForFile', { path: flag(1) }),
+      call('SendToPod', { name: 'kid', message: 'more work, remotely' }),
+      call('WaitForFile', { path: flag(2) }),
+      call('ReadPodOutput', { name: 'kid' }),
+      call('StopPod', { name: 'kid' }),
+      { text: 'all done' },
+    ];
+    } });
+    const flag = (n: number) => flagIn(c.dir, n);
+    const run = yoiAsync(['send', '--pod', 'root', '--json', 'go'], { cwd: c.dir, env: c.envB, timeoutMs: 240_000 });
+    await waitFor('the kid\'s first report', () => c.turnsEnded() >= 1, 120_000);
+    fs.writeFileSync(flag(1), '');
+    await waitFor('the kid\'s second report', () => c.turnsEnded() >= 2, 120_000);
+    fs.writeFileSync(flag(2), '');
+    const sent = await run;
+    expect(sent.status).toBe(0);
+    const results = sent.stdout.trim().split('\n').map((l) => JSON.parse(l) as { event: string; data: { summary?: string; output?: string } })
+      .filter((e) => e.event === 'tool_result').map((e) => `${e.data.summary ?? ''}\n${e.data.output ?? ''}`);
+    expect(results.find((r) => r.startsWith('sent message to `kid`'))).toBeDefined();
+    expect(results.find((r) => r.includes('more work, remotely'))).toBeDefined(); // ReadPodOutput: the kid's echo of it
+    expect(results.find((r) => r.startsWith('stopped pod `kid`'))).toBeDefined();
+    await waitFor('the kid to stop', () => !fs.existsSync(c.kidSocket), 60_000);
+    await waitFor('the kid\'s shut_down report', () => c.events('root').some((e) => e.kind === 'shut_down' && e.pod_name === 'kid'), 120_000);
   }, 300_000);
 });

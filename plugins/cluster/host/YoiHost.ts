@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
 import { placeChild, type HostContext } from './placeChild.js';
 import { ReportRelay, type Placement } from './ReportRelay.js';
+import { CommandServer } from './serveCommand.js';
 import { heartbeatMs, type ClusterConfig } from '../ClusterConfigSchema.js';
 import { ClusterRegistry } from '../ClusterRegistry.js';
 import { clusterNames } from '../clusterNames.js';
@@ -36,6 +37,7 @@ export class YoiHost {
   private registry?: ClusterRegistry;
   private relay?: ReportRelay;
   private sub?: Subscription;
+  private commandSub?: Subscription;
   private timer?: NodeJS.Timeout;
   private readonly placements = new Map<string, Placement>();
   private readonly startedAt = Date.now();
@@ -71,13 +73,16 @@ export class YoiHost {
     this.relay = new ReportRelay(this.relaySocket, this.nc, this.names, this.placements);
     await this.relay.listen();
     this.timer = setInterval(() => void this.heartbeat(), heartbeatMs(this.o.config));
-    this.sub = this.nc.subscribe(this.subject, { max: undefined });
+    this.sub = this.nc.subscribe(this.subject);
     void this.serve(this.sub);
+    this.commandSub = this.nc.subscribe(this.names.command(this.o.name));
+    void this.serveCommands(this.commandSub);
   }
 
   async stop(): Promise<void> {
     clearInterval(this.timer);
     this.sub?.unsubscribe();
+    this.commandSub?.unsubscribe();
     await this.relay?.close();
     await this.registry?.deleteHost(this.o.name).catch(() => undefined);
     await this.nc?.drain().catch(() => undefined);
@@ -106,6 +111,23 @@ export class YoiHost {
         waiting--;
         m.respond(JSON.stringify(reply));
         this.o.log(reply.ok ? `placed pod on this host: pid ${reply.pid}, ${reply.socket}` : `refused a placement: ${reply.error}`);
+      });
+    }
+  }
+
+  /** Commands run concurrently (a long `shutdown` must not hold a `get_history`), a bounded number at once. */
+  private async serveCommands(sub: Subscription): Promise<void> {
+    const server = new CommandServer(this.placements, this.o.env);
+    let running = 0;
+    for await (const m of sub) {
+      if (running >= MAX_WAITING_PLACEMENTS * 4) {
+        m.respond(JSON.stringify({ ok: false, code: 'internal', message: `host ${this.o.name} is busy` }));
+        continue;
+      }
+      running++;
+      void server.handle(m.data).then((reply) => {
+        running--;
+        m.respond(JSON.stringify(reply));
       });
     }
   }

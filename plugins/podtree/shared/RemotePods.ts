@@ -1,5 +1,5 @@
 import type { LockRule } from '../tree/ScopeLockSchema.js';
-import { defineService } from '../../../core/api.js';
+import { defineService, type Event, type PodStatus } from '../../../core/api.js';
 
 /** What SpawnPod asks of another host. */
 export interface RemoteSpawn {
@@ -36,6 +36,26 @@ export interface RemotePods {
   spawn(spawn: RemoteSpawn): Promise<RemotePlacement>;
   /** Whether the pod is registered in the cluster now (undefined: the cluster cannot be asked). */
   isRegistered(name: string): Promise<boolean | undefined>;
+  /**
+   * Sends one method (`run`, `get_history`, `shutdown`, ...) to pod `pod` on `host` as this pod
+   * (`pod/<parent>`), signed with the pod's secret; resolves with the pod's reply (`ack`,
+   * `history`) and its state, rejects with a one-line reason (a `PodRequestError` for the pod's own refusals).
+   */
+  command(request: RemoteCommand): Promise<RemoteReply>;
+}
+
+export interface RemoteCommand {
+  readonly host: string;
+  readonly pod: string;
+  readonly parent: string;
+  readonly secret: string;
+  readonly method: { method: string; params?: unknown };
+}
+
+export interface RemoteReply {
+  readonly reply: Event;
+  readonly status?: PodStatus;
+  readonly session_id?: string;
 }
 
 export const RemotePodsService = defineService<RemotePods>('yoi:remote-pods', 'pods on other hosts (placement, liveness)');
