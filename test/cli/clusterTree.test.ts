@@ -208,6 +208,7 @@ suite('pod trees across hosts', () => {
       const names = clusterNames(c.prefix);
       const subject = names.reports('root');
       const settled = c.settled;
+
       const publish = (requestId: string, msgId: string, key: string) => {
         const payload = Buffer.from(JSON.stringify({ method: 'pod_event', request_id: requestId, params: { kind: 'turn_ended', pod_name: 'kid' } }));
         const h = headers();
@@ -227,6 +228,17 @@ suite('pod trees across hosts', () => {
       await settled(5);
       expect(c.turnsEnded()).toBe(3);
       expect(yoi(['pod', 'status', '--pod', 'root'], { cwd: c.dir, env: c.envB }).status).toBe(0);
+
+      // Commands to the kid through its host: only signed by its secret, from its parent, once.
+      const command = async (key: string, id: string, parent = 'root') => {
+        const body = JSON.stringify({ pod: 'kid', parent, id, at: Date.now(), method: { method: 'get_history' } });
+        const r = await nc.request(names.command('host-a'), JSON.stringify({ body, sig: signReport(key, Buffer.from(body)) }), { timeout: 30_000 });
+        return JSON.parse(r.string()) as { ok: boolean; code?: string; message?: string; reply?: { event: string } };
+      };
+      expect(await command('not the secret', 'a'.repeat(32))).toMatchObject({ ok: false, code: 'invalid_request' });
+      expect(await command(secret, 'b'.repeat(32), 'someone-else')).toMatchObject({ ok: false, code: 'invalid_request' });
+      expect(await command(secret, 'c'.repeat(32))).toMatchObject({ ok: true, reply: { event: 'history' } });
+      expect(await command(secret, 'c'.repeat(32))).toMatchObject({ ok: false, message: expect.stringContaining('sent before') });
 
       // Across a restart with --resume, the applied ids come back from the session log.
       expect(yoi(['pod', 'stop', '--pod', 'root'], { cwd: c.dir, env: c.envB }).status).toBe(0);
