@@ -59,6 +59,7 @@ export default {
 `;
 
 const pids: number[] = [];
+const cleanups: (() => void)[] = [];
 const kill = (pid: number | undefined) => {
   try {
     if (pid) process.kill(pid, 'SIGKILL');
@@ -75,6 +76,7 @@ suite('pod trees across hosts', () => {
   }, 60_000);
   afterEach(() => {
     for (const pid of pids.splice(0)) kill(pid);
+    for (const cleanup of cleanups.splice(0)) cleanup();
   });
   afterAll(async () => {
     await nats?.dispose();
@@ -89,6 +91,15 @@ suite('pod trees across hosts', () => {
     script('kid', []);
     const envA = { YOI_RUNTIME_DIR: path.join(dir, 'run-a') };
     const envB = { YOI_RUNTIME_DIR: path.join(dir, 'run-b'), YOI_HOST_NAME: 'host-b' };
+    // Pods the host started are detached: killed by their pid files at the end.
+    cleanups.push(() => {
+      for (const runtime of [envA.YOI_RUNTIME_DIR, envB.YOI_RUNTIME_DIR]) {
+        for (const pod of fs.existsSync(runtime) ? fs.readdirSync(runtime) : []) {
+          const pidFile = path.join(runtime, pod, 'pid');
+          if (fs.existsSync(pidFile)) kill(Number(fs.readFileSync(pidFile, 'utf8')));
+        }
+      }
+    });
     const host = await startHostProcess('host-a', { cwd: dir, env: envA });
     pids.push(host.child.pid!);
     const startRoot = async (...args: string[]) => {
