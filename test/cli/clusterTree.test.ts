@@ -296,4 +296,16 @@ suite('pod trees across hosts', () => {
     await waitFor('the kid to stop', () => !fs.existsSync(c.kidSocket), 60_000);
     await waitFor('the kid\'s shut_down report', () => c.events('root').some((e) => e.kind === 'shut_down' && e.pod_name === 'kid'), 120_000);
   }, 300_000);
+
+  it('keeps relaying the reports of the pods it placed after `yoi host` restarts', async () => {
+    const c = await cluster();
+    await c.spawn();
+    kill(c.host.child.pid);
+    await c.host.exited;
+    const again = await startHostProcess('host-a', { cwd: c.dir, env: c.envA });
+    pids.push(again.child.pid!);
+    await c.runKid('after the host restarted');
+    await c.settled(2);
+    expect(c.turnsEnded()).toBe(2);
+  }, 300_000);
 });

@@ -36,7 +36,7 @@ export class ReportRelay {
     private readonly socketPath: string,
     private readonly nc: NatsConnection,
     private readonly names: ClusterNames,
-    private readonly placements: ReadonlyMap<string, Placement>,
+    private readonly placements: Map<string, Placement>,
   ) {}
 
   async listen(): Promise<void> {
@@ -89,6 +89,8 @@ export class ReportRelay {
           const payload = Buffer.from(encodeMethod(m), 'utf8');
           try {
             await this.publish(placement, source, m.request_id, payload);
+            // Its last report: nothing more to relay for it (a retry of it is refused, and dropped).
+            if (m.params.kind === 'shut_down') this.placements.delete(source);
             write({ event: 'ack', request_id: m.request_id, data: { method: 'pod_event' } });
           } catch (e) {
             reject(m.request_id, 'internal', `the report could not be stored in the cluster: ${(e as Error).message}`);

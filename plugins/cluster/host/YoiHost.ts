@@ -3,6 +3,7 @@ import type { NatsConnection, Subscription } from '@nats-io/transport-node';
 import { placeChild, type HostContext } from './placeChild.js';
 import { ReportRelay, type Placement } from './ReportRelay.js';
 import { CommandServer } from './serveCommand.js';
+import { HostPlacements } from './HostPlacements.js';
 import { heartbeatMs, type ClusterConfig } from '../ClusterConfigSchema.js';
 import { ClusterRegistry } from '../ClusterRegistry.js';
 import { clusterNames } from '../clusterNames.js';
@@ -39,7 +40,7 @@ export class YoiHost {
   private sub?: Subscription;
   private commandSub?: Subscription;
   private timer?: NodeJS.Timeout;
-  private readonly placements = new Map<string, Placement>();
+  private placements: Map<string, Placement> = new Map();
   private readonly startedAt = Date.now();
   private readonly names;
   readonly relaySocket: string;
@@ -57,8 +58,13 @@ export class YoiHost {
 
   async start(): Promise<void> {
     ensurePrivateDir(this.base);
-    const reclaimed = await ScopeLockFile.inBase(this.base).update((table) => reclaimStale(table, isPidAlive));
+    this.placements = new HostPlacements(this.base);
+    const { reclaimed, live } = await ScopeLockFile.inBase(this.base).update((table) => {
+      const gone = reclaimStale(table, isPidAlive);
+      return { reclaimed: gone, live: new Set(table.allocations.map((a) => a.pod_name)) };
+    });
     if (reclaimed.length > 0) this.o.log(`reclaimed the scope of ${reclaimed.map((a) => a.pod_name).join(', ')} (their processes are gone)`);
+    for (const child of [...this.placements.keys()]) if (!live.has(child)) this.placements.delete(child);
     this.nc = await connectNats(this.o.config.nats, `yoi host ${this.o.name}`);
     try {
       this.registry = await ClusterRegistry.open(this.nc, this.names, this.o.config.ttlMs);
