@@ -26,6 +26,7 @@ import { spawnedPodEvents } from './podtree/spawnedPodEvents.js';
 import { podEventText } from './podtree/podEventText.js';
 import { mcp } from './mcp/mcpPlugin.js';
 import { wsPlugin } from './ws/wsPlugin.js';
+import { clusterPlugin } from './cluster/clusterPlugin.js';
 import type { YoiPlugin } from '../core/api.js';
 
 export { pasteResolver, fileRefResolver, knowledgeResolver, workflowResolver, bashTool };
@@ -73,6 +74,7 @@ export function defaultPlugins(opts: { exclude?: readonly string[] } = {}): YoiP
     podEventText(),
     mcp(),
     wsPlugin(),
+    clusterPlugin(),
   ];
   return plugins.filter((plugin) => !exclude.has(plugin.name));
 }

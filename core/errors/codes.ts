@@ -7,6 +7,10 @@ export const ERROR_CODES = {
   YOI_ERR_ADOPT: 'a pod started with --adopt found no scope reserved for it',
   /** A pod's network listener refused the client: no or a wrong bearer token (HTTP 401), a browser Origin (403), too many failures from this address (429). */
   YOI_ERR_AUTH: 'the pod at <url> refused the connection: <why>',
+  /** The cluster (NATS JetStream) could not be reached or used: the message names the servers and the cause. */
+  YOI_ERR_CLUSTER: 'cannot use the cluster at <servers>: <cause>',
+  /** A cluster command (`yoi host`, `yoi pod list --cluster`, SpawnPod with `host`) found no `cluster` section in the config. */
+  YOI_ERR_CLUSTER_NOT_CONFIGURED: 'cluster mode needs a `cluster: {nats: {servers}}` section in the config',
   /** A manual compaction (`yoi compact`) ended with `compact_failed`; the history is unchanged. */
   YOI_ERR_COMPACTION: 'the compaction of pod <name> failed: <cause>',
   /** A config file could not be loaded or does not match the schema. */

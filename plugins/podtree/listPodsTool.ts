@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { PodTreeService } from './podTreePlugin.js';
 import { POD_SOCKET_TIMEOUT_MS } from './shared/connectToPod.js';
 import { formatRules } from './shared/formatRules.js';
+import { RemotePodsService } from './shared/RemotePods.js';
 import { findAllocation } from './tree/allocationTable.js';
 import { definePlugin, isSocketLive, refusalsAsResults, type Tool } from '../../core/api.js';
 
@@ -16,6 +17,7 @@ export const listPodsTool = definePlugin({
   name: LIST_PODS,
   apply(api) {
     const podTree = api.use(PodTreeService);
+    const remotePods = api.useOptional(RemotePodsService);
     api.hooks.tools.for('ListPods').tap(LIST_PODS, (): Tool<Record<string, never>> => ({
       name: 'ListPods',
       description: 'Lists the pods you manage, whether each still runs, and the scope each holds; cleans up after pods that died.',
@@ -24,17 +26,20 @@ export const listPodsTool = definePlugin({
         const tree = podTree();
         const records = [...tree.registry.list()];
         if (records.length === 0) return { summary: 'no spawned pods' };
-        const alive = await Promise.all(records.map((r) => isSocketLive(r.socket_path, POD_SOCKET_TIMEOUT_MS)));
-        if (alive.some((a) => !a)) await tree.reclaimStale();
+        // A pod on another host is alive while its cluster registration is (its host reclaims its scope).
+        const remote = (r: (typeof records)[number]) => remotePods()?.isRegistered(r.pod_name) ?? Promise.resolve(undefined);
+        const alive = await Promise.all(records.map((r) => (r.host ? remote(r) : isSocketLive(r.socket_path, POD_SOCKET_TIMEOUT_MS))));
+        if (alive.some((a, i) => !a && !records[i].host)) await tree.reclaimStale();
         const table = await tree.table();
         const removed: string[] = [];
         const lines = records.map((r, i) => {
-          const state = alive[i] ? 'alive' : findAllocation(table, r.pod_name) ? 'unreachable' : 'stopped';
+          const gone = r.host ? alive[i] === false : !findAllocation(table, r.pod_name);
+          const state = alive[i] ? 'alive' : gone ? 'stopped' : 'unreachable';
           if (state === 'stopped') {
             tree.registry.remove(r.pod_name);
             removed.push(r.pod_name);
           }
-          return `${r.pod_name} [${state}] scope=${formatRules(r.scope_delegated)}${r.via ? ` (spawned by ${r.via})` : ''}`;
+          return `${r.pod_name} [${state}]${r.host ? ` on ${r.host}` : ''} scope=${formatRules(r.scope_delegated)}${r.via ? ` (spawned by ${r.via})` : ''}`;
         });
         if (removed.length > 0) lines.push(`Stopped pods removed, their scope reclaimed: ${removed.join(', ')}`);
         const n = records.length;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PodTreeService } from './podTreePlugin.js';
-import { connectToPod } from './shared/connectToPod.js';
+import { connectToManaged } from './shared/connectToManaged.js';
+import { RemotePodsService } from './shared/RemotePods.js';
 import { definePlugin, PodNameSchema, refusalsAsResults, type Tool, ToolRefusal } from '../../core/api.js';
 
 export const READ_POD_OUTPUT = 'yoi:read-pod-output';
@@ -16,6 +17,7 @@ export const readPodOutputTool = definePlugin({
   name: READ_POD_OUTPUT,
   apply(api) {
     const podTree = api.use(PodTreeService);
+    const remotePods = api.useOptional(RemotePodsService);
     api.hooks.tools.for('ReadPodOutput').tap(READ_POD_OUTPUT, (): Tool<z.infer<typeof ReadPodOutputInputSchema>> => ({
       name: 'ReadPodOutput',
       description: 'Returns what a pod you manage has answered since you last read it, and whether it is idle or running.',
@@ -27,7 +29,7 @@ export const readPodOutputTool = definePlugin({
         if (!record) throw new ToolRefusal(`no spawned pod named \`${name}\``);
         let client;
         try {
-          client = await connectToPod(record.socket_path, ctx.podName);
+          client = await connectToManaged(record, ctx.podName, remotePods());
         } catch {
           return { summary: `pod \`${name}\` is stopped (unreachable)` };
         }

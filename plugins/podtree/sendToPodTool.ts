@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PodTreeService } from './podTreePlugin.js';
-import { connectToPod } from './shared/connectToPod.js';
+import { connectToManaged } from './shared/connectToManaged.js';
+import { RemotePodsService } from './shared/RemotePods.js';
 import { definePlugin, PodNameSchema, PodRequestError, refusalsAsResults, type Tool, ToolRefusal } from '../../core/api.js';
 
 export const SEND_TO_POD = 'yoi:send-to-pod';
@@ -15,6 +16,7 @@ export const sendToPodTool = definePlugin({
   name: SEND_TO_POD,
   apply(api) {
     const podTree = api.use(PodTreeService);
+    const remotePods = api.useOptional(RemotePodsService);
     api.hooks.tools.for('SendToPod').tap(SEND_TO_POD, (): Tool<z.infer<typeof SendToPodInputSchema>> => ({
       name: 'SendToPod',
       description: 'Sends a message to a pod you manage; it starts a turn on it (refused while that pod is running a turn).',
@@ -25,7 +27,7 @@ export const sendToPodTool = definePlugin({
         if (!record) throw new ToolRefusal(`no spawned pod named \`${input.name}\``);
         let client;
         try {
-          client = await connectToPod(record.socket_path, ctx.podName);
+          client = await connectToManaged(record, ctx.podName, remotePods());
         } catch (e) {
           throw new ToolRefusal(`pod \`${input.name}\` is not reachable (${(e as Error).message}); ListPods shows which pods still run`);
         }

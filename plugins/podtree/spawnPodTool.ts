@@ -5,6 +5,8 @@ import { z } from 'zod';
 import { PodTreeService } from './podTreePlugin.js';
 import { connectToPod } from './shared/connectToPod.js';
 import { formatRules } from './shared/formatRules.js';
+import { RemotePodsService } from './shared/RemotePods.js';
+import { spawnRemote } from './spawnRemote.js';
 import { requestShutdown } from './shared/requestShutdown.js';
 import { ChildStartError, startChildPod } from './startChildPod.js';
 import type { LockRule } from './tree/ScopeLockSchema.js';
@@ -25,6 +27,7 @@ export const SpawnPodInputSchema = z.object({
     'What the new pod may read and write; every rule must lie within your own scope. Regions you delegate for writing are read-only for you while the pod holds them.',
   ),
   instruction: z.string().optional().describe('Added to the new pod\'s system prompt.'),
+  host: PodNameSchema.optional().describe('Run the new pod on this host of the cluster (`yoi host` there); default: this machine.'),
 });
 
 /**
@@ -36,6 +39,7 @@ export const spawnPodTool = definePlugin({
   name: SPAWN_POD,
   apply(api) {
     const podTree = api.use(PodTreeService);
+    const remotePods = api.useOptional(RemotePodsService);
     api.hooks.tools.for('SpawnPod').tap(SPAWN_POD, (): Tool<z.infer<typeof SpawnPodInputSchema>> => ({
       name: 'SpawnPod',
       description:
@@ -55,6 +59,11 @@ export const spawnPodTool = definePlugin({
           if (target === undefined) throw new ToolRefusal(`the scope target ${r.target} cannot be resolved`);
           return { target, permission: r.permission, recursive: r.recursive };
         });
+        const remote = remotePods();
+        if (input.host !== undefined && input.host !== remote?.hostName) {
+          if (!remote) throw new ToolRefusal(`host \`${input.host}\` is another machine: placing pods there needs cluster mode (a \`cluster\` section in the config)`);
+          return spawnRemote(remote, tree, { ...input, host: input.host }, rules, ctx);
+        }
         const paths = podPaths(name, { YOI_RUNTIME_DIR: tree.runtimeBase });
         const tooLong = checkSocketPath(paths.socket);
         if (tooLong) throw new ToolRefusal(tooLong);

@@ -2,6 +2,9 @@ import { z } from 'zod';
 import { PodTreeService } from './podTreePlugin.js';
 import { formatRules } from './shared/formatRules.js';
 import { requestShutdown } from './shared/requestShutdown.js';
+import { connectToManaged } from './shared/connectToManaged.js';
+import { RemotePodsService, type RemotePods } from './shared/RemotePods.js';
+import type { SpawnedPodRecord } from './tree/SpawnedRegistry.js';
 import { definePlugin, PodNameSchema, refusalsAsResults, type Tool, ToolRefusal } from '../../core/api.js';
 
 export const STOP_POD = 'yoi:stop-pod';
@@ -16,6 +19,7 @@ export const stopPodTool = definePlugin({
   name: STOP_POD,
   apply(api) {
     const podTree = api.use(PodTreeService);
+    const remotePods = api.useOptional(RemotePodsService);
     api.hooks.tools.for('StopPod').tap(STOP_POD, (): Tool<z.infer<typeof StopPodInputSchema>> => ({
       name: 'StopPod',
       description: 'Stops a pod you manage and takes back the scope you delegated to it.',
@@ -25,7 +29,7 @@ export const stopPodTool = definePlugin({
         const { name } = input;
         const record = tree.registry.get(name);
         if (!record) throw new ToolRefusal(`no spawned pod named \`${name}\``);
-        const reached = await requestShutdown(record.socket_path, ctx.podName);
+        const reached = record.host ? await stopRemote(record, ctx.podName, remotePods()) : await requestShutdown(record.socket_path, ctx.podName);
         const released = await tree.forget(name);
         const scope = formatRules(released?.scope_allow ?? record.scope_delegated);
         return { summary: `${reached ? 'stopped' : 'forgot the unreachable'} pod \`${name}\`; reclaimed scope: ${scope}` };
@@ -33,3 +37,13 @@ export const stopPodTool = definePlugin({
     }));
   },
 });
+
+/** Asks a pod on another host to shut down (its host waits for it); false when it could not be reached. */
+async function stopRemote(record: SpawnedPodRecord, self: string, remote: RemotePods | undefined): Promise<boolean> {
+  try {
+    await (await connectToManaged(record, self, remote)).request({ method: 'shutdown' });
+    return true;
+  } catch {
+    return false;
+  }
+}

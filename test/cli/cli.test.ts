@@ -125,7 +125,7 @@ describe('yoi plugins', () => {
     expect(text).toMatch(/^ +config knowledge · uses yoi:file-ref-limit · kinds knowledge_ref \(#\)$/m);
     expect(text).toMatch(/^segment kinds: text, paste, file_ref \(@\), knowledge_ref \(#\), workflow_invoke \(\/\)/m);
     const json = plugins as unknown as { name: string; provides: string[]; uses: string[] }[];
-    expect(json.find((x) => x.name === 'yoi:spawn-pod')?.uses).toEqual(['yoi:pod-tree']);
+    expect(json.find((x) => x.name === 'yoi:spawn-pod')?.uses).toEqual(['yoi:pod-tree', 'yoi:remote-pods']);
     expect(json.find((x) => x.name === 'yoi:pod-tree')?.provides).toEqual(['yoi:pod-tree']);
   });
 

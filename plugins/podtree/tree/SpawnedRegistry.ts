@@ -23,6 +23,8 @@ export const SpawnedPodRecordSchema = z.object({
    * itself. Kept here so it survives this pod's restart and the adoption of orphans.
    */
   secret: z.string().optional(),
+  /** The host it runs on, when that is another machine (placed through the cluster). */
+  host: z.string().optional(),
   /** How far ReadPodOutput has read its history: items of that session. */
   read_cursor: z.object({ session_id: z.string(), items: z.int().min(0) }).optional(),
 });

@@ -1,0 +1,157 @@
+import path from 'node:path';
+import type { NatsConnection, Subscription } from '@nats-io/transport-node';
+import { placeChild, type HostContext } from './placeChild.js';
+import { ReportRelay, type Placement } from './ReportRelay.js';
+import { CommandServer } from './serveCommand.js';
+import { HostPlacements } from './HostPlacements.js';
+import { heartbeatMs, type ClusterConfig } from '../ClusterConfigSchema.js';
+import { ClusterRegistry } from '../ClusterRegistry.js';
+import { clusterNames } from '../clusterNames.js';
+import { connectNats, MAX_MESSAGE_BYTES } from '../connectNats.js';
+import { SpawnRequestSchema, type SpawnReply } from '../PlacementSchemas.js';
+import { ScopeLockFile } from '../../podtree/tree/ScopeLockFile.js';
+import { reclaimStale } from '../../podtree/tree/allocationTable.js';
+import { ensurePrivateDir, formatZodError, isPidAlive, runtimeBase, YoiError } from '../../../core/api.js';
+
+export interface YoiHostOptions {
+  readonly name: string;
+  readonly config: ClusterConfig;
+  readonly projectDir: string;
+  readonly configPath: string | null;
+  readonly configDigest?: string;
+  readonly env: NodeJS.ProcessEnv;
+  readonly log: (line: string) => void;
+}
+
+/** Placement requests served one at a time (each starts a process). */
+const MAX_WAITING_PLACEMENTS = 16;
+
+/**
+ * `yoi host`: this machine's member of the cluster. Announces itself in the `<prefix>hosts`
+ * bucket (refreshed every heartbeat, so a dead host expires), serves placement requests on
+ * `<prefix>host.<name>.spawn` (NATS request/reply) by starting the child here, and relays the
+ * reports of the pods it placed to JetStream. At start it reclaims the scope of pods of this
+ * runtime directory whose processes are gone (a host that died left them).
+ */
+export class YoiHost {
+  private nc?: NatsConnection;
+  private registry?: ClusterRegistry;
+  private relay?: ReportRelay;
+  private sub?: Subscription;
+  private commandSub?: Subscription;
+  private timer?: NodeJS.Timeout;
+  private placements: Map<string, Placement> = new Map();
+  private readonly startedAt = Date.now();
+  private readonly names;
+  readonly relaySocket: string;
+  readonly base: string;
+
+  constructor(private readonly o: YoiHostOptions) {
+    this.names = clusterNames(o.config.nats.prefix);
+    this.base = runtimeBase(o.env);
+    this.relaySocket = path.join(this.base, '.host.sock');
+  }
+
+  get subject(): string {
+    return this.names.spawn(this.o.name);
+  }
+
+  async start(): Promise<void> {
+    ensurePrivateDir(this.base);
+    this.placements = new HostPlacements(this.base);
+    const { reclaimed, live } = await ScopeLockFile.inBase(this.base).update((table) => {
+      const gone = reclaimStale(table, isPidAlive);
+      return { reclaimed: gone, live: new Set(table.allocations.map((a) => a.pod_name)) };
+    });
+    if (reclaimed.length > 0) this.o.log(`reclaimed the scope of ${reclaimed.map((a) => a.pod_name).join(', ')} (their processes are gone)`);
+    for (const child of [...this.placements.keys()]) if (!live.has(child)) this.placements.delete(child);
+    this.nc = await connectNats(this.o.config.nats, `yoi host ${this.o.name}`);
+    try {
+      this.registry = await ClusterRegistry.open(this.nc, this.names, this.o.config.ttlMs);
+      const existing = await this.registry.getHost(this.o.name);
+      if (existing && existing.pid !== process.pid && existing.project_dir !== this.o.projectDir) {
+        this.o.log(`host name ${this.o.name} was registered by another process (pid ${existing.pid}); taking it over`);
+      }
+      await this.heartbeat();
+    } catch (e) {
+      throw new YoiError('YOI_ERR_CLUSTER', `cannot register host ${this.o.name}: ${(e as Error).message}`);
+    }
+    this.relay = new ReportRelay(this.relaySocket, this.nc, this.names, this.placements);
+    await this.relay.listen();
+    this.timer = setInterval(() => void this.heartbeat(), heartbeatMs(this.o.config));
+    this.sub = this.nc.subscribe(this.subject);
+    void this.serve(this.sub);
+    this.commandSub = this.nc.subscribe(this.names.command(this.o.name));
+    void this.serveCommands(this.commandSub);
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    this.sub?.unsubscribe();
+    this.commandSub?.unsubscribe();
+    await this.relay?.close();
+    await this.registry?.deleteHost(this.o.name).catch(() => undefined);
+    await this.nc?.drain().catch(() => undefined);
+  }
+
+  private async heartbeat(): Promise<void> {
+    await this.registry?.putHost({ name: this.o.name, pid: process.pid, project_dir: this.o.projectDir, heartbeat: Date.now(), started_at: this.startedAt })
+      .catch(() => undefined);
+  }
+
+  private async serve(sub: Subscription): Promise<void> {
+    const context: HostContext = {
+      hostName: this.o.name, projectDir: this.o.config.hosts[this.o.name]?.projectDir ?? undefined, relaySocket: this.relaySocket, env: this.o.env,
+      configPath: this.o.configPath, ...(this.o.configDigest ? { configDigest: this.o.configDigest } : {}), placements: this.placements,
+    };
+    let waiting = 0;
+    let chain = Promise.resolve();
+    for await (const m of sub) {
+      if (waiting >= MAX_WAITING_PLACEMENTS) {
+        m.respond(JSON.stringify({ ok: false, error: `host ${this.o.name} is busy: ${waiting} placements are waiting` } satisfies SpawnReply));
+        continue;
+      }
+      waiting++;
+      chain = chain.then(async () => {
+        const reply = await this.place(m.data, context);
+        waiting--;
+        m.respond(JSON.stringify(reply));
+        this.o.log(reply.ok ? `placed pod on this host: pid ${reply.pid}, ${reply.socket}` : `refused a placement: ${reply.error}`);
+      });
+    }
+  }
+
+  /** Commands run concurrently (a long `shutdown` must not hold a `get_history`), a bounded number at once. */
+  private async serveCommands(sub: Subscription): Promise<void> {
+    const server = new CommandServer(this.placements, this.o.env);
+    let running = 0;
+    for await (const m of sub) {
+      if (running >= MAX_WAITING_PLACEMENTS * 4) {
+        m.respond(JSON.stringify({ ok: false, code: 'internal', message: `host ${this.o.name} is busy` }));
+        continue;
+      }
+      running++;
+      void server.handle(m.data).then((reply) => {
+        running--;
+        m.respond(JSON.stringify(reply));
+      });
+    }
+  }
+
+  private async place(data: Uint8Array, context: HostContext): Promise<SpawnReply> {
+    if (data.length > MAX_MESSAGE_BYTES) return { ok: false, error: 'the placement request is too large' };
+    let raw: unknown;
+    try {
+      raw = JSON.parse(Buffer.from(data).toString('utf8'));
+    } catch {
+      return { ok: false, error: 'the placement request is not JSON' };
+    }
+    const parsed = SpawnRequestSchema.safeParse(raw);
+    if (!parsed.success) return { ok: false, error: `invalid placement request: ${formatZodError(parsed.error, SpawnRequestSchema)}` };
+    try {
+      return await placeChild(parsed.data, context);
+    } catch (e) {
+      return { ok: false, error: (e as Error).message };
+    }
+  }
+}
