@@ -49,7 +49,7 @@ export { PluginError, isPluginError } from './errors/PluginError.js';
 export { formatZodError } from './errors/formatZodError.js';
 
 // Clients and pods on this machine
-export { PodClient, PodRequestError, type PodClientOptions } from './client/PodClient.js';
+export { PodClient, PodRequestError, type PodClientOptions, type ExtensionEventLine } from './client/PodClient.js';
 export { runtimeBase, podPaths, validatePodName, checkSocketPath, type PodPaths } from './pod/runtimePaths.js';
 export { ensurePrivateDir, isPidAlive, isSocketLive, readStatusFile, writeFileAtomic, type PodStatusFile } from './pod/podFiles.js';
 export { POD_NODE_FLAGS } from './pod/podNodeFlags.js';

@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { YoiError } from '../errors/YoiError.js';
-import { LineReader, decodeEventLine, encodeMethod, type ErrorCode, type Event, type EventOf, type Method } from '../protocol/index.js';
+import { EVENT_NAMES, LineReader, decodeEvent, encodeMethod, parseLine, type ErrorCode, type Event, type EventOf, type Method } from '../protocol/index.js';
 
 /** The pod refused a request: `code` is the pod's error code (`already_running`, ...). */
 export class PodRequestError extends YoiError {
@@ -26,8 +26,21 @@ export interface PodClientOptions {
 type MethodInput = Method extends infer M ? (M extends Method ? Omit<M, 'request_id'> : never) : never;
 type Reply = EventOf<'ack'> | EventOf<'welcome'> | EventOf<'history'> | EventOf<'completions'>;
 
+/**
+ * An event the protocol does not define: one a plugin added (`permission_request`), as it came.
+ * Its `data` is unchecked: validate it with the plugin's schema before use.
+ */
+export interface ExtensionEventLine {
+  readonly event: string;
+  readonly data?: unknown;
+  readonly seq?: number;
+  readonly request_id?: string;
+}
+
+const KNOWN_EVENTS: ReadonlySet<string> = new Set(EVENT_NAMES);
+
 interface Pending {
-  resolve: (event: Reply) => void;
+  resolve: (event: Reply | ExtensionEventLine) => void;
   reject: (error: Error) => void;
   timer: NodeJS.Timeout;
 }
@@ -43,6 +56,7 @@ export class PodClient {
   readonly closed: Promise<void>;
   private readonly pending = new Map<string, Pending>();
   private readonly listeners = new Set<(event: Event) => void>();
+  private readonly extensionListeners = new Set<(event: ExtensionEventLine) => void>();
   private nextId = 1;
   private isClosed = false;
 
@@ -52,8 +66,11 @@ export class PodClient {
   ) {
     const reader = new LineReader({
       onLine: (line) => {
-        const decoded = decodeEventLine(line);
-        if (decoded.ok) this.dispatch(decoded.value); // events from a newer pod that we cannot read are skipped
+        const parsed = parseLine(line);
+        if (!parsed.ok) return;
+        const decoded = decodeEvent(parsed.value);
+        if (decoded.ok) this.dispatch(decoded.value);
+        else this.dispatchExtension(parsed.value); // else an event of a newer pod that we cannot read: skipped
       },
       onError: () => undefined,
     });
@@ -109,17 +126,36 @@ export class PodClient {
     return () => this.listeners.delete(listener);
   }
 
+  /** Adds a listener for the events plugins define (see {@link ExtensionEventLine}); returns a function that removes it. */
+  onExtensionEvent(listener: (event: ExtensionEventLine) => void): () => void {
+    this.extensionListeners.add(listener);
+    return () => this.extensionListeners.delete(listener);
+  }
+
   /** Sends a method with a fresh `request_id`; resolves with the reply, rejects with the pod's error. */
   request(method: MethodInput, timeoutMs = this.opts.requestTimeoutMs ?? 10_000): Promise<Reply> {
+    return this.requestLine(method.method, (id) => encodeMethod({ ...method, request_id: id } as Method), timeoutMs) as Promise<Reply>;
+  }
+
+  /**
+   * Sends a method a plugin added to the protocol (`permission_reply`); resolves with `ack` or
+   * the plugin's reply event, rejects with the pod's error.
+   */
+  requestExtension(method: string, params?: unknown, timeoutMs = this.opts.requestTimeoutMs ?? 10_000): Promise<EventOf<'ack'> | ExtensionEventLine> {
+    const line = (id: string) => JSON.stringify({ method, request_id: id, ...(params !== undefined ? { params } : {}) });
+    return this.requestLine(method, line, timeoutMs) as Promise<EventOf<'ack'> | ExtensionEventLine>;
+  }
+
+  private requestLine(name: string, encode: (id: string) => string, timeoutMs: number): Promise<Reply | ExtensionEventLine> {
     if (this.isClosed) return Promise.reject(new YoiError('YOI_ERR_CONNECTION', 'the connection to the pod is closed'));
     const id = `r${this.nextId++}`;
-    return new Promise<Reply>((resolve, reject) => {
+    return new Promise<Reply | ExtensionEventLine>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);
-        reject(new YoiError('YOI_ERR_TIMEOUT', `the pod did not answer \`${method.method}\` within ${timeoutMs} ms`));
+        reject(new YoiError('YOI_ERR_TIMEOUT', `the pod did not answer \`${name}\` within ${timeoutMs} ms`));
       }, timeoutMs);
       this.pending.set(id, { resolve, reject, timer });
-      this.socket.write(`${encodeMethod({ ...method, request_id: id } as Method)}\n`);
+      this.socket.write(`${encode(id)}\n`);
     });
   }
 
@@ -165,5 +201,22 @@ export class PodClient {
       else p.resolve(event as Reply);
     }
     for (const l of this.listeners) l(event);
+  }
+
+  /** An object line naming an event the protocol does not define. */
+  private dispatchExtension(value: unknown): void {
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return;
+    const { event, data, seq, request_id: id } = value as Record<string, unknown>;
+    if (typeof event !== 'string' || KNOWN_EVENTS.has(event)) return;
+    const line: ExtensionEventLine = {
+      event, ...(data !== undefined ? { data } : {}), ...(typeof seq === 'number' ? { seq } : {}), ...(typeof id === 'string' ? { request_id: id } : {}),
+    };
+    const p = typeof id === 'string' ? this.pending.get(id) : undefined;
+    if (p && typeof id === 'string') {
+      this.pending.delete(id);
+      clearTimeout(p.timer);
+      p.resolve(line);
+    }
+    for (const l of this.extensionListeners) l(line);
   }
 }
