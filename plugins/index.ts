@@ -23,9 +23,10 @@ import { listPodsTool } from './podtree/listPodsTool.js';
 import { podReporter } from './podtree/podReporter.js';
 import { spawnedPodEvents } from './podtree/spawnedPodEvents.js';
 import { podEventText } from './podtree/podEventText.js';
+import { permissionsPlugin } from './permissions/permissionsPlugin.js';
 import type { YoiPlugin } from '../core/api.js';
 
-export { pasteResolver, fileRefResolver, knowledgeResolver, workflowResolver, bashTool };
+export { pasteResolver, fileRefResolver, knowledgeResolver, workflowResolver, bashTool, permissionsPlugin };
 export { TextKind, PasteKind, FileRefKind, KnowledgeRefKind, WorkflowInvokeKind } from './resolvers/shared/builtinKinds.js';
 export { PodTreeService } from './podtree/podTreePlugin.js';
 
@@ -63,6 +64,7 @@ export function defaultPlugins(opts: { exclude?: readonly string[] } = {}): YoiP
     podReporter(),
     spawnedPodEvents(),
     podEventText(),
+    permissionsPlugin(),
   ];
   return plugins.filter((plugin) => !exclude.has(plugin.name));
 }

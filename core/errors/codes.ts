@@ -15,6 +15,8 @@ export const ERROR_CODES = {
   YOI_ERR_CONNECTION: 'cannot reach pod <name> at <socket>',
   /** An interactive command (`yoi attach`) was run without a terminal on stdin and stdout. */
   YOI_ERR_NOT_A_TERMINAL: 'yoi attach needs an interactive terminal',
+  /** `.yoi/permissions.json` (the saved permission rules) is invalid, unsafe (not the user's, a link) or cannot be written. */
+  YOI_ERR_PERMISSIONS_FILE: 'the permissions file <file> cannot be used: <cause>',
   /** A plugin's tap or `apply()` threw or rejected; the message names the plugin and the hook. */
   YOI_ERR_PLUGIN: 'plugin <name> failed in <hook>: <cause>',
   /** A plugin lists in `dependsOn` a plugin that is not applied before it. */
