@@ -1,4 +1,4 @@
-import type { ExtensionEventLine, PodClient } from '../../../core/client/PodClient.js';
+import { PodClient, type ExtensionEventLine } from '../../../core/client/PodClient.js';
 import type { Event } from '../../../core/protocol/index.js';
 import type { PermissionRequest, PermissionResolved } from '../../../plugins/permissions/permissionWire.js';
 import { recorder, runEnded, startTestPod, text, type TestPod, type TestPodOptions } from '../../support/startTestPod.js';
@@ -29,8 +29,13 @@ export class Watch {
     });
   }
 
-  static async on(tp: TestPod): Promise<Watch> {
-    return new Watch(await tp.connect());
+  /** Connects and says hello with the listeners in place (as attach does), so nothing sent after the welcome is missed. */
+  static async on(tp: TestPod, clientName = 'test/1'): Promise<Watch> {
+    const client = await PodClient.connect({ socketPath: tp.socket, protocol: 1, clientName });
+    const w = new Watch(client);
+    const welcome = await client.request({ method: 'hello', params: { protocol_version: 2, client: clientName } });
+    if (welcome.event === 'welcome') client.welcome = welcome.data;
+    return w;
   }
 
   private wake(): void {
