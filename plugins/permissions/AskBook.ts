@@ -11,7 +11,7 @@ export const AskRecordSchema = z.object({
   /** A local ask: the call's identity, for a decision given after a restart. */
   call_key: z.string().optional(),
   /** A local ask: the rule `allow_always` / `reject_always` saves. */
-  save: z.object({ tool: z.string(), match: z.string().optional() }).optional(),
+  save: z.object({ tool: z.string(), exact: z.string().optional() }).optional(),
 });
 export type AskRecord = z.infer<typeof AskRecordSchema>;
 

@@ -6,8 +6,7 @@ import { AskBook, requestOf, MAX_PENDING, type AskLogEntry, type AskRecord, type
 import { AskRelay } from './AskRelay.js';
 import { callSubject, type CallSubject } from './callSubject.js';
 import { callKey, clipArgs, formatDuration, summarizeCall } from './describeCall.js';
-import { evaluatePolicy } from './evaluatePolicy.js';
-import { escapeGlob } from './globs.js';
+import { evaluatePolicy, subjectText } from './evaluatePolicy.js';
 import { DECISIONS, type Decision, type Policy } from './permissionsConfig.js';
 import type { PermissionReply, PermissionRequest, PermissionResolved } from './permissionWire.js';
 import { SavedRules, asRule, permissionsFile } from './SavedRules.js';
@@ -173,7 +172,7 @@ export class PermissionGate {
         default: policy.onDeadline, pod: pod.podName, expires_at: now + policy.deadlineMs, ...(clipped.clipped ? { args_clipped: true } : {}),
       },
       call_key: key,
-      save: { tool: call.name, ...(subject ? { match: escapeGlob(subject.kind === 'path' ? subject.absolute : subject.text) } : {}) },
+      save: { tool: call.name, ...(subject ? { exact: subjectText(subject) } : {}) },
     };
     this.#log({ type: 'ask', ask: record });
     let onAbort = () => undefined as void;

@@ -10,6 +10,7 @@ import { RuleSchema, type Rule } from './permissionsConfig.js';
 export const SavedRuleSchema = z.object({
   tool: RuleSchema.shape.tool,
   match: RuleSchema.shape.match,
+  exact: RuleSchema.shape.exact,
   action: z.enum(['allow', 'deny']),
   /** When and by whom it was saved (shown by `yoi config`). */
   added_at: z.int().min(0).optional(),
@@ -92,7 +93,7 @@ export class SavedRules {
     }
     try {
       const current = this.#read() ?? { version: 1 as const, rules: [] };
-      const rules = [...current.rules.filter((r) => !(r.tool === rule.tool && r.match === rule.match)), rule];
+      const rules = [...current.rules.filter((r) => !(r.tool === rule.tool && r.match === rule.match && r.exact === rule.exact)), rule];
       if (rules.length > MAX_SAVED_RULES) throw this.#error(`it holds ${MAX_SAVED_RULES} rules already; remove some`);
       this.#write({ version: 1, rules });
       this.#stamp = '';
@@ -182,5 +183,5 @@ function notOurs(st: fs.Stats): boolean {
 
 /** A saved rule as a policy rule. */
 export function asRule(saved: SavedRule): Rule {
-  return { tool: saved.tool, ...(saved.match !== undefined ? { match: saved.match } : {}), action: saved.action };
+  return { tool: saved.tool, ...(saved.match !== undefined ? { match: saved.match } : {}), ...(saved.exact !== undefined ? { exact: saved.exact } : {}), action: saved.action };
 }

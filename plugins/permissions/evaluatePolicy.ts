@@ -27,10 +27,16 @@ const COMPOUND = /[;&|\n\r`]|\$\(|<\(|>\(/;
 /** Whether `rule` applies to `call` (first match wins). */
 export function ruleMatches(rule: Rule, call: Call): boolean {
   if (!toolMatches(rule.tool, call.tool)) return false;
+  if (rule.exact !== undefined) return call.subject !== undefined && subjectText(call.subject) === rule.exact;
   if (rule.match === undefined) return true;
   if (!call.subject) return false;
   if (call.subject.kind === 'command' && rule.action === 'allow' && COMPOUND.test(call.subject.text) && commandPattern(rule.match).wildcard) return false;
   return subjectMatches(rule.match, call.subject);
+}
+
+/** The main argument as `exact` compares it: the canonical absolute path, the trimmed command line, the name. */
+export function subjectText(subject: CallSubject): string {
+  return subject.kind === 'path' ? subject.absolute : subject.text;
 }
 
 /** The rule of `rules` that decides `call`, if any. */
@@ -66,6 +72,7 @@ export function evaluatePolicy(policy: Policy, saved: readonly Rule[], call: Cal
 
 /** `{tool: Bash, match: "npm test", action: allow}`, clipped. */
 export function describeRule(rule: Rule): string {
-  const match = rule.match === undefined ? '' : `, match: ${JSON.stringify(rule.match.length > 80 ? `${rule.match.slice(0, 80)}…` : rule.match)}`;
+  const clip = (v: string) => JSON.stringify(v.length > 80 ? `${v.slice(0, 80)}…` : v);
+  const match = rule.match !== undefined ? `, match: ${clip(rule.match)}` : rule.exact !== undefined ? `, exact: ${clip(rule.exact)}` : '';
   return `{tool: ${rule.tool}${match}, action: ${rule.action}}`;
 }

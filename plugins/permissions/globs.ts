@@ -75,10 +75,3 @@ export function pathGlobProblem(pattern: string): string | undefined {
   }
   return undefined;
 }
-
-const SPECIAL = /[\\*?[\]{}()!+@|^$,]/g;
-
-/** A glob matching exactly `text` (what `allow_always` saves). */
-export function escapeGlob(text: string): string {
-  return text.replace(SPECIAL, (c) => `\\${c}`);
-}

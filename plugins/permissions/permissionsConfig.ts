@@ -19,13 +19,18 @@ export const DEFAULT_DEADLINE_MS = 600_000;
 
 /**
  * One rule: `tool` is the tool's name or a glob over names (`mcp__github__*`, `*`); `match` a
- * glob over the call's main argument (see callSubject.ts); first match wins.
+ * glob over the call's main argument (see callSubject.ts), `exact` the main argument itself
+ * (what `allow_always` saves); first match wins.
  */
 export const RuleSchema = z.strictObject({
   tool: z.string().min(1).max(200),
-  match: z.string().min(1).max(200_000).optional(),
+  match: z.string().min(1).max(100_000).optional(),
+  exact: z.string().min(1).max(100_000).optional(),
   action: ActionSchema,
 }).check((ctx) => {
+  if (ctx.value.match !== undefined && ctx.value.exact !== undefined) {
+    ctx.issues.push({ code: 'custom', message: 'give `match` or `exact`, not both', input: ctx.value, path: ['exact'] });
+  }
   // Command globs match in linear time; the others go through picomatch (see globs.ts).
   const problem = ctx.value.match !== undefined && ctx.value.tool !== 'Bash' ? pathGlobProblem(ctx.value.match) : undefined;
   if (problem) ctx.issues.push({ code: 'custom', message: problem, input: ctx.value.match, path: ['match'] });
