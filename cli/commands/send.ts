@@ -23,13 +23,20 @@ export default class Send extends YoiCommand {
 
   async run(): Promise<void> {
     const { flags, argv } = await this.parse(Send);
-    const [{ connectPod }, { sendSegments }, { encodeEvent }, { YoiError }] = await Promise.all([
+    const [{ connectPod }, { sendSegments }, { encodeEvent }, { YoiError }, { permissionEventLine }] = await Promise.all([
       import('../podTarget.js'), import('../inputSegments.js'), import('../../core/protocol/index.js'), import('../../core/errors/YoiError.js'),
+      import('../permissionLines.js'),
     ]);
     const stdin = process.stdin.isTTY ? undefined : await readStdin();
     const input = sendSegments({ text: argv as string[], stdin, files: flags.file, knowledge: flags.knowledge, workflow: flags.workflow });
     if (input.length === 0) throw new YoiError('YOI_ERR_USAGE', 'nothing to send: give text, pipe stdin, or use --file/--knowledge/--workflow');
-    const { client } = await connectPod(flags);
+    const { client, name } = await connectPod(flags);
+    // Events plugins define: permission asks say their id and how to answer (stderr, like alerts).
+    client.onExtensionEvent((e) => {
+      if (flags.json) process.stdout.write(`${JSON.stringify(e)}\n`);
+      const line = flags.json ? undefined : permissionEventLine(e, name);
+      if (line) process.stderr.write(`${line}\n`);
+    });
 
     let wroteText = false;
     let accepted = false;
