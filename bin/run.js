@@ -35,14 +35,17 @@ if (argv[0] === '--version' || argv[0] === '-v') {
   }
 }
 
-/** One line on stderr (the stack too with YOI_DEBUG) and a non-zero exit code. */
+/** One line on stderr, or a JSON object on stdout with --json (the stack too with YOI_DEBUG), and a non-zero exit code. */
 async function reportError(error) {
   // Without a build (dist/ missing) the formatter is gone too; still print one line.
-  const { formatCliError } = await import('../dist/cli/formatCliError.js').catch(() => ({
+  const { formatCliError, cliErrorJson } = await import('../dist/cli/formatCliError.js').catch(() => ({
     formatCliError: (e) => ({ line: `yoi: ${String(e?.message ?? e).split('\n')[0]}`, exitCode: 1 }),
   }));
-  const { line, exitCode } = formatCliError(error);
-  process.stderr.write(`${line}\n`);
+  const formatted = formatCliError(error);
+  const flags = argv.includes('--') ? argv.slice(0, argv.indexOf('--')) : argv;
+  if (cliErrorJson && flags.includes('--json')) process.stdout.write(`${cliErrorJson(formatted)}\n`);
+  else process.stderr.write(`${formatted.line}\n`);
+  const { exitCode } = formatted;
   if (process.env.YOI_DEBUG) process.stderr.write(`${error?.stack ?? ''}\n`);
   process.exitCode = exitCode;
 }

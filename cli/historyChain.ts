@@ -8,6 +8,8 @@ export interface ChainSession {
   items: unknown[];
   /** Items the session started with (summary + retained tail), 0 for a first session. */
   startItems: number;
+  /** Said in the session's header when its hash chain is not intact. */
+  chain?: string;
 }
 
 /**
@@ -32,12 +34,13 @@ export function formatChain(chain: readonly ChainSession[], formatItem: (item: u
   if (missing) lines.push(`── (session ${missing} is no longer on disk) ──`);
   chain.forEach((s, i) => {
     let items = s.items;
+    const mark = s.chain ? ` [hash chain ${s.chain}]` : '';
     if (i === 0 || !s.compacted_from) {
-      lines.push(`── session ${s.session_id} ──`);
+      lines.push(`── session ${s.session_id}${mark} ──`);
     } else {
       const at = new Date(s.compacted_from.at).toISOString();
       const kept = retainedCount(chain[i - 1].items, s.items.slice(0, s.startItems));
-      lines.push(`── compacted at ${at} into session ${s.session_id}${kept ? ` (${kept} recent item(s) kept, not repeated)` : ''} ──`);
+      lines.push(`── compacted at ${at} into session ${s.session_id}${kept ? ` (${kept} recent item(s) kept, not repeated)` : ''}${mark} ──`);
       items = [...s.items.slice(0, s.startItems - kept), ...s.items.slice(s.startItems)];
     }
     for (const item of items) lines.push(formatItem(item));

@@ -6,11 +6,29 @@ export interface PodTargetFlags {
   config?: string;
 }
 
-/** Which pod a command talks to: `--socket`, else `--pod`, else the config's `name`. */
-export async function resolvePodTarget(flags: PodTargetFlags): Promise<{ name: string; socket: string }> {
+export interface PodTarget {
+  name: string;
+  socket: string;
+  /** How to address this pod on a command line: `--pod alpha` or `--socket PATH`. */
+  flag: string;
+}
+
+/**
+ * Which pod a command talks to: `--socket`, else `--pod`, else the config's `name`. A socket
+ * that is not the user's own (or lies where another user could swap it) is refused here, so
+ * the command says so instead of "not running".
+ */
+export async function resolvePodTarget(flags: PodTargetFlags): Promise<PodTarget> {
+  const target = await findPodTarget(flags);
+  const { checkOwnSocket } = await import('../core/pod/trustedPath.js');
+  checkOwnSocket(target.socket);
+  return target;
+}
+
+async function findPodTarget(flags: PodTargetFlags): Promise<PodTarget> {
   const { podPaths, validatePodName } = await import('../core/pod/runtimePaths.js');
   const { YoiError } = await import('../core/errors/YoiError.js');
-  if (flags.socket) return { name: flags.socket, socket: flags.socket };
+  if (flags.socket) return { name: flags.socket, socket: flags.socket, flag: `--socket ${flags.socket}` };
   let name = flags.pod;
   if (!name) {
     const { loadProject } = await import('./loadProject.js');
@@ -19,18 +37,25 @@ export async function resolvePodTarget(flags: PodTargetFlags): Promise<{ name: s
   }
   const bad = validatePodName(name);
   if (bad) throw new YoiError('YOI_ERR_POD_NAME', bad);
-  return { name, socket: podPaths(name).socket };
+  return { name, socket: podPaths(name).socket, flag: `--pod ${name}` };
 }
 
-/** Connects with protocol v2; a pod that is not running gives one clear line. */
-export async function connectPod(flags: PodTargetFlags): Promise<{ client: PodClient; name: string }> {
+/**
+ * Connects with protocol v2 (v1 for a v1 pod); a pod that is not running gives one clear line
+ * saying how to start it.
+ */
+export async function connectPod(flags: PodTargetFlags): Promise<{ client: PodClient; name: string; target: PodTarget }> {
   const target = await resolvePodTarget(flags);
   const { PodClient } = await import('../core/client/PodClient.js');
-  const { YoiError } = await import('../core/errors/YoiError.js');
   const { isSocketLive } = await import('../core/pod/podFiles.js');
-  if (!(await isSocketLive(target.socket))) {
-    throw new YoiError('YOI_ERR_POD_NOT_FOUND', `pod ${target.name} is not running (no pod listens on ${target.socket})`);
-  }
+  if (!(await isSocketLive(target.socket))) throw await notRunning(target);
   const client = await PodClient.connect({ socketPath: target.socket, clientName: 'yoi-cli', protocol: 2 });
-  return { client, name: target.name };
+  return { client, name: target.name, target };
+}
+
+/** No pod listens on the target's socket: say so, and how to start one there. */
+export async function notRunning(target: PodTarget): Promise<Error> {
+  const { YoiError } = await import('../core/errors/YoiError.js');
+  const start = target.flag.startsWith('--socket') ? `yoi pod start ${target.flag} --detach` : `yoi pod start --name ${target.name} --detach`;
+  return new YoiError('YOI_ERR_POD_NOT_FOUND', `pod ${target.name} is not running (no pod listens on ${target.socket}); start it with: ${start}`);
 }

@@ -4,8 +4,11 @@ export interface ForegroundPodOptions {
   name?: string;
   socket?: string;
   resume?: string | true;
-  /** Started by SpawnPod: the pod tree's launch parameters (`launch.adopt`). */
-  adopt?: { callback: string; instruction?: string; secret?: string };
+  /**
+   * Started by SpawnPod: the pod tree's launch parameters (`launch.adopt`); `configDigest`: the
+   * config must be what the parent loaded, or trusted.
+   */
+  adopt?: { callback: string; instruction?: string; secret?: string; configDigest?: string };
 }
 
 /**
@@ -15,7 +18,14 @@ export interface ForegroundPodOptions {
  */
 export async function runPodForeground(opts: ForegroundPodOptions, print: (line: string) => void): Promise<void> {
   const [{ loadProject }, { Pod }] = await Promise.all([import('./loadProject.js'), import('../core/pod/Pod.js')]);
+  const expected = opts.adopt?.configDigest;
+  // Before the config is loaded: loading a JS/TS config runs it.
+  const accepted = expected === undefined ? undefined : await verifyConfig(opts.config, expected);
   const { config, host } = await loadProject({ configFile: opts.config });
+  if (accepted !== undefined && config.configDigest !== accepted) {
+    const { YoiError } = await import('../core/errors/YoiError.js');
+    throw new YoiError('YOI_ERR_CONFIG_UNTRUSTED', `config ${config.configPath ?? ''} changed while the pod was starting; start it again`);
+  }
   const pod = await Pod.start({ config, host, name: opts.name, socketPath: opts.socket, resume: opts.resume,
     ...(opts.adopt ? { launch: { adopt: opts.adopt } } : {}),
   });
@@ -27,4 +37,10 @@ export async function runPodForeground(opts: ForegroundPodOptions, print: (line:
   await pod.closed;
   process.off('SIGINT', stop);
   process.off('SIGTERM', stop);
+}
+
+/** A spawned pod's config check (core/config/verifyConfigTrust.ts); the digest it accepted. */
+async function verifyConfig(configFile: string | undefined, expected: string): Promise<string> {
+  const { verifyConfigTrust } = await import('../core/config/verifyConfigTrust.js');
+  return (await verifyConfigTrust({ cwd: process.cwd(), configFile, expected })).digest;
 }

@@ -6,7 +6,8 @@ import { fileURLToPath } from 'node:url';
 /**
  * Starts `yoi pod start` (without --detach) as a background process in its own session, its
  * output in `<pod dir>/pod.log`, and returns the socket path once the pod accepts connections.
- * If the pod exits first, its last log line becomes the error.
+ * If the pod exits first, its last log line becomes the error; a pod of that name already
+ * listening is refused like `yoi pod start` in the foreground refuses it.
  */
 export async function startDetached(argv: string[], flags: { name?: string; socket?: string; config?: string }): Promise<string> {
   const { resolvePodTarget } = await import('./podTarget.js');
@@ -14,11 +15,15 @@ export async function startDetached(argv: string[], flags: { name?: string; sock
   const { ensurePrivateDir, isSocketLive } = await import('../core/pod/podFiles.js');
   const { YoiError } = await import('../core/errors/YoiError.js');
   const target = flags.socket ? { name: flags.name ?? 'default', socket: path.resolve(flags.socket) } : await resolvePodTarget({ pod: flags.name, config: flags.config });
-  const paths = podPaths(flags.name ?? target.name, process.env, flags.socket);
+  const name = flags.name ?? target.name;
+  const paths = podPaths(name, process.env, flags.socket);
+  // As in the foreground: a live pod is not started twice (its socket answering would pass for ours).
+  if (await isSocketLive(paths.socket)) throw new YoiError('YOI_ERR_POD_RUNNING', `pod ${name} is already running (socket ${paths.socket})`);
   ensurePrivateDir(paths.base);
   ensurePrivateDir(paths.dir);
   const logFile = path.join(paths.dir, 'pod.log');
-  const log = fs.openSync(logFile, 'a', 0o600);
+  const { RUNTIME_FILE, openOwnFile } = await import('../core/pod/trustedPath.js');
+  const log = openOwnFile(logFile, RUNTIME_FILE, { create: true, append: true })!;
   const bin = fileURLToPath(new URL('../../bin/run.js', import.meta.url));
   const { POD_NODE_FLAGS } = await import('../core/pod/podNodeFlags.js');
   const child = spawn(process.execPath, [...POD_NODE_FLAGS, bin, 'pod', 'start', ...argv], { detached: true, stdio: ['ignore', log, log], env: process.env });

@@ -33,10 +33,14 @@ export { runStopOf, type RunStop } from './controller/RunStopped.js';
 export type { FileActivity } from './tools/FileActivity.js';
 export type { Provider, ProviderContext, ProviderPart, LlmRequest, ToolDefinition } from './provider/Provider.js';
 export { messageItem, itemText, HistoryItemSchema, type HistoryItem } from './history/HistoryItem.js';
-export { estimateItemsTokens, estimateTextTokens } from './tokens/estimateTokens.js';
+export { countItemsTokens, countTextTokens, estimateItemsTokens, estimateTextTokens } from './tokens/estimateTokens.js';
 
-// Scope
+// Scope, and opening only what was checked (what was opened must be the checked path)
 export { Scope, canonicalPath, isWithin, ruleMatches, type ScopeCheck, type ScopeConfigInput, type ScopeLock, type ResolvedRule } from './scope/index.js';
+export {
+  PinnedDir, PinnedDirSync, openRegularFile, lstatListed, describeSpecial, descriptorPath, descriptorPathSync, isOpenedAt, pathChanged, HAS_PROC_FD,
+  type OpenedFile, type ProtectedPath, type ProtectedPathInput,
+} from './scope/index.js';
 
 // Config
 export { defineConfig } from './config/defineConfig.js';
@@ -50,10 +54,16 @@ export { PluginError, isPluginError } from './errors/PluginError.js';
 export { formatZodError } from './errors/formatZodError.js';
 
 // Clients and pods on this machine
-export { PodClient, PodRequestError, type PodClientOptions, type ExtensionEventLine } from './client/PodClient.js';
+export { PodClient, PodRequestError, type PodClientOptions, type UnknownEvent } from './client/PodClient.js';
 export { runtimeBase, podPaths, validatePodName, checkSocketPath, type PodPaths } from './pod/runtimePaths.js';
 export { ensurePrivateDir, isPidAlive, isSocketLive, readStatusFile, writeFileAtomic, type PodStatusFile } from './pod/podFiles.js';
 export { POD_NODE_FLAGS } from './pod/podNodeFlags.js';
+export { PodNameSchema } from './pod/PodNameSchema.js';
+// Paths and sockets yoi trusts are the user's own (another local user's are refused).
+export {
+  RUNTIME_DIR, RUNTIME_FILE, POD_SOCKET, ensureOwnDir, checkOwnDir, openOwnFile, readOwnFile, checkOwnSocket, socketTrustProblem,
+  type TrustLabel,
+} from './pod/trustedPath.js';
 
 // The wire protocol
 export {

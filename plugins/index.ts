@@ -8,6 +8,7 @@ import { editTool } from './tools/editTool.js';
 import { globTool } from './tools/globTool.js';
 import { grepTool } from './tools/grepTool.js';
 import { bashTool } from './bash/bashTool.js';
+import { staleTempFiles } from './tools/staleTempFiles.js';
 import { textResolver } from './resolvers/textResolver.js';
 import { pasteResolver } from './resolvers/pasteResolver.js';
 import { fileRefResolver } from './resolvers/fileRef/fileRefResolver.js';
@@ -54,6 +55,7 @@ export function defaultPlugins(opts: { exclude?: readonly string[] } = {}): YoiP
     editTool(),
     globTool(),
     grepTool(),
+    staleTempFiles(),
     bashTool(),
     podTreePlugin(),
     spawnPodTool(),

@@ -13,8 +13,11 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'yoi-demo-'));
 const env = { ...process.env, YOI_RUNTIME_DIR: path.join(dir, 'run') };
 fs.writeFileSync(path.join(dir, 'notes.md'), '# Release notes\n\n- pods report to their parents\n- compaction rotates sessions\n');
 
-const say = (text) => process.stdout.write(`\n\x1b[1m${text}\x1b[0m\n`);
-const note = (text) => process.stdout.write(`\x1b[2m# ${text}\x1b[0m\n`);
+// Bold and dim only on a terminal (and not with NO_COLOR): piped, the demo is plain text.
+const ansi = process.stdout.isTTY === true && !process.env.NO_COLOR;
+const style = (code, text) => (ansi ? `\x1b[${code}m${text}\x1b[0m` : text);
+const say = (text) => process.stdout.write(`\n${style(1, text)}\n`);
+const note = (text) => process.stdout.write(`${style(2, `# ${text}`)}\n`);
 const yoi = (args, opts = {}) => spawnSync(process.execPath, [bin, ...args], { cwd: dir, env, stdio: 'inherit', ...opts });
 
 say(`$ cd ${dir} && yoi pod start --detach --name demo`);

@@ -1,11 +1,15 @@
 import { PodRequestError } from '../../core/client/PodClient.js';
 import type { Event, PodStatus, Segment } from '../../core/protocol/index.js';
-import type { AttachState, AttachStore } from './AttachStore.js';
-import { InputBuffer } from './InputBuffer.js';
+import type { AttachState, AttachStore, Question } from './AttachStore.js';
+import { Completer } from './Completer.js';
+import { InputBuffer, type Atom } from './InputBuffer.js';
+import { InputHistory } from './InputHistory.js';
 import { keyIntent, type Intent } from './keyIntent.js';
+import { loadMarkdown } from './markdownLines.js';
 import { newPaste } from './pasteChip.js';
 import { PodLink } from './PodLink.js';
-import { refAtCursor } from './refTokens.js';
+import { answerOf } from './questions.js';
+import { RunSender } from './RunSender.js';
 import { TerminalInput, type TerminalInputEvent } from './TerminalInput.js';
 import { addNote, reduceEvents } from './transcriptReducer.js';
 
@@ -16,31 +20,35 @@ export interface AttachControllerOptions {
   onQuit: () => void;
   now?: () => number;
   batchMs?: number;
+  /** Where the input history's state directory is found (`XDG_STATE_HOME`); defaults to the process's. */
+  env?: NodeJS.ProcessEnv;
 }
 
-/** Window for the second Ctrl-C (quit) or Ctrl-D (shut down a running pod). */
+/** Window for the second Ctrl-C (quit). */
 const CONFIRM_MS = 3000;
-const COMPLETION_DELAY_MS = 60;
+const ACTIVE: ReadonlySet<PodStatus | undefined> = new Set(['running', 'compacting']);
 
 /**
  * The attach client's behaviour: terminal input → intents → input edits and pod requests, pod
- * events → the transcript. Submissions made while a run is active (or the pod is unreachable)
- * are queued and sent one by one whenever the pod is idle again; a rejected one goes back to the
- * front of the queue, so input is never lost.
+ * events → the transcript. Inputs go through RunSender (queued while a run is active, never
+ * lost). Shutting the pod down, and sending while a run is paused (which abandons it), are
+ * asked first.
  */
 export class AttachController {
   /** Set by the view on every render: transcript lines in total and on screen. */
   layout = { total: 0, height: 1 };
   readonly terminal = new TerminalInput((e) => this.onTerminal(e));
   private readonly link: PodLink;
+  private readonly completer: Completer;
+  private readonly sender: RunSender;
+  private readonly history: InputHistory;
   private status: PodStatus | undefined;
-  private sending = false;
   private quitting = false;
   private shutdownAsked = false;
   private lastInterrupt = -Infinity;
-  private lastShutdown = -Infinity;
   private noticeTimer?: NodeJS.Timeout;
-  private completionTimer?: NodeJS.Timeout;
+  /** What the last Ctrl-U/K/W (Alt-D, Alt-Backspace) removed, for Ctrl-Y. */
+  private killed: readonly Atom[] = [];
   private readonly now: () => number;
 
   constructor(private readonly opts: AttachControllerOptions) {
@@ -53,9 +61,13 @@ export class AttachController {
       onConnection: (connection) => {
         if (connection !== 'connected') this.status = undefined;
         this.update((s) => (s.connection === connection ? s : { ...s, connection }));
-        if (connection === 'connected') this.sendQueued();
+        if (connection === 'connected') this.sender.sendQueued();
       },
     });
+    const client = () => (this.link.connected ? this.link.client : undefined);
+    this.sender = new RunSender({ state: () => this.state, update: (f) => this.update(f), client, status: () => this.status, notice: (t) => this.notice(t) });
+    this.completer = new Completer({ state: () => this.state, update: (f) => this.update(f), client });
+    this.history = new InputHistory((message) => this.update((s) => ({ ...s, transcript: addNote(s.transcript, 'info', message) })));
   }
 
   /** True once this client asked the pod to shut down. */
@@ -72,16 +84,33 @@ export class AttachController {
     return this.link.open();
   }
 
+  /** Loads the markdown renderer and redraws the transcript with it (call after the first frame). */
+  async enableMarkdown(): Promise<void> {
+    await loadMarkdown();
+    this.update((s) => ({ ...s, markdown: true }));
+  }
+
+  /** Reloads the history (as after `lagged`): history-backed blocks are rebuilt. */
+  resync(): void {
+    this.link.resync();
+  }
+
   async stop(): Promise<void> {
     this.quitting = true;
     clearTimeout(this.noticeTimer);
-    clearTimeout(this.completionTimer);
+    this.completer.dispose();
     this.terminal.dispose();
     await this.link.close();
   }
 
   /** Handles one intent (a key press after `keyIntent`); exposed for tests. */
   handle(intent: Intent): void {
+    const question = this.state.question;
+    if (question) {
+      const answer = answerOf(question, intent);
+      this.update((s) => ({ ...s, question: undefined }));
+      if (answer !== 'pass') return this.answer(question, answer);
+    }
     const input = this.state.input;
     switch (intent.type) {
       case 'insert':
@@ -92,12 +121,25 @@ export class AttachController {
         return this.edit(input.backspace());
       case 'delete':
         return this.edit(input.deleteForward());
+      case 'kill': {
+        const to = input.boundary(intent.to);
+        if (to === input.cursor) return;
+        this.killed = input.atoms.slice(Math.min(to, input.cursor), Math.max(to, input.cursor));
+        return this.edit(input.deleteRange(to, input.cursor));
+      }
+      case 'yank':
+        return this.edit(input.insertAtoms(this.killed));
       case 'move':
-        return this.edit(input[intent.to]());
+        if (intent.to === 'up' && input.onFirstLine && this.recall('prev')) return;
+        if (intent.to === 'down' && input.onLastLine && this.history.browsing && this.recall('next')) return;
+        this.update((s) => ({ ...s, input: input[intent.to]() }));
+        return this.completer.refresh();
+      case 'history':
+        return void this.recall(intent.dir);
       case 'submit':
         return this.submit();
       case 'complete':
-        return this.complete();
+        return this.completer.tab();
       case 'scroll':
         return this.scroll(intent.by);
       case 'toggle-tools':
@@ -105,15 +147,19 @@ export class AttachController {
       case 'interrupt':
         return this.interrupt();
       case 'cancel':
-        if (this.status === 'running' || this.status === 'paused' || this.status === 'compacting') return this.ask('cancel');
+        if (ACTIVE.has(this.status) || this.status === 'paused') return this.ask('cancel');
         return this.notice('nothing to cancel: no run is active');
       case 'shutdown':
-        return this.shutdown();
+        if (!this.link.connected) return this.notice('not connected to the pod');
+        return this.update((s) => ({ ...s, question: { kind: 'shutdown' } }));
+      case 'escape':
+        return this.update((s) => (s.completion ? { ...s, completion: undefined } : s));
     }
   }
 
   private onTerminal(event: TerminalInputEvent): void {
     if (event.type === 'paste') {
+      if (this.state.question) this.update((s) => ({ ...s, question: undefined }));
       if (event.text !== '') this.edit(this.state.input.insertPaste(newPaste(event.text)));
       return;
     }
@@ -122,13 +168,17 @@ export class AttachController {
   }
 
   private onEvent(e: Event): void {
+    const before = this.status;
     switch (e.event) {
       case 'welcome':
         this.status = e.data.status;
         break;
       case 'status':
         this.status = e.data.status;
-        if (this.status === 'idle') this.sendQueued();
+        if (this.status === 'idle') this.sender.sendQueued();
+        break;
+      case 'history':
+        this.history.open(e.data.greeting.cwd, this.opts.env);
         break;
       case 'lagged':
         this.link.resync();
@@ -137,6 +187,9 @@ export class AttachController {
         if (this.shutdownAsked) this.quit();
         break;
     }
+    if (ACTIVE.has(this.status) !== ACTIVE.has(before)) this.update((s) => ({ ...s, runSince: ACTIVE.has(this.status) ? Date.now() : undefined }));
+    // A question about a paused run means nothing once the run is over.
+    if (this.state.question?.kind === 'abandon' && this.status !== 'paused') this.update((s) => ({ ...s, question: undefined }));
   }
 
   private submit(): void {
@@ -146,46 +199,41 @@ export class AttachController {
       if (this.status === 'paused') this.ask('resume');
       return;
     }
-    const segments = input.toSegments();
-    const direct = this.link.connected && !this.sending && this.state.queue.length === 0 && (this.status === 'idle' || this.status === 'paused');
-    this.update((s) => ({ ...s, input: InputBuffer.empty, completion: undefined, scroll: 'follow', queue: direct ? s.queue : [...s.queue, segments] }));
-    if (direct) this.send(segments);
-    else this.notice(this.link.connected ? 'queued: it is sent when the run ends' : 'queued: it is sent once the pod is reachable');
+    const segments = input.toSegments(this.state.transcript.kinds);
+    if (this.status === 'paused' && this.link.connected) return this.update((s) => ({ ...s, question: { kind: 'abandon', segments } }));
+    this.accept(segments);
+    this.sender.submit(segments);
   }
 
-  /** Sends the oldest queued input if the pod is idle and nothing is on its way. */
-  private sendQueued(): void {
-    const [next] = this.state.queue;
-    if (!next || this.sending || !this.link.connected || this.status !== 'idle') return;
-    this.update((s) => ({ ...s, queue: s.queue.slice(1) }));
-    this.send(next);
+  /** The input is taken: the editor empties and the history records it. */
+  private accept(segments: readonly Segment[]): void {
+    this.history.add(segments);
+    this.completer.dispose();
+    this.update((s) => ({ ...s, input: InputBuffer.empty, completion: undefined, scroll: 'follow' }));
   }
 
-  private send(segments: readonly Segment[]): void {
-    const client = this.link.client;
-    if (!client) return this.requeue(segments);
-    this.sending = true;
-    client.request({ method: 'run', params: { input: [...segments] } }).then(
-      () => {
-        this.sending = false;
-      },
-      (e: Error) => {
-        this.sending = false;
-        if (!(e instanceof PodRequestError) || e.podCode === 'already_running') return this.requeue(segments);
-        // Refused for good (bad input): say why and give the text back to edit.
-        this.update((s) => ({ ...s, transcript: addNote(s.transcript, 'error', `[error ${e.podCode}] ${e.message.replace(/^[a-z_]+: /, '')}`) }));
-        if (this.state.input.length === 0) this.update((s) => ({ ...s, input: InputBuffer.fromSegments(segments) }));
-      },
-    );
+  private answer(question: Question, answer: 'yes' | 'alternative' | 'no'): void {
+    if (question.kind === 'shutdown') {
+      if (answer === 'yes') return this.shutdown();
+      return this.notice('the pod keeps running');
+    }
+    if (answer === 'no') return this.notice('not sent: the run stays paused');
+    this.accept(question.segments);
+    // A run sent while paused abandons the paused one (its open tool calls are closed).
+    if (answer === 'yes') return this.sender.sendWhilePaused(question.segments);
+    this.sender.enqueue(question.segments, 'resuming: your message is sent when the run ends');
+    this.ask('resume');
   }
 
-  private requeue(segments: readonly Segment[]): void {
-    this.update((s) => ({ ...s, queue: [segments, ...s.queue] }));
-    if (this.status === 'idle') setTimeout(() => this.sendQueued(), 100).unref?.();
+  /** Up/Down through earlier inputs; false when there is nothing to recall. */
+  private recall(dir: 'prev' | 'next'): boolean {
+    const input = this.history.recall(dir, this.state.input, this.state.transcript.kinds);
+    if (input) this.update((s) => ({ ...s, input, completion: undefined }));
+    return input !== undefined;
   }
 
   private interrupt(): void {
-    if (this.status === 'running' || this.status === 'compacting') {
+    if (ACTIVE.has(this.status)) {
       this.ask('pause');
       return this.notice('pausing… (Enter on an empty line resumes)');
     }
@@ -197,11 +245,6 @@ export class AttachController {
   }
 
   private shutdown(): void {
-    const now = this.now();
-    if (this.status === 'running' && now - this.lastShutdown > CONFIRM_MS) {
-      this.lastShutdown = now;
-      return this.notice('a run is active: press Ctrl-D again to shut the pod down');
-    }
     if (!this.link.connected) return this.notice('not connected to the pod');
     this.shutdownAsked = true;
     this.notice('shutting the pod down…');
@@ -231,45 +274,11 @@ export class AttachController {
     this.update((s) => ({ ...s, scroll: top >= maxTop ? 'follow' : top }));
   }
 
-  private complete(): void {
-    const { input, completion } = this.state;
-    const ref = refAtCursor(input.atoms, input.cursor);
-    if (!ref || !completion || completion.start !== ref.start || completion.items.length === 0) return this.refreshCompletion();
-    const value = input.atoms.slice(ref.start + 1, ref.end).map((a) => (a.kind === 'char' ? a.ch : '')).join('');
-    // A second Tab on an inserted candidate moves on to the next one.
-    const selected = value === completion.items[completion.selected] ? (completion.selected + 1) % completion.items.length : completion.selected;
-    const next = input.replace(ref.start + 1, ref.end, completion.items[selected]);
-    this.update((s) => ({ ...s, input: next, completion: { ...completion, selected } }));
-    if (completion.items.length === 1) this.refreshCompletion(); // a directory: offer what is inside
-  }
-
   private edit(input: InputBuffer): void {
     if (input === this.state.input) return;
+    this.history.stopBrowsing();
     this.update((s) => ({ ...s, input }));
-    this.refreshCompletion();
-  }
-
-  /** Asks the pod for candidates for the reference before the cursor (debounced; stale replies dropped). */
-  private refreshCompletion(): void {
-    clearTimeout(this.completionTimer);
-    const { input, completion } = this.state;
-    const ref = refAtCursor(input.atoms, input.cursor);
-    if (!ref) {
-      if (completion) this.update((s) => ({ ...s, completion: undefined }));
-      return;
-    }
-    if (completion && (completion.start !== ref.start || completion.kind !== ref.kind)) this.update((s) => ({ ...s, completion: undefined }));
-    this.completionTimer = setTimeout(() => {
-      const client = this.link.client;
-      if (!client || !this.link.connected) return;
-      client.request({ method: 'list_completions', params: { kind: ref.kind, prefix: ref.prefix } }).then((reply) => {
-        if (reply.event !== 'completions') return;
-        const now = this.state.input;
-        const still = refAtCursor(now.atoms, now.cursor);
-        if (!still || still.start !== ref.start || still.prefix !== ref.prefix) return;
-        this.update((s) => ({ ...s, completion: { kind: ref.kind, prefix: ref.prefix, start: ref.start, items: reply.data.items, selected: 0 } }));
-      }, () => undefined);
-    }, COMPLETION_DELAY_MS);
+    this.completer.refresh();
   }
 
   private notice(text: string): void {

@@ -1,6 +1,5 @@
 import type { Segment } from '../../core/protocol/index.js';
 import { InputBuffer } from './InputBuffer.js';
-import type { RefKind } from './refTokens.js';
 import { emptyTranscript, type TranscriptState } from './transcriptReducer.js';
 import type { Scroll } from './viewport.js';
 
@@ -8,13 +7,21 @@ export type Connection = 'connecting' | 'connected' | 'reconnecting';
 
 /** Completion candidates for the reference before the cursor (`start..end` are atom indexes). */
 export interface Completion {
-  kind: RefKind;
+  kind: string;
+  sigil: string;
   prefix: string;
   start: number;
   items: readonly string[];
   /** The candidate Tab inserts next. */
   selected: number;
 }
+
+/** A question the next key answers (see AttachController). */
+export type Question =
+  /** Ctrl-D: shut the pod down? */
+  | { kind: 'shutdown' }
+  /** Enter while paused: abandon the paused run for this input? */
+  | { kind: 'abandon'; segments: readonly Segment[] };
 
 export interface AttachState {
   readonly transcript: TranscriptState;
@@ -26,8 +33,13 @@ export interface AttachState {
   /** A one-line hint under the input (a key's effect, a confirmation to give). */
   readonly notice?: string;
   readonly completion?: Completion;
-  /** Tool calls expanded (arguments and output) instead of one line each. */
+  /** Details shown (tool arguments and output, whole notifications and context items) instead of one line each. */
   readonly showTools: boolean;
+  readonly question?: Question;
+  /** When this client saw the live run (or compaction) start, for the spinner's elapsed time. */
+  readonly runSince?: number;
+  /** Replies are rendered as markdown (the renderer is loaded after the first frame). */
+  readonly markdown?: boolean;
 }
 
 export const initialAttachState: AttachState = {

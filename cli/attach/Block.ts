@@ -14,8 +14,13 @@ export type Block =
   | { kind: 'user'; id: number; segments?: readonly Segment[]; text?: string }
   | { kind: 'assistant'; id: number; text: string; done: boolean }
   | { kind: 'tool'; id: number; callId: string; name: string; args: string; state: ToolState; summary?: string; output?: string }
-  /** Context the model was given (a resolved `@file`, a notification), replayed from history. */
+  /** Context the model was given (a resolved `@file`, a summary), replayed from history. */
   | { kind: 'context'; id: number; text: string }
+  /**
+   * A notification (a `notify` message, a child pod's report): live from the v2 `notification`
+   * event (`source` known, `live` until a history rebuild shows it committed), or from history.
+   */
+  | { kind: 'notification'; id: number; text: string; source?: 'notify' | 'pod_event'; live?: boolean }
   | { kind: 'note'; id: number; tone: NoteTone; text: string; keep: boolean };
 
 export type BlockOf<K extends Block['kind']> = Extract<Block, { kind: K }>;

@@ -17,8 +17,8 @@ const RETRY_FIRST_MS = 200;
 const RETRY_MAX_MS = 2000;
 
 /**
- * The attach client's connection to a pod: speaks v2 (the listener is registered before
- * `hello`, so the alerts a pod replays on connect are not missed), asks for the history after
+ * The attach client's connection to a pod: speaks v2, or v1 to a v1 pod (the listener is
+ * registered before `hello`, so the alerts a pod replays on connect are not missed), asks for the history after
  * every (re)connect, and when the connection drops keeps trying to reconnect — a restarted pod
  * on the same socket is picked up — until {@link close}.
  */
@@ -54,15 +54,11 @@ export class PodLink {
   }
 
   private async connect(): Promise<void> {
-    const client = await PodClient.connect({ socketPath: this.opts.socketPath, protocol: 1, clientName: this.opts.clientName, connectTimeoutMs: 3000 });
-    client.onEvent((e) => this.receive(e));
-    try {
-      const welcome = await client.request({ method: 'hello', params: { protocol_version: 2, client: this.opts.clientName ?? 'yoi-attach' } });
-      if (welcome.event === 'welcome') client.welcome = welcome.data;
-    } catch (e) {
-      void client.close();
-      throw e;
-    }
+    // The listener goes in before `hello`; a v1 pod (no welcome) is spoken to in v1 by PodClient.
+    const client = await PodClient.connect({
+      socketPath: this.opts.socketPath, protocol: 2, clientName: this.opts.clientName ?? 'yoi-attach', connectTimeoutMs: 3000,
+      onEvent: (e) => this.receive(e),
+    });
     if (this.closing) {
       void client.close();
       return;

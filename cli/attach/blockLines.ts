@@ -1,43 +1,49 @@
-import type { Segment } from '../../core/protocol/index.js';
 import type { Block, BlockOf, NoteTone, ToolState } from './Block.js';
-import { pasteLabel } from './pasteChip.js';
+import { markdownLines, markdownLoaded } from './markdownLines.js';
+import type { SegmentKinds } from './SegmentKinds.js';
+import { segmentsText } from './segmentText.js';
 import { color, safeText, wrapLine } from './style.js';
 
 /** Output lines shown under an expanded tool call. */
 const MAX_TOOL_OUTPUT_LINES = 20;
+/** Screen lines of a collapsed tool call, notification or context line (then `…`). */
+const MAX_COLLAPSED_LINES = 4;
+/** Lines of an expanded notification or context item. */
+const MAX_DETAIL_LINES = 40;
 
 const cache = new WeakMap<Block, { key: string; lines: string[] }>();
-/** Replies whose wrapped lines are kept while they stream (only the newest one streams). */
-const MAX_STREAMING = 4;
-/** Wrapped lines of assistant blocks still streaming, by block id, reused line by line. */
-const streaming = new Map<number, { width: number; src: string[]; out: string[][] }>();
+const kindsIds = new WeakMap<SegmentKinds, number>();
+let nextKindsId = 1;
 
 /**
  * The screen lines of one transcript block at `width` columns (styled, already wrapped).
- * Blocks are immutable, so the result is cached per block object; a streaming assistant
- * block only re-wraps its last line.
+ * Blocks are immutable, so the result is cached per block object; a streaming reply renders
+ * only its last markdown block again (see markdownLines). `details` expands tool calls,
+ * notifications and context items.
  */
-export function blockLines(block: Block, width: number, showTools: boolean): string[] {
-  const key = `${width}|${showTools}`;
+export function blockLines(block: Block, width: number, details: boolean, kinds: SegmentKinds): string[] {
+  let kindsId = kindsIds.get(kinds);
+  if (kindsId === undefined) kindsIds.set(kinds, (kindsId = nextKindsId++));
+  const key = `${width}|${details}|${kindsId}|${markdownLoaded()}`;
   const hit = cache.get(block);
   if (hit?.key === key) return hit.lines;
-  const lines = render(block, Math.max(4, width), showTools);
+  const lines = render(block, Math.max(8, width), details, kinds);
   cache.set(block, { key, lines });
   return lines;
 }
 
-function render(block: Block, width: number, showTools: boolean): string[] {
+function render(block: Block, width: number, details: boolean, kinds: SegmentKinds): string[] {
   switch (block.kind) {
     case 'user':
-      return ['', ...prefixed(block.segments ? segmentsText(block.segments) : safeText(block.text ?? ''), width, color.bold(color.cyan('❯ ')))];
+      return ['', ...prefixed(block.segments ? segmentsText(block.segments, kinds) : safeText(block.text ?? ''), width, color.bold(color.cyan('❯ ')))];
     case 'assistant':
-      return assistantLines(block, width);
+      return ['', ...markdownLines(block.id, block.text, block.done, width)];
     case 'tool':
-      return toolLines(block, width, showTools);
-    case 'context': {
-      const [first, ...rest] = safeText(block.text).split('\n');
-      return [oneLine(color.dim(`  · ${first}${rest.length > 0 ? ` (+${rest.length} lines)` : ''}`), width)];
-    }
+      return toolLines(block, width, details);
+    case 'context':
+      return foldable(color.dim('  · '), block.text, width, details, color.dim);
+    case 'notification':
+      return foldable(color.magenta('  ◆ '), `${block.source === 'pod_event' ? 'child pod' : 'notification'}: ${block.text}`, width, details, (s) => s);
     case 'note':
       return wrapLine(NOTE_STYLE[block.tone](safeText(block.text)), width);
   }
@@ -53,28 +59,6 @@ const NOTE_STYLE: Record<NoteTone, (s: string) => string> = {
   stats: color.dim,
 };
 
-/** A user message as typed: text, paste chips, and `@path` `#slug` `/slug` references. */
-export function segmentsText(segments: readonly Segment[]): string {
-  return segments
-    .map((s) => {
-      switch (s.kind) {
-        case 'text':
-          return safeText(s.content);
-        case 'paste':
-          return color.magenta(pasteLabel(s));
-        case 'file_ref':
-          return color.cyan(`@${safeText(s.path)}`);
-        case 'knowledge_ref':
-          return color.yellow(`#${safeText(s.slug)}`);
-        case 'workflow_invoke':
-          return color.green(`/${safeText(s.slug)}`);
-        default:
-          return color.dim(`[unknown segment ${safeText(s.rawKind)}]`);
-      }
-    })
-    .join('');
-}
-
 /** Wraps text line by line; the first screen line gets `first`, the others an indent as wide. */
 function prefixed(text: string, width: number, first: string): string[] {
   const out: string[] = [];
@@ -84,21 +68,20 @@ function prefixed(text: string, width: number, first: string): string[] {
   return out;
 }
 
-function assistantLines(block: BlockOf<'assistant'>, width: number): string[] {
-  const src = safeText(block.text).split('\n');
-  let entry = streaming.get(block.id);
-  if (!entry || entry.width !== width) entry = { width, src: [], out: [] };
-  const out: string[][] = [];
-  for (let i = 0; i < src.length; i++) {
-    out.push(entry.src[i] === src[i] ? entry.out[i] : wrapLine(src[i], width - 2).map((l) => `  ${l}`));
+/**
+ * A multi-line item shown as its first line (wrapped, at most a few screen lines, with how many
+ * lines follow) or, expanded, in full under a gutter.
+ */
+function foldable(mark: string, text: string, width: number, details: boolean, style: (s: string) => string): string[] {
+  const [first, ...rest] = safeText(text).replace(/\n+$/u, '').split('\n');
+  if (!details || rest.length === 0) {
+    const more = rest.length > 0 ? color.dim(` (+${rest.length} ${rest.length === 1 ? 'line' : 'lines'}, Ctrl-O shows them)`) : '';
+    return capped(wrapLine(`${mark}${style(clip(first, width))}${more}`, width - 4).map((l, i) => (i === 0 ? l : `    ${l}`)), width);
   }
-  streaming.delete(block.id);
-  if (!block.done) {
-    streaming.set(block.id, { width, src, out });
-    // Older entries belong to replies a rebuild dropped or a failed run left open.
-    for (const id of streaming.keys()) if (streaming.size > MAX_STREAMING) streaming.delete(id);
-  }
-  return ['', ...out.flat()];
+  const lines = wrapLine(`${mark}${style(first)}`, width);
+  for (const l of rest.slice(0, MAX_DETAIL_LINES)) lines.push(...wrapLine(`    ${style(`│ ${clip(l, width * MAX_DETAIL_LINES)}`)}`, width));
+  if (rest.length > MAX_DETAIL_LINES) lines.push(color.dim(`    │ … ${rest.length - MAX_DETAIL_LINES} more lines`));
+  return lines;
 }
 
 const TOOL_ICON: Record<ToolState, string> = {
@@ -110,16 +93,26 @@ const TOOL_ICON: Record<ToolState, string> = {
   incomplete: color.yellow('∅'),
 };
 
-function toolLines(block: BlockOf<'tool'>, width: number, showTools: boolean): string[] {
-  const args = safeText(block.args).replace(/\s*\n\s*/g, ' ');
-  const result = block.summary !== undefined ? ` → ${safeText(block.summary).replace(/\n/g, ' ')}` : block.state === 'incomplete' ? ' (incomplete)' : '';
-  const head = `  ${TOOL_ICON[block.state]} ${color.bold(safeText(block.name))} ${color.dim(args)}${block.state === 'error' ? color.red(result) : result}`;
-  if (!showTools) return [oneLine(head, width)];
-  const lines = [`  ${TOOL_ICON[block.state]} ${color.bold(safeText(block.name))}${block.state === 'error' ? color.red(result) : result}`];
-  for (const l of prettyArgs(block.args).split('\n')) lines.push(...wrapLine(color.dim(`      ${safeText(l)}`), width));
+function toolLines(block: BlockOf<'tool'>, width: number, details: boolean): string[] {
+  const name = safeText(block.name);
+  const result = block.summary !== undefined ? ` → ${clip(safeText(block.summary).replace(/\n/g, ' '), width)}` : block.state === 'incomplete' ? ' (incomplete)' : '';
+  const styledResult = block.state === 'error' ? color.red(result) : result;
+  if (!details) {
+    // Long calls wrap (indented under the name) instead of being cut at the screen's edge; the
+    // arguments give way first, so the outcome stays in sight.
+    const room = Math.max(8, MAX_COLLAPSED_LINES * (width - 8) - [...name].length - [...result].length);
+    const flat = safeText(block.args).replace(/\s*\n\s*/g, ' ');
+    const args = flat.length > room ? `${[...clip(flat, width)].slice(0, room - 1).join('')}…` : flat;
+    const head = `  ${TOOL_ICON[block.state]} ${color.bold(name)} ${color.dim(args)}${styledResult}`;
+    return capped(wrapLine(head, width - 4).map((l, i) => (i === 0 ? l : `    ${l}`)), width);
+  }
+  const lines = wrapLine(`  ${TOOL_ICON[block.state]} ${color.bold(name)}${styledResult}`, width);
+  const args = prettyArgs(clip(block.args, width * MAX_DETAIL_LINES)).split('\n').flatMap((l) => wrapLine(color.dim(`      ${safeText(l)}`), width));
+  lines.push(...args.slice(0, MAX_DETAIL_LINES));
+  if (args.length > MAX_DETAIL_LINES) lines.push(color.dim(`      … ${args.length - MAX_DETAIL_LINES} more lines`));
   if (block.output !== undefined) {
     const out = safeText(block.output).split('\n');
-    for (const l of out.slice(0, MAX_TOOL_OUTPUT_LINES)) lines.push(...wrapLine(`    │ ${l}`, width));
+    for (const l of out.slice(0, MAX_TOOL_OUTPUT_LINES)) lines.push(...wrapLine(`    │ ${clip(l, width * 2)}`, width));
     if (out.length > MAX_TOOL_OUTPUT_LINES) lines.push(color.dim(`    │ … ${out.length - MAX_TOOL_OUTPUT_LINES} more lines`));
   }
   return lines;
@@ -133,8 +126,16 @@ function prettyArgs(args: string): string {
   }
 }
 
-/** The first screen line of `line`, with an ellipsis when it was cut. */
-function oneLine(line: string, width: number): string {
-  const parts = wrapLine(line, width - 1);
-  return parts.length > 1 ? `${parts[0]}${color.dim('…')}` : parts[0];
+/** No more of `text` than the collapsed lines can show (a Write's arguments can be megabytes). */
+function clip(text: string, width: number): string {
+  const max = MAX_COLLAPSED_LINES * width;
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
+/** At most a few screen lines; the last one shown ends with `…` when more were cut. */
+function capped(lines: string[], width: number): string[] {
+  if (lines.length <= MAX_COLLAPSED_LINES) return lines;
+  const kept = lines.slice(0, MAX_COLLAPSED_LINES);
+  kept[kept.length - 1] = `${wrapLine(kept[kept.length - 1], width - 1)[0]}${color.dim('…')}`;
+  return kept;
 }

@@ -21,6 +21,7 @@ const PLACEHOLDER = /\[unresolved [a-z_]+: [^\]\n]*\]|\[unknown input: kind=[^\]
  * (`segments`), so chips and refs come back from history. Items without them (from a pod that
  * does not send them) are shown with the typed segments of a `user_message` this client saw when
  * its inline text matches, else as the text the model saw. `typed` is matched in order.
+ * Notifications (system items the pod wrapped as `[Notification]`) become notification blocks.
  */
 export function historyToBlocks(items: readonly unknown[], typed: readonly (readonly Segment[])[], firstId: number): { blocks: Block[]; nextId: number } {
   const blocks: Block[] = [];
@@ -43,7 +44,10 @@ export function historyToBlocks(items: readonly unknown[], typed: readonly (read
           blocks.push({ kind: 'user', id: id++, segments: typed[match] });
         } else blocks.push({ kind: 'user', id: id++, text });
       } else if (item.role === 'assistant') blocks.push({ kind: 'assistant', id: id++, text, done: true });
-      else blocks.push({ kind: 'context', id: id++, text });
+      else {
+        const note = notificationMessage(text);
+        blocks.push(note !== undefined ? { kind: 'notification', id: id++, text: note } : { kind: 'context', id: id++, text });
+      }
     } else if (item.type === 'tool_call') {
       tools.set(item.call_id ?? '', blocks.length);
       blocks.push({ kind: 'tool', id: id++, callId: item.call_id ?? '', name: item.name ?? '?', args: item.arguments ?? '', state: 'incomplete' });
@@ -57,6 +61,17 @@ export function historyToBlocks(items: readonly unknown[], typed: readonly (read
     }
   }
   return { blocks, nextId: id };
+}
+
+const NOTIFICATION_HEAD = '[Notification]\n';
+const NOTIFICATION_TAIL = '\n\nThis is a notification, not a blocking request.';
+
+/** The message of a notification item (as the pod wraps it for the model), else undefined. */
+function notificationMessage(text: string): string | undefined {
+  if (!text.startsWith(NOTIFICATION_HEAD)) return undefined;
+  const body = text.slice(NOTIFICATION_HEAD.length);
+  const tail = body.lastIndexOf(NOTIFICATION_TAIL);
+  return tail >= 0 ? body.slice(0, tail) : body;
 }
 
 /** The item's own typed segments, when it carries a well-formed list of them. */

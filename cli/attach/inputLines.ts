@@ -1,22 +1,23 @@
 import type { InputBuffer } from './InputBuffer.js';
 import { pasteLabel } from './pasteChip.js';
-import { scanTokens, type RefKind } from './refTokens.js';
-import { color, safeText } from './style.js';
+import { scanTokens } from './refTokens.js';
+import { SegmentKinds } from './SegmentKinds.js';
+import { chipLabel, refColor } from './segmentText.js';
+import { color, cursor, safeText } from './style.js';
 import wrapAnsi from 'wrap-ansi';
 
 const PROMPT = '› ';
-const REF_COLOR: Record<RefKind, (s: string) => string> = { file_ref: color.cyan, knowledge_ref: color.yellow, workflow_invoke: color.green };
-const PLACEHOLDER = 'type a message · Enter sends · Alt-Enter new line · Tab completes @ # /';
 
 /**
- * The input area's screen lines: characters, paste chips (magenta), references as they will be
- * sent (coloured), and the cursor (inverse; a chip right after the cursor is all inverse, since
- * the cursor never enters it). At most `maxLines` lines, scrolled to keep the cursor visible.
+ * The input area's screen lines: characters, chips (pastes magenta, other segments blue),
+ * references as they will be sent (in their kind's colour), and the cursor (reverse video; a
+ * chip right after the cursor is all reversed, since the cursor never enters it). At most
+ * `maxLines` lines, scrolled to keep the cursor visible.
  */
-export function inputLines(input: InputBuffer, width: number, maxLines: number): string[] {
+export function inputLines(input: InputBuffer, width: number, maxLines: number, kinds: SegmentKinds = SegmentKinds.builtIn): string[] {
   const styleAt: ((s: string) => string)[] = [];
-  for (const t of scanTokens(input.atoms)) {
-    if (t.type === 'ref' && t.ref !== undefined) for (let i = t.start; i < t.end; i++) styleAt[i] = REF_COLOR[t.kind];
+  for (const t of scanTokens(input.atoms, kinds)) {
+    if (t.type === 'ref' && t.ref !== undefined) for (let i = t.start; i < t.end; i++) styleAt[i] = refColor(t.kind);
   }
   const logical: string[] = [''];
   let cursorLine = 0;
@@ -27,22 +28,22 @@ export function inputLines(input: InputBuffer, width: number, maxLines: number):
       cursorLine = logical.length - 1;
       beforeCursor = logical[cursorLine];
     }
-    if (atom.kind === 'paste') {
-      const chip = pasteLabel(atom.paste);
-      logical[logical.length - 1] += atCursor ? color.inverse(color.magenta(chip)) : color.magenta(chip);
+    if (atom.kind !== 'char') {
+      const chip = atom.kind === 'paste' ? color.magenta(pasteLabel(atom.paste)) : color.blue(safeText(chipLabel(atom.segment, kinds)));
+      logical[logical.length - 1] += atCursor ? cursor(chip) : chip;
     } else if (atom.ch === '\n') {
-      if (atCursor) logical[logical.length - 1] += color.inverse(' ');
+      if (atCursor) logical[logical.length - 1] += cursor(' ');
       logical.push('');
     } else {
       const ch = safeText(atom.ch);
       const styled = styleAt[i] ? styleAt[i](ch) : ch;
-      logical[logical.length - 1] += atCursor ? color.inverse(ch) : styled;
+      logical[logical.length - 1] += atCursor ? cursor(ch) : styled;
     }
   });
   if (input.cursor >= input.length) {
     cursorLine = logical.length - 1;
     beforeCursor = logical[cursorLine];
-    logical[cursorLine] += color.inverse(' ') + (input.length === 0 ? color.dim(PLACEHOLDER) : '');
+    logical[cursorLine] += cursor(' ') + (input.length === 0 ? color.dim(placeholder(kinds)) : '');
   }
 
   const inner = Math.max(1, width - PROMPT.length);
@@ -56,4 +57,9 @@ export function inputLines(input: InputBuffer, width: number, maxLines: number):
   if (lines.length <= maxLines) return lines;
   const start = Math.max(0, Math.min(cursorRow - maxLines + 1, lines.length - maxLines));
   return lines.slice(start, start + maxLines);
+}
+
+function placeholder(kinds: SegmentKinds): string {
+  const sigils = kinds.sigils.map((s) => s.sigil).join(' ');
+  return `type a message · Enter sends · Alt-Enter new line${sigils ? ` · Tab completes ${sigils}` : ''}`;
 }

@@ -1,6 +1,6 @@
 import type { AttachState } from './AttachStore.js';
-import { segmentsText } from './blockLines.js';
-import { SEGMENT_SIGILS } from '../../core/protocol/index.js';
+import { questionText } from './questions.js';
+import { segmentsText } from './segmentText.js';
 import { color, safeText } from './style.js';
 import { formatTokens } from './transcriptReducer.js';
 
@@ -27,22 +27,23 @@ export function statusLine(state: AttachState, podName: string): string {
 }
 
 /**
- * The line under the input: completion candidates, else the latest notice, else what Enter
- * does while paused, else a reminder of the keys.
+ * The line under the input: the open question, else completion candidates, else the latest
+ * notice, else what Enter does while paused, else a reminder of the keys.
  */
-export function hintLine(state: AttachState): string {
+export function hintLine(state: AttachState, podName = state.transcript.podName ?? 'the pod'): string {
+  if (state.question) return questionText(state.question, state.transcript.podName ?? podName);
   const c = state.completion;
   if (c && c.items.length > 0) {
-    const sigil = SEGMENT_SIGILS[c.kind];
+    const sigil = c.sigil;
     const shown = c.items.slice(0, 12).map((item, i) => (i === c.selected ? color.inverse(`${sigil}${safeText(item)}`) : `${sigil}${safeText(item)}`));
     return `${color.dim('Tab:')} ${shown.join('  ')}${c.items.length > 12 ? color.dim(`  +${c.items.length - 12}`) : ''}`;
   }
   if (state.notice) return color.yellow(state.notice);
-  if (state.transcript.status === 'paused') return color.magenta('paused — Enter on an empty line resumes, or type a new message');
-  return color.dim('Ctrl-C pause/quit · Ctrl-X cancel · Ctrl-D stop pod · PgUp/PgDn scroll · Ctrl-O tool details');
+  if (state.transcript.status === 'paused') return color.magenta('paused — Enter on an empty line resumes · Ctrl-X cancels · a new message asks before abandoning the run');
+  return color.dim('Ctrl-C pause/quit · Ctrl-X cancel · Ctrl-D stop pod · ↑↓ history · PgUp/PgDn scroll · Ctrl-O details');
 }
 
 /** Lines for inputs waiting to be sent, shown at the end of the transcript. */
 export function queuedLines(state: AttachState): string[] {
-  return state.queue.map((segments) => color.dim(`⧗ queued: `) + segmentsText(segments).split('\n')[0]);
+  return state.queue.map((segments) => color.dim(`⧗ queued: `) + segmentsText(segments, state.transcript.kinds).split('\n')[0]);
 }

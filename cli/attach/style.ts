@@ -2,7 +2,14 @@ import pc from 'picocolors';
 import wrapAnsi from 'wrap-ansi';
 
 /** Colours for the terminal UI: on unless NO_COLOR is set (it only ever draws to a terminal). */
-export const color = pc.createColors(!('NO_COLOR' in process.env));
+export const colorsEnabled = !process.env.NO_COLOR; // set and not empty, as no-color.org says
+export const color = pc.createColors(colorsEnabled);
+
+/**
+ * The input cursor: reverse video even with NO_COLOR, which asks for no colours, not for an
+ * invisible cursor (ink hides the terminal's own).
+ */
+export const cursor = pc.createColors(true).inverse;
 
 /**
  * Text from the pod or the user made safe to draw: a carriage return before a newline goes,

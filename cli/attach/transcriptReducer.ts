@@ -1,6 +1,8 @@
 import type { Event, PodStatus, Segment } from '../../core/protocol/index.js';
+import { nextActivity, type Activity } from './activity.js';
 import type { Block, BlockOf, NoteTone } from './Block.js';
 import { historyToBlocks } from './historyBlocks.js';
+import { SegmentKinds } from './SegmentKinds.js';
 
 /** What a run has used so far: requests, the latest prompt size, output tokens summed. */
 export interface RunUsage {
@@ -23,10 +25,14 @@ export interface TranscriptState {
   readonly alertKeys: ReadonlySet<string>;
   /** The assistant block text deltas append to, until `text_done` or the next request. */
   readonly openAssistant?: number;
+  /** The segment kinds and sigils of the pod (from `welcome`). */
+  readonly kinds: SegmentKinds;
+  /** What the live run is doing (undefined when no run is). */
+  readonly activity?: Activity;
 }
 
 export const emptyTranscript: TranscriptState = {
-  blocks: [], nextId: 1, usage: { requests: 0, context: null, output: 0 }, typed: [], alertKeys: new Set(),
+  blocks: [], nextId: 1, usage: { requests: 0, context: null, output: 0 }, typed: [], alertKeys: new Set(), kinds: SegmentKinds.builtIn,
 };
 
 /** Adds a client-side line (a notice, a failed request) that survives history rebuilds. */
@@ -58,9 +64,15 @@ export function reduceEvents(state: TranscriptState, events: readonly Event[]): 
 
 /** Applies one pod event to the transcript. Pure: the old state is never changed. */
 export function reduceTranscript(state: TranscriptState, event: Event): TranscriptState {
+  const next = apply(state, event);
+  const activity = nextActivity(state.activity, event, next.blocks);
+  return activity === next.activity ? next : { ...next, activity };
+}
+
+function apply(state: TranscriptState, event: Event): TranscriptState {
   switch (event.event) {
     case 'welcome':
-      return { ...state, podName: event.data.pod_name, sessionId: event.data.session_id, status: event.data.status };
+      return { ...state, podName: event.data.pod_name, sessionId: event.data.session_id, status: event.data.status, kinds: SegmentKinds.fromWelcome(event.data.segments) };
     case 'status':
       return { ...state, status: event.data.status, sessionId: event.data.session_id };
     case 'user_message': {
@@ -128,10 +140,20 @@ export function reduceTranscript(state: TranscriptState, event: Event): Transcri
       return addNote(state, 'info', `[resync] events ${event.data.from_seq}–${event.data.to_seq} were skipped; reloading the history`);
     case 'shutdown':
       return addNote({ ...state, openAssistant: undefined }, 'info', '[pod] shut down');
+    case 'notification':
+      return push(state, { kind: 'notification', text: event.data.message, source: event.data.source, live: true });
     case 'history': {
-      // History-backed blocks are replaced; notes worth keeping (alerts, errors, compaction) stay, after them.
+      // History-backed blocks are replaced; notes worth keeping (alerts, errors, compaction) stay,
+      // after them, and so do live notifications the history does not hold yet.
       const rebuilt = historyToBlocks(event.data.items, state.typed, state.nextId);
-      const kept = state.blocks.filter((b) => b.kind === 'note' && b.keep);
+      const committed = rebuilt.blocks.flatMap((b) => (b.kind === 'notification' ? [b.text] : []));
+      const kept = state.blocks.filter((b) => {
+        if (b.kind === 'note') return b.keep;
+        if (b.kind !== 'notification' || !b.live) return false;
+        const at = committed.indexOf(b.text);
+        if (at >= 0) committed.splice(at, 1);
+        return at < 0;
+      });
       return { ...state, blocks: [...rebuilt.blocks, ...kept], nextId: rebuilt.nextId, openAssistant: undefined };
     }
     default:

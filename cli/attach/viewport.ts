@@ -1,5 +1,6 @@
 import type { Block } from './Block.js';
 import { blockLines } from './blockLines.js';
+import { SegmentKinds } from './SegmentKinds.js';
 
 /** `follow` keeps the newest line at the bottom; a number is the first line shown. */
 export type Scroll = 'follow' | number;
@@ -16,8 +17,16 @@ export interface Viewport {
  * The `height` transcript lines to show: the tail when following, else from line `scroll`.
  * Only the blocks on screen are collected; the others are only counted (their lines are cached).
  */
-export function viewport(blocks: readonly Block[], tail: readonly string[], width: number, height: number, scroll: Scroll, showTools: boolean): Viewport {
-  const rendered = blocks.map((b) => blockLines(b, width, showTools));
+export function viewport(
+  blocks: readonly Block[],
+  tail: readonly string[],
+  width: number,
+  height: number,
+  scroll: Scroll,
+  details: boolean,
+  kinds: SegmentKinds = SegmentKinds.builtIn,
+): Viewport {
+  const rendered = blocks.map((b) => blockLines(b, width, details, kinds));
   const total = rendered.reduce((n, l) => n + l.length, 0) + tail.length;
   const maxTop = Math.max(0, total - height);
   const top = scroll === 'follow' ? maxTop : Math.max(0, Math.min(scroll, maxTop));

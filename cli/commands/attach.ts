@@ -4,21 +4,19 @@ import { configFlags, podFlags } from '../flags.js';
 export default class Attach extends YoiCommand {
   static override summary = 'Open the interactive terminal client on a running pod.';
   static override description = [
-    "Shows the conversation and streams the pod's events. Type a message and press Enter to send it: a paste becomes a [Clipboard #N | X chars, Y lines] chip, and @path, #slug and /slug (as the first word) become references, completed with Tab.",
-    'Keys: Enter sends (queued while a run is active; on an empty line it resumes a paused pod), Alt-Enter adds a line, Ctrl-C pauses the run (twice: quit, the pod keeps running), Ctrl-X cancels the run, Ctrl-D shuts the pod down, PageUp/PageDown, Shift-Up/Down and Ctrl-Home/Ctrl-End scroll, Ctrl-O shows tool call details.',
+    "Shows the conversation and streams the pod's events: replies as markdown (code highlighted), tool calls with their outcome, notifications and child pods' reports as they arrive, and while a run is live a spinner with its elapsed time and what it does. Type a message and press Enter to send it: a paste becomes a [Clipboard #N | X chars, Y lines] chip, and <sigil><token> becomes a reference for every kind the pod advertises (@path, #slug, /slug as the first word, and plugins' own), completed with Tab.",
+    'Keys: Enter sends (queued while a run is active; on an empty line it resumes a paused run; with text while paused it asks before abandoning the run), Alt-Enter adds a line, Up/Down recall earlier inputs (kept per project), Ctrl-A/E, Alt-B/F, Ctrl-U/K/W, Alt-D and Ctrl-Y edit like readline, Ctrl-C pauses the run (twice: quit, the pod keeps running), Ctrl-X cancels the run, Ctrl-D asks, then shuts the pod down, PageUp/PageDown, Shift-Up/Down and Ctrl-Home/Ctrl-End scroll, Ctrl-O shows details (tool arguments and output, whole notifications).',
   ].join('\n\n');
   static override examples = ['<%= config.bin %> attach', '<%= config.bin %> attach --pod reviewer'];
   static override flags = { ...configFlags, ...podFlags };
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Attach);
-    const [{ resolvePodTarget }, { isSocketLive }, { YoiError }] = await Promise.all([
+    const [{ resolvePodTarget, notRunning }, { isSocketLive }, { YoiError }] = await Promise.all([
       import('../podTarget.js'), import('../../core/pod/podFiles.js'), import('../../core/errors/YoiError.js'),
     ]);
     const target = await resolvePodTarget(flags);
-    if (!(await isSocketLive(target.socket))) {
-      throw new YoiError('YOI_ERR_POD_NOT_FOUND', `pod ${target.name} is not running (no pod listens on ${target.socket})`);
-    }
+    if (!(await isSocketLive(target.socket))) throw await notRunning(target);
     if (!process.stdin.isTTY || !process.stdout.isTTY) {
       throw new YoiError('YOI_ERR_NOT_A_TERMINAL', 'yoi attach needs an interactive terminal (in scripts use yoi send and yoi history)');
     }
@@ -46,6 +44,8 @@ export default class Attach extends YoiCommand {
         createElement(AttachApp, { store, podName: target.name, onLayout: (layout) => (controller.layout = layout) }),
         { exitOnCtrlC: false, patchConsole: false },
       );
+      // After the first frame: the renderer costs about as much start-up time as ink.
+      setImmediate(() => void controller.enableMarkdown());
       // ink unmounts itself, rejecting waitUntilExit, when rendering throws.
       await Promise.race([quitting, app.waitUntilExit()]);
     } finally {

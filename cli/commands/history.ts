@@ -17,9 +17,9 @@ export default class History extends YoiCommand {
     const { flags } = await this.parse(History);
     const { connectPod } = await import('../podTarget.js');
     const { client } = await connectPod(flags);
-    const reply = await client.request({ method: 'get_history' });
+    const reply = await client.request({ method: 'get_history' }).finally(() => client.close());
+    // A v1 pod has no session id: its history is all there is.
     const sessionId = client.welcome?.session_id;
-    await client.close();
     if (reply.event !== 'history') return;
     const { formatHistoryItem } = await import('../formatHistoryItem.js');
     if (!flags.chain || !sessionId) {
@@ -31,18 +31,31 @@ export default class History extends YoiCommand {
       import('../loadProject.js'), import('../../core/session/readSessionChain.js'), import('../historyChain.js'),
     ]);
     const { config } = await loadProject({ configFile: flags.config, checkProvider: false });
-    const { sessions, missing } = readSessionChain(config.sessions.dir, sessionId);
+    const { sessions, missing } = readChainOrNone(readSessionChain, config.sessions.dir, sessionId);
+    const { describeChain } = await import('../../core/session/ChainCheck.js');
     // The newest session is the pod's live history (it may be ahead of what was synced).
     const chain = sessions.map((s, i) => ({
       session_id: s.sessionId,
       ...(s.start.compacted_from ? { compacted_from: s.start.compacted_from } : {}),
       items: i === sessions.length - 1 ? reply.data.items : s.history,
       startItems: s.start.history?.length ?? 0,
+      ...(s.chain.status === 'intact' ? {} : { chain: describeChain(s.chain) }),
     }));
+    if (chain.length === 0) chain.push({ session_id: sessionId, items: reply.data.items, startItems: 0 });
     if (flags.json) {
       this.print(JSON.stringify(chain.map(({ startItems: _s, ...rest }) => rest), null, 2));
       return;
     }
     for (const line of formatChain(chain, formatHistoryItem, missing)) this.print(line);
+  }
+}
+
+/** The chain of the live session; none yet when its log has no entry but `session_start` (it is written with the first). */
+function readChainOrNone(read: typeof import('../../core/session/readSessionChain.js').readSessionChain, dir: string, id: string): ReturnType<typeof read> {
+  try {
+    return read(dir, id);
+  } catch (e) {
+    if ((e as { code?: unknown }).code === 'YOI_ERR_SESSION_NOT_FOUND') return { sessions: [] };
+    throw e;
   }
 }

@@ -2,7 +2,8 @@ import { YoiCommand } from '../YoiCommand.js';
 
 export default class InitCommand extends YoiCommand {
   static override summary = 'Create a commented yoi.config.ts in the current directory.';
-  static override description = 'Refuses to run where a config file (yoi.config.*, .yoirc*, or a "yoi" key in package.json) already exists.';
+  static override description =
+    'Refuses to run where a config file (yoi.config.*, .yoirc*, or a "yoi" key in package.json) already exists. Inside a git repository it also adds .yoi/ (session logs and other per-project state) to .gitignore.';
   static override examples = ['<%= config.bin %> init'];
 
   async run(): Promise<void> {
@@ -27,6 +28,9 @@ export default class InitCommand extends YoiCommand {
       throw error.code === 'EEXIST' ? new YoiError('YOI_ERR_CONFIG_EXISTS', `${file} already exists: edit it, or remove it to start over`) : error;
     });
     this.print(`created ${file}; check it with: yoi config`);
+    const { ignoreYoiDir } = await import('../ignoreYoiDir.js');
+    const ignored = await ignoreYoiDir(cwd);
+    if (ignored) this.print(`added .yoi/ to ${ignored}`);
   }
 }
 

@@ -3,12 +3,16 @@ import { YoiCommand } from '../YoiCommand.js';
 import { configFlags, jsonFlag, podFlags } from '../flags.js';
 
 export default class Send extends YoiCommand {
-  static override summary = 'Send input to a pod and stream the reply.';
-  static override description =
-    'Text arguments become a text segment; piped stdin becomes a paste segment; --file, --knowledge and --workflow add @path, #slug and /slug segments. The reply streams to stdout, alerts to stderr. Exits non-zero if the run ends with an error or is cancelled. Ctrl-C cancels the run.';
+  static override summary = 'Send input to a pod and stream what it does.';
+  static override description = [
+    'Text arguments become a text segment; --file, --knowledge, --workflow and --segment add @path, #slug, /slug and any other segment, in command-line order (each flag takes one value: repeat it); piped stdin becomes a paste segment.',
+    'The reply streams to stdout with each turn, tool call, notification and compaction on its own line and the usage at the end (colours and a spinner on a terminal, plain text when piped); alerts go to stderr. --quiet prints the reply only, --json every event as NDJSON.',
+    'Exits non-zero if the run fails, is cancelled or is paused by another client. Ctrl-C cancels the run.',
+  ].join('\n\n');
   static override examples = [
-    '<%= config.bin %> send "explain this" --file src/index.ts',
+    '<%= config.bin %> send --file src/math.ts "explain this"',
     'git diff | <%= config.bin %> send "review this diff"',
+    `<%= config.bin %> send "what is left?" --segment '{"kind":"ticket_ref","id":"T-12"}'`,
   ];
   static override strict = false;
   static override args = { text: Args.string({ description: 'text of the message' }) };
@@ -16,74 +20,39 @@ export default class Send extends YoiCommand {
     ...configFlags,
     ...podFlags,
     ...jsonFlag,
-    file: Flags.string({ description: 'add an @path reference (repeatable)', helpValue: 'PATH', multiple: true }),
-    knowledge: Flags.string({ description: 'add a #slug knowledge reference (repeatable)', helpValue: 'SLUG', multiple: true }),
+    file: Flags.string({ description: 'add an @path reference (repeat the flag for more)', helpValue: 'PATH', multiple: true, multipleNonGreedy: true }),
+    knowledge: Flags.string({ description: 'add a #slug knowledge reference (repeat the flag for more)', helpValue: 'SLUG', multiple: true, multipleNonGreedy: true }),
     workflow: Flags.string({ description: 'invoke /slug for this run', helpValue: 'SLUG' }),
+    segment: Flags.string({ description: 'add a segment of any kind, as a JSON object with a string "kind" (repeatable)', helpValue: 'JSON', multiple: true, multipleNonGreedy: true }),
+    quiet: Flags.boolean({ char: 'q', description: 'print the reply only (no tool calls, notes or usage)', exclusive: ['json'] }),
   };
 
   async run(): Promise<void> {
-    const { flags, argv } = await this.parse(Send);
-    const [{ connectPod }, { sendSegments }, { encodeEvent }, { YoiError }, { permissionEventLine }] = await Promise.all([
-      import('../podTarget.js'), import('../inputSegments.js'), import('../../core/protocol/index.js'), import('../../core/errors/YoiError.js'),
-      import('../permissionLines.js'),
+    const { argv, flags, raw } = await this.parse(Send);
+    const [{ commandLineTokens }, { commandLineSegments }, { runSend }, { YoiError }] = await Promise.all([
+      import('../send/commandLineTokens.js'), import('../send/commandLineSegments.js'), import('../send/runSend.js'), import('../../core/errors/YoiError.js'),
     ]);
+    const tokens = commandLineTokens(raw);
     const stdin = process.stdin.isTTY ? undefined : await readStdin();
-    const input = sendSegments({ text: argv as string[], stdin, files: flags.file, knowledge: flags.knowledge, workflow: flags.workflow });
-    if (input.length === 0) throw new YoiError('YOI_ERR_USAGE', 'nothing to send: give text, pipe stdin, or use --file/--knowledge/--workflow');
-    const { client, name } = await connectPod(flags);
-    // Events plugins define: permission asks say their id and how to answer (stderr, like alerts).
-    client.onExtensionEvent((e) => {
-      if (flags.json) process.stdout.write(`${JSON.stringify(e)}\n`);
-      const line = flags.json ? undefined : permissionEventLine(e, name);
-      if (line) process.stderr.write(`${line}\n`);
-    });
-
-    let wroteText = false;
-    let accepted = false;
-    const terminal = new Promise<{ ok: boolean; message?: string }>((resolve) => {
-      client.onEvent((e) => {
-        if (flags.json) process.stdout.write(`${encodeEvent(e)}\n`);
-        // Events are handled in order as they are read: the run's events follow its ack, possibly
-        // in the same chunk, so acceptance is noted here (acks go to the requester only).
-        if (e.event === 'ack' && e.data.method === 'run') accepted = true;
-        if (!accepted && e.event !== 'user_message' && e.event !== 'status' && e.event !== 'alert') return;
-        switch (e.event) {
-          case 'text_delta':
-            if (!flags.json) process.stdout.write(e.data.text);
-            wroteText = true;
-            break;
-          case 'alert':
-            if (!flags.json) process.stderr.write(`[${e.data.level}] ${e.data.message}\n`);
-            break;
-          case 'run_end':
-            resolve(e.data.result === 'cancelled' ? { ok: false, message: 'the run was cancelled' } : { ok: true });
-            break;
-          case 'error':
-            if (e.request_id === undefined) resolve({ ok: false, message: `${e.data.code}: ${e.data.message}` });
-            break;
-          case 'shutdown':
-            resolve({ ok: false, message: 'the pod shut down during the run' });
-            break;
-        }
-      });
-      void client.closed.then(() => resolve({ ok: false, message: 'the connection to the pod closed during the run' }));
-    });
-    const onSigint = () => client.send({ method: 'cancel' });
-    process.once('SIGINT', onSigint);
-    try {
-      await client.request({ method: 'run', params: { input } });
-      const end = await terminal;
-      if (wroteText && !flags.json) process.stdout.write('\n');
-      if (!end.ok) throw new YoiError('YOI_ERR_REQUEST', end.message ?? 'the run failed');
-    } finally {
-      process.off('SIGINT', onSigint);
-      await client.close();
+    const input = commandLineSegments(tokens, stdin);
+    if (input.length === 0) throw new YoiError('YOI_ERR_USAGE', 'nothing to send: give text, pipe stdin, or use --file/--knowledge/--workflow/--segment');
+    // The message must never be lost to a flag (a greedy --file once took it as a second path).
+    if (argv.length > 0 && !input.some((s) => s.kind === 'text')) {
+      throw new YoiError('YOI_ERR_USAGE', 'the message text did not make it into the input; put it before the flags or after --');
     }
+    await runSend({ flags, input });
   }
 }
 
+/** Piped stdin, up to what a pod takes in one line (limits.maxLineBytes' default, 16 MiB). */
 async function readStdin(): Promise<string> {
+  const [{ DEFAULT_MAX_LINE_BYTES }, { YoiError }] = await Promise.all([import('../../core/protocol/index.js'), import('../../core/errors/YoiError.js')]);
   const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  let size = 0;
+  for await (const chunk of process.stdin) {
+    size += (chunk as Buffer).length;
+    if (size > DEFAULT_MAX_LINE_BYTES) throw new YoiError('YOI_ERR_USAGE', `piped stdin is over ${DEFAULT_MAX_LINE_BYTES / 2 ** 20} MiB, more than a pod takes in one message`);
+    chunks.push(chunk as Buffer);
+  }
   return Buffer.concat(chunks).toString('utf8');
 }

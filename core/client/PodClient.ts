@@ -1,64 +1,76 @@
-import net from 'node:net';
+import type net from 'node:net';
 import { YoiError } from '../errors/YoiError.js';
-import { EVENT_NAMES, LineReader, decodeEvent, encodeMethod, parseLine, type ErrorCode, type Event, type EventOf, type Method } from '../protocol/index.js';
+import { checkOwnSocket } from '../pod/trustedPath.js';
+import { LineReader, decodeEventLine, encodeMethod, parseLine, type Event, type EventOf, type Method, type PodStatus } from '../protocol/index.js';
+import { openSocket } from './openSocket.js';
+import { PodRequestError, V1Emulation, type Reply } from './V1Emulation.js';
+import { isV1HelloRefusal } from './v1Replies.js';
 
-/** The pod refused a request: `code` is the pod's error code (`already_running`, ...). */
-export class PodRequestError extends YoiError {
-  constructor(
-    readonly podCode: ErrorCode,
-    message: string,
-  ) {
-    super('YOI_ERR_REQUEST', message);
-  }
+export { PodRequestError, isSynthetic } from './V1Emulation.js';
+
+/** An event this build cannot read (a newer pod's, a plugin's): its name, raw data and line. */
+export interface UnknownEvent {
+  event: string;
+  data?: unknown;
+  seq?: number;
+  request_id?: string;
+  line: string;
 }
 
 export interface PodClientOptions {
   socketPath: string;
   /** Sent in `hello` (`name/version`). */
   clientName?: string;
-  /** 2 (default) negotiates the v2 extensions; 1 speaks plain v1. */
+  /** Sent in `hello` as `auth`: a credential the pod checks (a child pod's report secret). */
+  auth?: string;
+  /** 2 (default) negotiates the v2 extensions, falling back to v1 for a v1 pod; 1 speaks plain v1. */
   protocol?: 1 | 2;
   connectTimeoutMs?: number;
   /** Default timeout of `request()`. */
   requestTimeoutMs?: number;
+  /** How long to wait for `welcome` before taking the pod for a v1 pod. */
+  welcomeTimeoutMs?: number;
+  /** A listener registered before `hello`, so it also sees what the pod sends on connect (replayed alerts). */
+  onEvent?: (event: Event) => void;
 }
 
 type MethodInput = Method extends infer M ? (M extends Method ? Omit<M, 'request_id'> : never) : never;
-type Reply = EventOf<'ack'> | EventOf<'welcome'> | EventOf<'history'> | EventOf<'completions'>;
-
-/**
- * An event the protocol does not define: one a plugin added (`permission_request`), as it came.
- * Its `data` is unchecked: validate it with the plugin's schema before use.
- */
-export interface ExtensionEventLine {
-  readonly event: string;
-  readonly data?: unknown;
-  readonly seq?: number;
-  readonly request_id?: string;
-}
-
-const KNOWN_EVENTS: ReadonlySet<string> = new Set(EVENT_NAMES);
+type WelcomeData = EventOf<'welcome'>['data'];
 
 interface Pending {
-  resolve: (event: Reply | ExtensionEventLine) => void;
+  resolve: (event: Reply | UnknownEvent) => void;
   reject: (error: Error) => void;
   timer: NodeJS.Timeout;
 }
+
+/** The bound after which a pod that has not answered `hello` is taken for a v1 pod (the original). */
+export const WELCOME_TIMEOUT_MS = 2000;
 
 /**
  * A typed connection to a pod. `request()` tags a method with a `request_id` and resolves with
  * the pod's reply (`ack`, `history`, ...) or rejects with its `error`; every request times out;
  * when the connection closes, every pending request rejects. Every event is also handed to the
  * `onEvent` listeners, in order.
+ *
+ * A pod that answers `hello` with an error (the original's unknown method) or not at all
+ * within {@link WELCOME_TIMEOUT_MS} speaks v1 only: the client carries on in v1 behind the same
+ * API ({@link V1Emulation}); `protocol` says which one is spoken.
  */
 export class PodClient {
-  welcome?: EventOf<'welcome'>['data'];
+  welcome?: WelcomeData;
+  /** 2 once the pod answered `hello` with `welcome`; 1 for a v1 pod or a client that asked for v1. */
+  protocol: 1 | 2 = 1;
   readonly closed: Promise<void>;
   private readonly pending = new Map<string, Pending>();
   private readonly listeners = new Set<(event: Event) => void>();
-  private readonly extensionListeners = new Set<(event: ExtensionEventLine) => void>();
+  private readonly unknownListeners = new Set<(event: UnknownEvent) => void>();
   private nextId = 1;
   private isClosed = false;
+  private v2Status?: PodStatus;
+  /** Set when the client asked for v2 and the pod speaks v1 only. */
+  private v1?: V1Emulation;
+  /** The `hello` still unanswered: a late refusal is swallowed, a late `welcome` upgrades to v2. */
+  private hello?: { id: string; answer: (welcome?: WelcomeData) => void };
 
   private constructor(
     private readonly socket: net.Socket,
@@ -66,11 +78,9 @@ export class PodClient {
   ) {
     const reader = new LineReader({
       onLine: (line) => {
-        const parsed = parseLine(line);
-        if (!parsed.ok) return;
-        const decoded = decodeEvent(parsed.value);
+        const decoded = decodeEventLine(line);
         if (decoded.ok) this.dispatch(decoded.value);
-        else this.dispatchExtension(parsed.value); // else an event of a newer pod that we cannot read: skipped
+        else this.dispatchUnknown(line);
       },
       onError: () => undefined,
     });
@@ -79,39 +89,35 @@ export class PodClient {
       socket.on('close', () => {
         reader.end();
         this.isClosed = true;
-        for (const [id, p] of this.pending) {
+        const gone = () => new YoiError('YOI_ERR_CONNECTION', 'the pod closed the connection before answering');
+        for (const p of this.pending.values()) {
           clearTimeout(p.timer);
-          p.reject(new YoiError('YOI_ERR_CONNECTION', 'the pod closed the connection before answering'));
-          this.pending.delete(id);
+          p.reject(gone());
         }
+        this.pending.clear();
+        this.v1?.closed(gone);
         resolve();
       });
     });
     socket.on('error', () => undefined); // 'close' follows
   }
 
-  /** Connects and (for protocol 2) negotiates with `hello` → `welcome`. */
+  /** Connects and (for protocol 2) negotiates with `hello` → `welcome`, or settles on v1. */
   static async connect(opts: PodClientOptions): Promise<PodClient> {
-    const socket = await new Promise<net.Socket>((resolve, reject) => {
-      const s = net.connect(opts.socketPath);
-      const timer = setTimeout(() => {
-        s.destroy();
-        reject(new YoiError('YOI_ERR_TIMEOUT', `no answer from ${opts.socketPath} within ${opts.connectTimeoutMs ?? 5000} ms`));
-      }, opts.connectTimeoutMs ?? 5000);
-      s.once('connect', () => {
-        clearTimeout(timer);
-        resolve(s);
-      });
-      s.once('error', (e: NodeJS.ErrnoException) => {
-        clearTimeout(timer);
-        const why = e.code === 'ENOENT' || e.code === 'ECONNREFUSED' ? 'no pod is listening there' : e.message;
-        reject(new YoiError('YOI_ERR_CONNECTION', `cannot reach a pod at ${opts.socketPath}: ${why}`));
-      });
-    });
+    // Only the user's own socket, in a directory nobody else controls (no SO_PEERCRED in Node).
+    if (!checkOwnSocket(opts.socketPath)) {
+      throw new YoiError('YOI_ERR_CONNECTION', `cannot reach a pod at ${opts.socketPath}: no pod is listening there`);
+    }
+    const socket = await openSocket(opts.socketPath, opts.connectTimeoutMs ?? 5000);
     const client = new PodClient(socket, opts);
+    if (opts.onEvent) client.onEvent(opts.onEvent);
     if ((opts.protocol ?? 2) === 2) {
-      const welcome = await client.request({ method: 'hello', params: { protocol_version: 2, client: opts.clientName ?? 'yoi' } });
-      if (welcome.event === 'welcome') client.welcome = welcome.data;
+      try {
+        await client.negotiate(opts.welcomeTimeoutMs ?? WELCOME_TIMEOUT_MS);
+      } catch (e) {
+        socket.destroy();
+        throw e;
+      }
     }
     return client;
   }
@@ -120,36 +126,45 @@ export class PodClient {
     return !this.isClosed;
   }
 
+  /** The pod's state as last reported (`welcome`, `status`; for a v1 pod derived from its events). */
+  get status(): PodStatus | undefined {
+    return this.protocol === 2 ? this.v2Status : this.v1?.status;
+  }
+
   /** Adds a listener for every event; returns a function that removes it. */
   onEvent(listener: (event: Event) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
 
-  /** Adds a listener for the events plugins define (see {@link ExtensionEventLine}); returns a function that removes it. */
-  onExtensionEvent(listener: (event: ExtensionEventLine) => void): () => void {
-    this.extensionListeners.add(listener);
-    return () => this.extensionListeners.delete(listener);
+  /** Adds a listener for events this build cannot decode; returns a function that removes it. */
+  onUnknownEvent(listener: (event: UnknownEvent) => void): () => void {
+    this.unknownListeners.add(listener);
+    return () => this.unknownListeners.delete(listener);
   }
 
-  /** Sends a method with a fresh `request_id`; resolves with the reply, rejects with the pod's error. */
+  /** Sends a method; resolves with the reply, rejects with the pod's error or after `timeoutMs`. */
   request(method: MethodInput, timeoutMs = this.opts.requestTimeoutMs ?? 10_000): Promise<Reply> {
+    if (this.isClosed) return Promise.reject(new YoiError('YOI_ERR_CONNECTION', 'the connection to the pod is closed'));
+    if (this.v1 && this.protocol === 1) return this.v1.request(method, timeoutMs);
     return this.requestLine(method.method, (id) => encodeMethod({ ...method, request_id: id } as Method), timeoutMs) as Promise<Reply>;
   }
 
   /**
    * Sends a method a plugin added to the protocol (`permission_reply`); resolves with `ack` or
-   * the plugin's reply event, rejects with the pod's error.
+   * the plugin's reply event (unchecked data: validate it with the plugin's schema), rejects
+   * with the pod's error. A v1 pod has no plugin methods.
    */
-  requestExtension(method: string, params?: unknown, timeoutMs = this.opts.requestTimeoutMs ?? 10_000): Promise<EventOf<'ack'> | ExtensionEventLine> {
+  requestExtension(method: string, params?: unknown, timeoutMs = this.opts.requestTimeoutMs ?? 10_000): Promise<EventOf<'ack'> | UnknownEvent> {
+    if (this.isClosed) return Promise.reject(new YoiError('YOI_ERR_CONNECTION', 'the connection to the pod is closed'));
+    if (this.v1 && this.protocol === 1) return Promise.reject(new YoiError('YOI_ERR_REQUEST', `the pod speaks protocol v1 only: it has no method \`${method}\``));
     const line = (id: string) => JSON.stringify({ method, request_id: id, ...(params !== undefined ? { params } : {}) });
-    return this.requestLine(method, line, timeoutMs) as Promise<EventOf<'ack'> | ExtensionEventLine>;
+    return this.requestLine(method, line, timeoutMs) as Promise<EventOf<'ack'> | UnknownEvent>;
   }
 
-  private requestLine(name: string, encode: (id: string) => string, timeoutMs: number): Promise<Reply | ExtensionEventLine> {
-    if (this.isClosed) return Promise.reject(new YoiError('YOI_ERR_CONNECTION', 'the connection to the pod is closed'));
+  private requestLine(name: string, encode: (id: string) => string, timeoutMs: number): Promise<Reply | UnknownEvent> {
     const id = `r${this.nextId++}`;
-    return new Promise<Reply | ExtensionEventLine>((resolve, reject) => {
+    return new Promise<Reply | UnknownEvent>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);
         reject(new YoiError('YOI_ERR_TIMEOUT', `the pod did not answer \`${name}\` within ${timeoutMs} ms`));
@@ -191,7 +206,50 @@ export class PodClient {
     return this.closed.then(() => clearTimeout(timer));
   }
 
+  private negotiate(timeoutMs: number): Promise<void> {
+    const id = `r${this.nextId++}`;
+    return new Promise((resolve, reject) => {
+      let decided = false;
+      const decide = (welcome?: WelcomeData) => {
+        clearTimeout(timer);
+        if (welcome) {
+          this.protocol = 2;
+          this.welcome = welcome;
+          this.v2Status = welcome.status;
+        }
+        if (decided) return;
+        decided = true;
+        if (!welcome) {
+          this.v1 = new V1Emulation((line) => this.socket.write(line), (e) => this.emit(e));
+          this.v1.start();
+        }
+        resolve();
+      };
+      // setImmediate: a welcome read in the same loop turn as the timer firing still counts.
+      const timer = setTimeout(() => setImmediate(() => decide()), timeoutMs);
+      this.hello = { id, answer: decide };
+      void this.closed.then(() => {
+        clearTimeout(timer);
+        reject(new YoiError('YOI_ERR_CONNECTION', 'the pod closed the connection before answering `hello`'));
+      });
+      const params = { protocol_version: 2, client: this.opts.clientName ?? 'yoi', ...(this.opts.auth !== undefined ? { auth: this.opts.auth } : {}) };
+      this.socket.write(`${encodeMethod({ method: 'hello', params, request_id: id })}\n`);
+    });
+  }
+
   private dispatch(event: Event): void {
+    const hello = this.hello;
+    if (hello && event.request_id === hello.id && event.event === 'welcome') {
+      this.hello = undefined;
+      hello.answer(event.data);
+    } else if (hello && ((event.request_id === hello.id && event.event === 'error') || isV1HelloRefusal(event))) {
+      this.hello = undefined;
+      hello.answer();
+      return; // the answer to this client's own hello is nobody else's business
+    }
+    // A v1 pod broadcasts its refusal of every client's hello: noise for everyone else.
+    if (this.v1 && isV1HelloRefusal(event)) return;
+    if (event.event === 'status') this.v2Status = event.data.status;
     const id = event.request_id;
     const p = id !== undefined ? this.pending.get(id) : undefined;
     if (p && id !== undefined) {
@@ -200,23 +258,30 @@ export class PodClient {
       if (event.event === 'error') p.reject(new PodRequestError(event.data.code, `${event.data.code}: ${event.data.message}`));
       else p.resolve(event as Reply);
     }
+    if (this.v1) this.v1.dispatch(event, this.protocol === 1);
+    else this.emit(event);
+  }
+
+  private emit(event: Event): void {
     for (const l of this.listeners) l(event);
   }
 
-  /** An object line naming an event the protocol does not define. */
-  private dispatchExtension(value: unknown): void {
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) return;
-    const { event, data, seq, request_id: id } = value as Record<string, unknown>;
-    if (typeof event !== 'string' || KNOWN_EVENTS.has(event)) return;
-    const line: ExtensionEventLine = {
-      event, ...(data !== undefined ? { data } : {}), ...(typeof seq === 'number' ? { seq } : {}), ...(typeof id === 'string' ? { request_id: id } : {}),
-    };
-    const p = typeof id === 'string' ? this.pending.get(id) : undefined;
-    if (p && typeof id === 'string') {
-      this.pending.delete(id);
+  private dispatchUnknown(line: string): void {
+    const parsed = parseLine(line);
+    const value = parsed.ok ? parsed.value : undefined;
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return;
+    const raw = value as Record<string, unknown>;
+    if (typeof raw.event !== 'string') return;
+    const event: UnknownEvent = { event: raw.event, data: raw.data, line };
+    if (typeof raw.seq === 'number') event.seq = raw.seq;
+    if (typeof raw.request_id === 'string') event.request_id = raw.request_id;
+    // A plugin method's reply (requestExtension) is an event this build does not define.
+    const p = event.request_id !== undefined ? this.pending.get(event.request_id) : undefined;
+    if (p && event.request_id !== undefined) {
+      this.pending.delete(event.request_id);
       clearTimeout(p.timer);
-      p.resolve(line);
+      p.resolve(event);
     }
-    for (const l of this.extensionListeners) l(line);
+    for (const l of this.unknownListeners) l(event);
   }
 }

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { SessionEntryOf } from '../session/SessionEntry.js';
 import { SessionLog } from '../session/SessionLog.js';
+import { ensureSessionDir } from '../session/sessionFiles.js';
 
 /**
  * Writes the first entry of a session made by compaction and opens it for appending. The file
@@ -12,13 +13,14 @@ import { SessionLog } from '../session/SessionLog.js';
  * power loss can only undo the rename, which leaves the old session, intact, as the newest.
  */
 export function writeCompactedSession(dir: string, start: SessionEntryOf<'session_start'>): SessionLog {
-  fs.mkdirSync(dir, { recursive: true });
+  ensureSessionDir(dir);
   const file = path.join(dir, `${start.session_id}.jsonl`);
   const tmp = path.join(dir, `.${start.session_id}.jsonl.tmp`);
   if (fs.existsSync(file)) throw new Error(`session ${start.session_id} already exists`);
-  const fd = fs.openSync(tmp, 'w', 0o600);
+  const first = SessionLog.firstLine(start); // a new chain: compacted_from links it to the old one
+  const fd = fs.openSync(tmp, 'wx', 0o600);
   try {
-    fs.writeSync(fd, `${JSON.stringify(start)}\n`);
+    fs.writeSync(fd, first.text);
     fs.fdatasyncSync(fd);
   } catch (e) {
     fs.closeSync(fd);
@@ -28,7 +30,7 @@ export function writeCompactedSession(dir: string, start: SessionEntryOf<'sessio
   fs.closeSync(fd);
   fs.renameSync(tmp, file);
   syncDir(dir);
-  return SessionLog.open(file, start.session_id, { synced: true });
+  return SessionLog.open(file, start.session_id, first.tail, { synced: true });
 }
 
 /** Makes a rename durable, off the event loop (best effort: some filesystems refuse). */

@@ -1,8 +1,11 @@
 import { z } from 'zod';
 import { isYoiPlugin, type YoiPlugin } from '../plugin/YoiPlugin.js';
+import { PodNameSchema } from '../pod/PodNameSchema.js';
 
 const MiB = 1024 * 1024;
 const KiB = 1024;
+/** `limits.toolTimeoutMs` by default: 5 minutes. */
+export const DEFAULT_TOOL_TIMEOUT_MS = 5 * 60 * 1000;
 
 /** A plugin value in `plugins`: only objects made by definePlugin() (any copy of yoi) pass. */
 const PluginSchema = z.custom<YoiPlugin>(isYoiPlugin, {
@@ -24,14 +27,24 @@ export const ScopeRuleSchema = z.strictObject({
 /** A directory setting: absolute, or relative to the project directory. */
 export const DirSchema = z.strictObject({ dir: z.string().min(1).optional() });
 
-/** Size limits, in bytes (plugins may add keys of their own: `limits.fileRefBytes`). */
+/** Size limits (in bytes) and time limits (in milliseconds); plugins may add keys of their own (`limits.fileRefBytes`). */
 export const LimitsSchema = z.strictObject({
   /** Longest protocol line a pod accepts; longer lines are refused with an error. */
   maxLineBytes: z.int().min(1).default(16 * MiB),
-  /** Outbound buffer per client; beyond it a slow client loses deltas (and is told so). */
+  /**
+   * Outbound buffer per client; beyond it a slow client loses deltas (and is told so), and its
+   * requests get an error instead of a reply until it reads.
+   */
   clientQueueBytes: z.int().min(1).default(8 * MiB),
+  /** Input buffered for all clients together (unfinished lines); a line that does not fit is dropped. */
+  inputBufferBytes: z.int().min(1).default(64 * MiB),
   /** Tool output the model sees per call; longer output is cut (and says so). */
   toolOutputBytes: z.int().min(1).default(16 * KiB),
+  /** Longest a tool call may run; past it the call is stopped and the model told it timed out. */
+  toolTimeoutMs: z.int().min(1).default(DEFAULT_TOOL_TIMEOUT_MS),
+}).refine((l) => l.inputBufferBytes >= l.maxLineBytes, {
+  path: ['inputBufferBytes'],
+  message: 'must be at least limits.maxLineBytes (one line must fit)',
 });
 
 /**
@@ -41,9 +54,7 @@ export const LimitsSchema = z.strictObject({
  */
 export const YoiConfigSchema = z.strictObject({
   /** Default pod name, when `--pod`/`--name` is not given. Also the runtime directory's name. */
-  name: z.string().regex(/^[A-Za-z0-9_][A-Za-z0-9._-]{0,63}$/, {
-    error: 'expected a pod name: up to 64 letters, digits, ".", "_" or "-", not starting with "." or "-"',
-  }).default('default'),
+  name: PodNameSchema.default('default'),
 
   /**
    * The model: `provider` names a provider plugin (`echo`, `scripted`, `anthropic`,
@@ -88,7 +99,7 @@ export const YoiConfigSchema = z.strictObject({
     retainedTokens: z.int().min(0).default(8000),
   }).prefault({}),
 
-  /** Size limits, in bytes. */
+  /** Size limits (in bytes) and time limits (in milliseconds). */
   limits: LimitsSchema.prefault({}),
 });
 

@@ -11,7 +11,9 @@ const SECRET_KEY = /(api[-_]?key|token|secret|password)/i;
 export function configToJson(config: ResolvedConfig): Record<string, unknown> {
   const {
     configPath, projectDir, cwd, name, model, modelIsDefault, plugins, disablePlugins,
-    systemPrompt, maxTurns, scope, sessions, compaction, limits, sections, ...rest
+    systemPrompt, maxTurns, scope, sessions, compaction, limits, sections,
+    // What config trust compares (yoi trust shows it), not settings.
+    configFiles: _files, configDigest: _digest, ...rest
   } = config;
   const shownModel = Object.fromEntries(Object.entries(model).map(([k, v]) => [k, SECRET_KEY.test(k) && v ? '***' : v]));
   return {

@@ -1,11 +1,16 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
+import { createRequire } from 'node:module';
 import { YoiError } from '../errors/YoiError.js';
 import { formatZodError } from '../errors/formatZodError.js';
 import type { YoiPlugin } from '../plugin/YoiPlugin.js';
 import { describeLoadError } from './describeLoadError.js';
 import { resolveConfig, type ResolvedConfig } from './resolveConfig.js';
-import { SEARCH_PLACES } from './searchPlaces.js';
+import { SEARCH_OPTIONS } from './searchPlaces.js';
+import { configSources } from './configSources.js';
+import { userCacheDir } from './userDirs.js';
+import { ensureOwnDir } from '../pod/trustedPath.js';
+import { isWithin } from '../scope/ruleMatches.js';
 import { YoiConfigSchema, type ParsedConfig } from './YoiConfigSchema.js';
 import { parseSections, schemaWithSections } from './pluginSections.js';
 
@@ -33,12 +38,11 @@ export interface LoadConfigOptions {
 export async function loadConfig(options: LoadConfigOptions): Promise<ResolvedConfig> {
   const { cwd, env = process.env } = options;
   const { cosmiconfig } = await import('cosmiconfig');
+  const loaded: string[] = [];
   const explorer = cosmiconfig('yoi', {
-    searchPlaces: [...SEARCH_PLACES],
-    searchStrategy: 'project',
-    ignoreEmptySearchPlaces: false,
-    cache: false,
-    loaders: configLoaders(options.virtualModules),
+    ...SEARCH_OPTIONS,
+    searchPlaces: [...SEARCH_OPTIONS.searchPlaces],
+    loaders: configLoaders(options.virtualModules, jitiCacheDir(env), (files) => loaded.push(...files)),
   });
 
   const explicit = options.configFile ? { file: options.configFile, from: '--config' }
@@ -80,9 +84,33 @@ export async function loadConfig(options: LoadConfigOptions): Promise<ResolvedCo
     throw new YoiError('YOI_ERR_CONFIG', `${where}${formatZodError(parsed.error, schema, prefix)}`);
   }
   const sections = parseSections(raw, claims, where, prefix);
-  return resolveConfig(parsed.data as ParsedConfig, {
+  const resolved = resolveConfig(parsed.data as ParsedConfig, {
     cwd, configPath, defaultPlugins: options.defaultPlugins ?? [], where: `${where}${prefix.map((p) => `${p}.`).join('')}`, sections,
   });
+  const sources = await configSources(configPath).catch((error: unknown) => {
+    throw describeLoadError(error, label, configPath ?? cwd);
+  });
+  const files = [...new Set([...sources.files.map((f) => f.path), ...loaded])].slice(0, MAX_LOADED_FILES);
+  return { ...resolved, configFiles: files, configDigest: sources.digest };
+}
+
+/** Files of a config's module graph kept for the control plane (a bound on a huge graph). */
+const MAX_LOADED_FILES = 1000;
+
+/**
+ * jiti's compiled-file cache, in the user's own cache directory. jiti's default is
+ * `<tmpdir>/jiti`, which any local user can create first and fill with compiled code that
+ * every later config load would run. Without a directory of the user's, no file cache.
+ */
+function jitiCacheDir(env: NodeJS.ProcessEnv): string | false {
+  const dir = path.join(userCacheDir(env), 'jiti');
+  try {
+    ensureOwnDir(path.dirname(dir), { what: 'cache directory', fix: 'remove it, or set XDG_CACHE_HOME to a directory you own' });
+    ensureOwnDir(dir, { what: 'cache directory', fix: 'remove it, or set XDG_CACHE_HOME to a directory you own' });
+    return dir;
+  } catch {
+    return false;
+  }
 }
 
 /** How a config file is named in messages: relative to the cwd. */
@@ -97,12 +125,26 @@ type Loader = (filepath: string, contents: string) => Promise<unknown> | unknown
  * work, one resolution rule for every extension); JSON gets a loader whose errors carry a
  * location. YAML and `.yoirc` keep cosmiconfig's YAML loader.
  */
-function configLoaders(virtualModules: LoadConfigOptions['virtualModules']): Record<string, Loader> {
+function configLoaders(
+  virtualModules: LoadConfigOptions['virtualModules'], fsCache: string | false, onLoaded: (files: string[]) => void,
+): Record<string, Loader> {
   const loadModule: Loader = async (filepath) => {
     const { createJiti } = await import('jiti');
-    // moduleCache off: a config edited between two loads in one process is read again.
-    const jiti = createJiti(import.meta.url, { moduleCache: false, virtualModules: await virtualModules?.() });
-    const mod = await jiti.import<Record<string, unknown>>(filepath);
+    // jiti's module cache (Node's require cache) is how jiti tells which files it loaded, the
+    // ones from its file cache too; they leave it right after, so a config edited between two
+    // loads in one process is read again.
+    const jiti = createJiti(import.meta.url, { fsCache, moduleCache: true, virtualModules: await virtualModules?.() });
+    const before = new Set(Object.keys(jiti.cache));
+    let mod: Record<string, unknown>;
+    try {
+      mod = await jiti.import<Record<string, unknown>>(filepath);
+    } finally {
+      // jiti's own files (its babel, loaded on the first transform) stay cached and unlisted.
+      const own = path.dirname(path.dirname(createRequire(import.meta.url).resolve('jiti')));
+      const added = Object.keys(jiti.cache).filter((k) => !before.has(k) && !isWithin(k, own));
+      for (const key of added) delete jiti.cache[key];
+      onLoaded(added.filter((k) => path.isAbsolute(k)));
+    }
     if (mod === null || typeof mod !== 'object' || !('default' in mod)) {
       throw new Error('the file has no default export: write `export default { ... }`');
     }

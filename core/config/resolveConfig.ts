@@ -29,6 +29,13 @@ export type ResolvedConfig = Omit<ParsedConfig, 'model' | 'plugins' | 'disablePl
   readonly sessions: { readonly dir: string };
   /** Each plugin's parsed config section, by plugin name (what its `api.config` is). */
   readonly sections: ReadonlyMap<string, unknown>;
+  /**
+   * The files the config consists of (set by loadConfig): its static import graph and every
+   * file jiti loaded. The pod's tools cannot write them (its control plane).
+   */
+  readonly configFiles?: readonly string[];
+  /** SHA-256 of the config's content (configSources.ts): children refuse a changed config. */
+  readonly configDigest?: string;
 };
 
 export interface ResolveInput {

@@ -18,3 +18,11 @@ export const SEARCH_PLACES: readonly string[] = Object.freeze([
   '.yoirc.ts',
   'package.json',
 ]);
+
+/** How cosmiconfig searches (shared by loading a config and finding one without running it). */
+export const SEARCH_OPTIONS = Object.freeze({
+  searchPlaces: [...SEARCH_PLACES],
+  searchStrategy: 'project',
+  ignoreEmptySearchPlaces: false,
+  cache: false,
+} as const);

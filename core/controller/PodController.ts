@@ -99,8 +99,10 @@ export class PodController {
   }
 
   /** Queues a notification (committed before the next LLM request); starts a run when idle. */
-  notify(text: string, trigger: Trigger): void {
+  notify(text: string, trigger: 'notify' | 'pod_event'): void {
     this.notes.push(text);
+    // v2 clients see it as it arrives (the model, before its next request).
+    this.rt.bus.broadcast({ event: 'notification', data: { source: trigger, message: text } });
     if (!this.active && this.rt.state.status === 'idle' && !this.stopping) this.start(trigger);
   }
 

@@ -1,9 +1,11 @@
 import type { EventBus } from '../bus/EventBus.js';
+import { DEFAULT_TOOL_TIMEOUT_MS } from '../config/YoiConfigSchema.js';
 import type { Hooks } from '../hooks/createHooks.js';
 import type { ClientInfo, PodInfo, ToolCallInfo } from '../hooks/HookTypes.js';
 import type { ToolResultItem } from '../history/HistoryItem.js';
 import type { Tool, ToolOutput } from '../tools/Tool.js';
 import type { ModelToolCall } from './streamTurn.js';
+import { callWithDeadline } from './callWithDeadline.js';
 import { truncateOutput } from './truncateOutput.js';
 
 export interface ToolRunOptions {
@@ -15,6 +17,8 @@ export interface ToolRunOptions {
   /** The client whose run makes the calls. */
   client?: ClientInfo;
   outputLimitBytes: number;
+  /** Longest a tool call may take; default the config's `limits.toolTimeoutMs`. */
+  toolTimeoutMs?: number;
   alert: (message: string) => void;
 }
 
@@ -22,7 +26,9 @@ export interface ToolRunOptions {
  * Runs one reply's tool calls in parallel and returns their results in call order. A failing,
  * unknown or refused tool never aborts the run: it gives an `is_error` result the model sees.
  * Calls still running when the run is paused or cancelled give no result (`undefined`): they
- * stay open for `resume` (pause) or are closed with a synthetic result (cancel).
+ * stay open for `resume` (pause) or are closed with a synthetic result (cancel). Every call is
+ * bounded by `limits.toolTimeoutMs`: past it the tool's signal aborts and the call gets an
+ * `is_error` result saying so at once, also from a tool that ignores its signal.
  */
 export async function runToolCalls(calls: readonly ModelToolCall[], opts: ToolRunOptions): Promise<(ToolResultItem | undefined)[]> {
   const results = await Promise.all(calls.map((call) => runOne(call, opts)));
@@ -69,9 +75,14 @@ async function runOne(call: ModelToolCall, opts: ToolRunOptions): Promise<ToolRe
     return result({ summary: `Invalid argument: ${where}${issue?.message ?? 'bad input'}`, is_error: true });
   }
 
+  const timeoutMs = opts.toolTimeoutMs ?? opts.pod.services.config?.limits.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
   let output: ToolOutput;
   try {
-    output = await tool.execute(parsed.data, { ...opts.pod, signal, callId: call.id });
+    const outcome = await callWithDeadline((callSignal) => tool.execute(parsed.data, { ...opts.pod, signal: callSignal, callId: call.id }), { signal, timeoutMs });
+    if (outcome.timedOut) {
+      output = { summary: `Timed out: ${call.name} did not finish within ${duration(timeoutMs)} (limits.toolTimeoutMs) and was stopped`, is_error: true };
+      opts.alert(`tool \`${call.name}\` timed out after ${duration(timeoutMs)} (limits.toolTimeoutMs)`);
+    } else output = outcome.value;
   } catch (e) {
     if (signal.aborted) return undefined;
     output = { summary: `Tool execution failed: ${(e as Error).message ?? String(e)}`, is_error: true };
@@ -91,4 +102,9 @@ async function runOne(call: ModelToolCall, opts: ToolRunOptions): Promise<ToolRe
     }
   }
   return result(output);
+}
+
+/** `300 s`, `250 ms`. */
+function duration(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
 }

@@ -5,16 +5,25 @@
 export const ERROR_CODES = {
   /** `yoi pod start --adopt` found no scope reserved for it by the pod at `--callback` (SpawnPod starts such pods). */
   YOI_ERR_ADOPT: 'a pod started with --adopt found no scope reserved for it',
+  /** A manual compaction (`yoi compact`) ended with `compact_failed`; the history is unchanged. */
+  YOI_ERR_COMPACTION: 'the compaction of pod <name> failed: <cause>',
   /** A config file could not be loaded or does not match the schema. */
   YOI_ERR_CONFIG: 'the configuration is invalid (the message names the file and the key)',
   /** `yoi init` found a config file already present. */
   YOI_ERR_CONFIG_EXISTS: 'a config file already exists here; yoi init does not overwrite it',
   /** `--config FILE` or `YOI_CONFIG` names a file that does not exist. */
   YOI_ERR_CONFIG_NOT_FOUND: 'the config file given with --config or YOI_CONFIG does not exist',
+  /**
+   * A pod started by SpawnPod found its config changed since its spawner loaded it (or a config
+   * where its spawner had none), and the user has not trusted that content with `yoi trust`.
+   */
+  YOI_ERR_CONFIG_UNTRUSTED: 'the config changed since the spawning pod loaded it; run yoi trust to let spawned pods load it',
   /** The pod's socket could not be reached, or the connection closed before the answer. */
   YOI_ERR_CONNECTION: 'cannot reach pod <name> at <socket>',
   /** An interactive command (`yoi attach`) was run without a terminal on stdin and stdout. */
   YOI_ERR_NOT_A_TERMINAL: 'yoi attach needs an interactive terminal',
+  /** What was opened is not the path that was checked: a directory on the way was moved or swapped for a symlink meanwhile. */
+  YOI_ERR_PATH_CHANGED: '<path> changed while it was being opened; try again',
   /** `.yoi/permissions.json` (the saved permission rules) is invalid, unsafe (not the user's, a link) or cannot be written. */
   YOI_ERR_PERMISSIONS_FILE: 'the permissions file <file> cannot be used: <cause>',
   /** A plugin's tap or `apply()` threw or rejected; the message names the plugin and the hook. */
@@ -47,6 +56,8 @@ export const ERROR_CODES = {
   YOI_ERR_PROVIDER: 'cannot start provider <name>: <cause>',
   /** The pod refused a request; the message carries the pod's error code and text. */
   YOI_ERR_REQUEST: '<pod error code>: <message>',
+  /** A run this client started was paused by another client; `yoi resume` continues it. */
+  YOI_ERR_RUN_PAUSED: 'the run was paused by another client',
   /** A delegated write rule overlaps a region another pod holds exclusively. */
   YOI_ERR_SCOPE_CONFLICT: 'requested scope <target> conflicts with pod <name>',
   /** scope.lock could not be locked, read or written (or is not valid JSON of the expected shape). */
@@ -55,14 +66,31 @@ export const ERROR_CODES = {
   YOI_ERR_SCOPE_NOT_SUBSET: 'requested scope <target> is not within spawner <name>\'s effective scope',
   /** A segment kind is declared badly (name, sigil, field) or twice. */
   YOI_ERR_SEGMENT_KIND: 'segment kind <kind>: <problem>',
+  /** A session id prefix (`--resume ID`, `yoi sessions show ID`) matches more than one session. */
+  YOI_ERR_SESSION_AMBIGUOUS: 'session id <prefix> matches <n> sessions',
+  /** The session directory is not a directory, or belongs to another user. */
+  YOI_ERR_SESSION_DIR: 'the session directory <dir> cannot be used',
   /** `--resume` names a session that does not exist, or there is none. */
   YOI_ERR_SESSION_NOT_FOUND: 'no session <id> in <dir>',
+  /** `--resume ID` names a session another pod wrote: a pod resumes only its own. */
+  YOI_ERR_SESSION_OTHER_POD: 'session <id> belongs to pod <name>',
+  /** A session log cannot be read (not a session log, not a regular file of this user, too large). */
+  YOI_ERR_SESSION_UNREADABLE: 'cannot read session <file>: <cause>',
   /** The socket path is longer than the OS allows for Unix sockets. */
   YOI_ERR_SOCKET_PATH: 'socket path is too long for this OS',
   /** The pod did not answer in time. */
   YOI_ERR_TIMEOUT: 'no answer from pod <name> within <ms> ms',
+  /** The trust store (`~/.config/yoi/trust.json`) is not valid JSON of the expected shape. */
+  YOI_ERR_TRUST_STORE: 'the trust store <file> cannot be used: <cause>',
   /** `model.provider` names a provider no plugin registers. */
   YOI_ERR_UNKNOWN_PROVIDER: 'unknown provider <name> (available: <names>)',
+  /** The pod does not offer what was asked (a v1 pod has no `compact`, `list_completions`). */
+  YOI_ERR_UNSUPPORTED: 'the pod does not support <method> (it speaks protocol v1)',
+  /**
+   * A runtime directory, runtime file, socket or the trust store is not the user's own (another
+   * owner, a link, writable by others, or in a directory others can swap it in).
+   */
+  YOI_ERR_UNTRUSTED_PATH: '<what> <path> is not yours (another owner, a link, writable by others): <fix>',
   /** A command line flag or argument is wrong. */
   YOI_ERR_USAGE: 'invalid command line',
 } as const;

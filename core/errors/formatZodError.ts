@@ -1,14 +1,17 @@
 import type { z } from 'zod';
 import { formatPath } from '../protocol/index.js';
+import { closestMatch } from './closestMatch.js';
 
 /**
- * One readable line for a zod error, naming the key path of the first problem:
+ * One readable line for a zod error, naming the key path of the first problem (an unknown key
+ * before anything else):
  * `model.provider: expected string`, `modle: unknown key (did you mean "model"?)`.
  * `schema` (the one that failed) lets unknown keys suggest the closest known key; `prefix` is
  * prepended to every key path (`yoi` for `package.json#yoi`).
  */
 export function formatZodError(error: z.ZodError, schema?: z.ZodType, prefix: readonly PropertyKey[] = []): string {
-  const issue = error.issues[0];
+  // A typo explains the rest (`scrpt` is also why `script` is missing): name the bad key first.
+  const issue = error.issues.find((i) => i.code === 'unrecognized_keys') ?? error.issues[0];
   const more = error.issues.length > 1 ? ` (and ${error.issues.length - 1} more)` : '';
   return describeIssue(issue, schema, prefix) + more;
 }
@@ -41,12 +44,8 @@ function article(expected: string): string {
 }
 
 function suggest(key: string, known: readonly string[]): string {
-  let best: string | undefined;
-  let bestDistance = 3; // farther than 2 edits is a different word, not a typo
-  for (const candidate of known) {
-    const d = distance(key.toLowerCase(), candidate.toLowerCase());
-    if (d < bestDistance) [best, bestDistance] = [candidate, d];
-  }
+  // Farther than 2 edits is a different word, not a typo.
+  const best = closestMatch(key, known);
   return best ? ` (did you mean "${best}"?)` : '';
 }
 
@@ -70,20 +69,4 @@ function unwrap(node: z.core.$ZodType): z.core.$ZodType {
     def = node._zod.def as { type: string; innerType?: z.core.$ZodType };
   }
   return node;
-}
-
-/** Edit distance where swapping two neighbours counts as one edit: enough for typo hints. */
-function distance(a: string, b: string): number {
-  const prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  const prev2: number[] = new Array(b.length + 1).fill(0);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++) {
-      cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) cur[j] = Math.min(cur[j], prev2[j - 2] + 1);
-    }
-    prev2.splice(0, prev2.length, ...prev);
-    prev.splice(0, prev.length, ...cur);
-  }
-  return prev[b.length];
 }

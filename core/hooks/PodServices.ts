@@ -24,14 +24,19 @@ export interface PodServices {
   note(message: string): void;
   /**
    * What the pod may read and write. Every file-touching plugin checks paths here and opens
-   * the canonical path `check()` returns.
+   * the canonical path `check()` returns, verified (`openRegularFile`, `PinnedDir` in core/scope:
+   * what was opened must be what was checked).
    */
   readonly scope: Scope;
   /** The pod's resolved config (core settings; plugin sections go to each plugin's `api.config`). */
   readonly config: ResolvedConfig;
   /** Files the pod's tools read or wrote recently (newest first); compaction reads `recent(5)`. */
   readonly files: FileActivity;
-  /** The pod's runtime directory (socket, base of every pod's directory). */
+  /**
+   * The pod's runtime directory (socket, base of every pod's directory). Plugins keep their own
+   * runtime state in a folder of the base whose name is not a valid pod name (starting with `.`),
+   * e.g. the write tools' temp-file journal `.write-temps/`.
+   */
   readonly runtime: RuntimeDir;
   /** State plugins keep in the session log, so it survives a restart with `--resume`. */
   readonly pluginLog: PluginLog;

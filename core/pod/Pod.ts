@@ -15,6 +15,7 @@ import type { Connection } from '../server/Connection.js';
 import { FileActivity } from '../tools/FileActivity.js';
 import { SocketServer } from '../server/SocketServer.js';
 import { loadTokenizer } from '../tokens/estimateTokens.js';
+import { controlPlanePaths } from './controlPlane.js';
 import { createProvider, createTools } from './createRuntimeParts.js';
 import { defaultSystemPrompt } from './defaultSystemPrompt.js';
 import { openSession } from './openSession.js';
@@ -32,7 +33,7 @@ export interface StartPodOptions {
   /** Pod name; default `config.name`. */
   name?: string;
   socketPath?: string;
-  /** Restore the newest session (`true`) or the given session id. */
+  /** Restore this pod's newest session (`true`) or the given session id. */
   resume?: string | true;
   env?: NodeJS.ProcessEnv;
   /**
@@ -123,6 +124,7 @@ export class Pod {
       podName: name, runtime: this.files.handle, cwd: config.cwd, projectDir: config.projectDir, launch, config,
     });
     this.scope = new Scope(rules ?? config.scope, config.projectDir);
+    this.scope.protect(controlPlanePaths({ config, paths: this.paths, env }));
     const services: PodServices = {
       alert: (level, message) => this.alert(level, message), scope: this.scope, config, files: new FileActivity(),
       note: (message) => (this.listening ? this.alert('warn', message) : this.notes.push(message)),
@@ -145,8 +147,9 @@ export class Pod {
       provider: this.provider.name, model: this.provider.model, systemPrompt: prompt,
     });
     this.restoredPlugins = opened.plugins;
-    this.bus.beforeDeliver = () => this.runtime.session.flush();
+    this.bus.beforeDeliver = () => (this.runtime?.session ?? opened.log).flush();
     this.notes.push(...opened.notes);
+    for (const warning of opened.warnings) this.alert('warn', warning); // replayed to every client that connects
     if (config.modelIsDefault) this.notes.unshift('no model configured: using the offline echo provider');
     this.notes.push(...compactionNotes(config.compaction));
     this.greeting = {
@@ -176,6 +179,7 @@ export class Pod {
     this.server = new SocketServer({
       socketPath: this.paths.socket, bus: this.bus,
       maxLineBytes: config.limits.maxLineBytes, queueLimitBytes: config.limits.clientQueueBytes,
+      inputBufferBytes: config.limits.inputBufferBytes,
       onMethod: (conn, method) => this.onMethod(conn, method),
       onOtherLine: (conn, line) => handleExtensionMethod(host.protocol, this.bus, this.info, conn, line, clientOf(conn)),
     });

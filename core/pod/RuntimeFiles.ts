@@ -4,6 +4,7 @@ import { YoiError } from '../errors/YoiError.js';
 import type { PodStatus } from '../protocol/index.js';
 import { AtomicFileWriter, ensurePrivateDir, isSocketLive, writeFileAtomic, type PodStatusFile } from './podFiles.js';
 import type { PodPaths } from './runtimePaths.js';
+import { checkOwnSocketOrFile } from './trustedPath.js';
 
 /** A pod's runtime directory as plugins see it (`services.runtime`). */
 export interface RuntimeDir {
@@ -38,11 +39,15 @@ export class RuntimeFiles {
     this.handle = Object.freeze({ base: paths.base, dir: paths.dir, socket: paths.socket, keep: (file: string) => void kept.add(path.resolve(file)) });
   }
 
-  /** Creates the directories; refuses a live socket of the same name, removes a stale one. */
+  /**
+   * Creates the directories (refusing any that is not the user's); refuses a live socket of the
+   * same name and removes a stale one — someone else's socket in its place is refused, never
+   * replaced (trustedPath.ts).
+   */
   async prepare(name: string): Promise<void> {
     ensurePrivateDir(this.paths.base);
     ensurePrivateDir(this.paths.dir);
-    if (!fs.existsSync(this.paths.socket)) return;
+    if (!checkOwnSocketOrFile(this.paths.socket)) return;
     if (await isSocketLive(this.paths.socket)) {
       throw new YoiError('YOI_ERR_POD_RUNNING', `pod ${name} is already running (socket ${this.paths.socket})`);
     }
@@ -51,7 +56,7 @@ export class RuntimeFiles {
 
   /** The pod accepts connections: `pid` and the first `status.json`. */
   listening(): void {
-    fs.writeFileSync(this.paths.pid, `${process.pid}\n`, { mode: 0o600 });
+    writeFileAtomic(this.paths.pid, `${process.pid}\n`);
     writeFileAtomic(this.paths.status, this.#statusText());
     this.#writer = new AtomicFileWriter(this.paths.status);
   }

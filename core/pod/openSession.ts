@@ -1,10 +1,9 @@
 import { v7 as uuidv7 } from 'uuid';
-import { YoiError } from '../errors/YoiError.js';
 import type { HistoryItem } from '../history/HistoryItem.js';
 import { STOPPED_MID_CALL, closeOrphans } from '../controller/orphanToolCalls.js';
 import { SessionLog } from '../session/SessionLog.js';
-import { listSessions, readSession } from '../session/readSession.js';
-import path from 'node:path';
+import { chooseResumeSession } from '../session/chooseResumeSession.js';
+import { ensureSessionDir } from '../session/sessionFiles.js';
 
 export interface OpenedSession {
   log: SessionLog;
@@ -15,11 +14,13 @@ export interface OpenedSession {
   notes: string[];
   /** The restored session's `plugin` entries, by plugin (empty for a new session). */
   plugins: ReadonlyMap<string, readonly unknown[]>;
+  /** The notes that warn (logs passed over, a broken chain, lines skipped): worth an alert. */
+  warnings: string[];
 }
 
 export interface OpenSessionOptions {
   dir: string;
-  /** `true`: the newest session; a string: that session id; undefined: a new session. */
+  /** `true`: this pod's newest session; a string: that session id (or prefix); undefined: a new session. */
   resume?: string | true;
   podName: string;
   cwd: string;
@@ -29,9 +30,10 @@ export interface OpenSessionOptions {
 }
 
 /**
- * Starts a new session log, or restores one (`--resume`). A restored session keeps its system
- * prompt (stable prompt prefix) and appends to the same file; tool calls left open by a crash
- * are closed with a synthetic result, and that closure is written to the log.
+ * Starts a new session log, or restores one of this pod's (`--resume`, see chooseResumeSession).
+ * A restored session keeps its system prompt (stable prompt prefix) and appends to the same file,
+ * continuing its hash chain; tool calls left open by a crash are closed with a synthetic result,
+ * and that closure is written to the log.
  */
 export function openSession(opts: OpenSessionOptions): OpenedSession {
   if (opts.resume === undefined) {
@@ -40,21 +42,19 @@ export function openSession(opts: OpenSessionOptions): OpenedSession {
       type: 'session_start', v: 1, ts: Date.now(), session_id: sessionId, pod_name: opts.podName,
       cwd: opts.cwd, provider: opts.provider, model: opts.model, system_prompt: opts.systemPrompt,
     });
-    return { log, history: [], nextTurn: 0, systemPrompt: opts.systemPrompt, notes: [], plugins: new Map() };
+    return { log, history: [], nextTurn: 0, systemPrompt: opts.systemPrompt, notes: [], warnings: [], plugins: new Map() };
   }
-  const file = opts.resume === true ? listSessions(opts.dir)[0] : path.join(opts.dir, `${opts.resume}.jsonl`);
-  if (!file) throw new YoiError('YOI_ERR_SESSION_NOT_FOUND', `no session to resume in ${opts.dir}`);
-  let state;
-  try {
-    state = readSession(file);
-  } catch (e) {
-    const missing = (e as NodeJS.ErrnoException).code === 'ENOENT';
-    throw new YoiError('YOI_ERR_SESSION_NOT_FOUND', missing ? `no session ${opts.resume} in ${opts.dir}` : `cannot resume ${file}: ${(e as Error).message}`);
-  }
-  const log = SessionLog.open(file, state.sessionId);
+  ensureSessionDir(opts.dir);
+  const choice = chooseResumeSession(opts.dir, opts.podName, opts.resume);
+  const { state } = choice;
+  const log = SessionLog.open(state.file, state.sessionId, state.tail);
   const history = [...state.history];
-  const notes = [`resumed session ${state.sessionId} (${history.length} items)`];
-  if (state.skippedLines > 0) notes.push(`${state.skippedLines} unreadable line(s) in the session log were skipped`);
+  const warnings = [...choice.warnings];
+  if (state.skippedLines > 0) {
+    const utf8 = state.invalidUtf8Lines > 0 ? `, ${state.invalidUtf8Lines} of them not valid UTF-8` : '';
+    warnings.push(`${state.skippedLines} unreadable line(s) in the session log were skipped${utf8}`);
+  }
+  const notes = [`resumed session ${state.sessionId} (${history.length} items)`, ...warnings, ...choice.notes];
   const closures = closeOrphans(history, STOPPED_MID_CALL);
   if (closures.length > 0) {
     history.push(...closures);
@@ -65,5 +65,5 @@ export function openSession(opts: OpenSessionOptions): OpenedSession {
     log.append({ type: 'run_end', ts: Date.now(), result: 'error', error: 'the pod stopped during this run' });
     log.sync();
   }
-  return { log, history, nextTurn: state.nextTurn, systemPrompt: state.start.system_prompt, notes, plugins: state.plugins };
+  return { log, history, nextTurn: state.nextTurn, systemPrompt: state.start.system_prompt, notes, warnings, plugins: state.plugins };
 }

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import type { PodStatus } from '../protocol/index.js';
+import { RUNTIME_DIR, ensureOwnDir, readOwnFile, socketTrustProblem, type TrustLabel } from './trustedPath.js';
 
 /** `status.json` of a pod: what `yoi pod list/status` shows without connecting. */
 export interface PodStatusFile {
@@ -14,10 +15,14 @@ export interface PodStatusFile {
   parent_socket?: string;
 }
 
-/** Writes a file atomically (temp file + rename) with owner-only permissions. */
+/**
+ * Writes a file atomically (temp file + rename) with owner-only permissions. The temp file is
+ * created anew (`wx`: never written through a link or into a file someone left there).
+ */
 export function writeFileAtomic(file: string, data: string): void {
   const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
-  fs.writeFileSync(tmp, data, { mode: 0o600 });
+  fs.rmSync(tmp, { force: true });
+  fs.writeFileSync(tmp, data, { mode: 0o600, flag: 'wx' });
   fs.renameSync(tmp, file);
 }
 
@@ -46,7 +51,8 @@ export class AtomicFileWriter {
       const data = this.pending;
       this.pending = undefined;
       try {
-        await fs.promises.writeFile(tmp, data, { mode: 0o600 });
+        await fs.promises.rm(tmp, { force: true });
+        await fs.promises.writeFile(tmp, data, { mode: 0o600, flag: 'wx' });
         await fs.promises.rename(tmp, this.file);
       } catch {
         // the runtime dir is gone (shutting down): nothing left to describe
@@ -56,15 +62,20 @@ export class AtomicFileWriter {
   }
 }
 
-/** Creates a directory with mode 0700, tightening it if it already exists (and is ours). */
-export function ensurePrivateDir(dir: string): void {
-  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const st = fs.statSync(dir);
-  if ((st.mode & 0o777) !== 0o700 && (typeof process.getuid !== 'function' || st.uid === process.getuid())) fs.chmodSync(dir, 0o700);
+/**
+ * Creates a directory with mode 0700, tightening it if it already exists and is ours; one of
+ * another user (or a link, or in a directory others can swap it in) is refused (trustedPath.ts).
+ */
+export function ensurePrivateDir(dir: string, label: TrustLabel = RUNTIME_DIR): void {
+  ensureOwnDir(dir, label);
 }
 
-/** True when something accepts connections on `socket` (within `timeoutMs`). */
+/**
+ * True when something accepts connections on `socket` (within `timeoutMs`). A socket that is
+ * not the user's (see checkOwnSocket) is never connected to: false.
+ */
 export function isSocketLive(socket: string, timeoutMs = 1000): Promise<boolean> {
+  if (socketTrustProblem(socket) !== undefined) return Promise.resolve(false);
   return new Promise((resolve) => {
     const conn = net.connect(socket);
     const done = (live: boolean) => {
@@ -78,9 +89,11 @@ export function isSocketLive(socket: string, timeoutMs = 1000): Promise<boolean>
   });
 }
 
+/** A pod's status.json; undefined when missing, unreadable, or not the user's own file. */
 export function readStatusFile(file: string): PodStatusFile | undefined {
   try {
-    return JSON.parse(fs.readFileSync(file, 'utf8')) as PodStatusFile;
+    const text = readOwnFile(file);
+    return text === undefined ? undefined : (JSON.parse(text) as PodStatusFile);
   } catch {
     return undefined;
   }

@@ -1,5 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
+import { YoiError } from '../errors/YoiError.js';
+import { podNameProblem } from './podName.js';
 
 /** Longest Unix socket path the OS accepts (sun_path minus its NUL): Linux 107, macOS/BSD 103. */
 export const MAX_SOCKET_PATH_BYTES = process.platform === 'linux' ? 107 : 103;
@@ -23,15 +25,15 @@ export interface PodPaths {
   readonly log: string;
 }
 
-const POD_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
-
-/** A pod name becomes a directory name: letters, digits, `.`, `_`, `-`; at most 64 characters. */
+/** Why `name` cannot be a pod name (the one rule: see podName.ts), or undefined. */
 export function validatePodName(name: string): string | undefined {
-  if (POD_NAME.test(name) && name !== '.' && name !== '..') return undefined;
-  return `invalid pod name ${JSON.stringify(name)}: use letters, digits, ".", "_" or "-" (at most 64, starting with a letter or digit)`;
+  return podNameProblem(name);
 }
 
+/** The runtime files of pod `name`; an invalid name throws (it never becomes a path). */
 export function podPaths(name: string, env: NodeJS.ProcessEnv = process.env, socketOverride?: string): PodPaths {
+  const bad = podNameProblem(name);
+  if (bad) throw new YoiError('YOI_ERR_POD_NAME', bad);
   const base = runtimeBase(env);
   const dir = path.join(base, name);
   return {

@@ -13,6 +13,7 @@ export function downgradeToV1(event: Event, now: () => number = Date.now): Event
     case 'ack':
     case 'status':
     case 'completions':
+    case 'notification':
       return [];
     case 'lagged': {
       const count = BigInt(event.data.to_seq) - BigInt(event.data.from_seq) + 1n;

@@ -10,7 +10,10 @@ export interface ToolDefinition {
 
 /** One LLM request. */
 export interface LlmRequest {
+  /** The system prompt, this run's instructions included. */
   system: string;
+  /** This run's instructions (a `/workflow`'s body), already in `system`: for providers that show them. */
+  instructions?: readonly string[];
   items: readonly HistoryItem[];
   tools: readonly ToolDefinition[];
   signal: AbortSignal;

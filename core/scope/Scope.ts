@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { YoiError } from '../errors/YoiError.js';
 import { canonicalPath } from './canonicalPath.js';
-import { ruleMatches } from './ruleMatches.js';
+import { protects, resolveProtected, type ProtectedPath, type ProtectedPathInput } from './ProtectedPath.js';
+import { isWithin, ruleMatches } from './ruleMatches.js';
 import {
   PERMISSION_RANK, ScopeRuleInputSchema, type Permission, type ResolvedRule, type ScopeRuleInput,
 } from './ScopeRule.js';
@@ -43,6 +44,7 @@ export class Scope {
   readonly #allow: readonly ResolvedRule[];
   readonly #deny: readonly ResolvedRule[];
   readonly #locks = new Set<ResolvedRule>();
+  readonly #protected: ProtectedPath[] = [];
 
   constructor(config: ScopeConfigInput | undefined, baseDir: string) {
     this.baseDir = canonicalPath(baseDir) ?? path.resolve(baseDir);
@@ -66,6 +68,34 @@ export class Scope {
     return this.#deny;
   }
 
+  /**
+   * The pod's control plane (its config files, its state under `.yoi/`, its runtime directory):
+   * never writable through this scope, whatever the rules say; readable as they say. Read-only
+   * here; the sandbox of a command tool binds these read-only.
+   */
+  get protectedPaths(): readonly ProtectedPath[] {
+    return Object.freeze([...this.#protected]);
+  }
+
+  /** Adds paths of the control plane (see {@link protectedPaths}); they stay for the scope's life. */
+  protect(entries: readonly ProtectedPathInput[]): void {
+    for (const entry of entries) this.#protected.push(resolveProtected(entry, this.baseDir));
+  }
+
+  /**
+   * Declares a folder inside the pod's state (`.yoi/`) as the user's data, writable as the scope
+   * says (a knowledge folder configured elsewhere in `.yoi/`). Config files, session logs and the
+   * runtime directory never become writable this way.
+   */
+  addUserData(dir: string): void {
+    const entries = this.#protected.map((entry) => {
+      if (entry.what !== 'its state') return entry;
+      const added = resolveProtected({ path: entry.path, what: entry.what, except: [...entry.except, dir] }, this.baseDir);
+      return isWithin(added.except.at(-1)!, entry.path) && added.except.at(-1) !== entry.path ? added : entry;
+    });
+    this.#protected.splice(0, this.#protected.length, ...entries);
+  }
+
   /** The runtime write locks currently held. */
   get locks(): readonly ResolvedRule[] {
     return [...this.#locks];
@@ -81,6 +111,14 @@ export class Scope {
     return this.permissionAt(p) !== undefined;
   }
 
+  /**
+   * Effective permission at a path already known to be canonical (a verified descriptor's path,
+   * an entry of a verified directory): the rules only, no filesystem access.
+   */
+  permissionAtCanonical(canonical: string): Permission | undefined {
+    return this.#permissionAtCanonical(canonical);
+  }
+
   canWrite(p: string): boolean {
     return this.permissionAt(p) === 'write';
   }
@@ -93,10 +131,14 @@ export class Scope {
   check(p: string, need: Permission): ScopeCheck {
     const canonical = canonicalPath(p, this.baseDir);
     if (canonical === undefined) return { ok: false, reason: 'the path cannot be resolved' };
-    const permission = this.#permissionAtCanonical(canonical);
+    const permission = this.#rulesPermission(canonical);
     if (permission === undefined) return { ok: false, reason: 'outside the pod\'s scope' };
     if (PERMISSION_RANK[permission] < PERMISSION_RANK[need]) return { ok: false, reason: 'read-only: outside the pod\'s write scope' };
-    return { ok: true, path: canonical, permission };
+    const plane = permission === 'write' ? this.#protectedBy(canonical) : undefined;
+    if (plane && need === 'write') {
+      return { ok: false, reason: `it is part of the pod's control plane (${plane.what}); the pod's tools cannot write it` };
+    }
+    return { ok: true, path: canonical, permission: plane ? 'read' : permission };
   }
 
   /**
@@ -125,6 +167,16 @@ export class Scope {
   }
 
   #permissionAtCanonical(canonical: string): Permission | undefined {
+    const permission = this.#rulesPermission(canonical);
+    return permission === 'write' && this.#protectedBy(canonical) ? 'read' : permission;
+  }
+
+  #protectedBy(canonical: string): ProtectedPath | undefined {
+    return this.#protected.find((entry) => protects(entry, canonical));
+  }
+
+  /** What the rules and locks grant (the control plane not counted). */
+  #rulesPermission(canonical: string): Permission | undefined {
     let granted = 0;
     for (const rule of this.#allow) {
       if (ruleMatches(rule, canonical)) granted = Math.max(granted, PERMISSION_RANK[rule.permission]);

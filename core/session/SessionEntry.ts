@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { HistoryItemSchema } from '../history/HistoryItem.js';
 
 const Ts = z.number().int();
+const Hash = z.string().regex(/^[0-9a-f]{64}$/);
 
 /**
  * One line of a session log (`<project>/.yoi/sessions/<uuidv7>.jsonl`). The user's input keeps
@@ -19,8 +20,11 @@ export const SessionEntrySchema = z.discriminatedUnion('type', [
     provider: z.string(),
     model: z.string(),
     system_prompt: z.string(),
-    /** Set on the first entry of a session made by compaction. */
-    compacted_from: z.object({ session_id: z.string(), at: Ts }).optional(),
+    /**
+     * Set on the first entry of a session made by compaction; `at_hash` is the hash of the old
+     * session's last line when it was compacted (absent when that log was unchained).
+     */
+    compacted_from: z.object({ session_id: z.string(), at: Ts, at_hash: Hash.optional() }).optional(),
     /** The history a compacted session starts with (summary + retained tail). */
     history: z.array(HistoryItemSchema).optional(),
   }),
@@ -69,3 +73,16 @@ export const SessionEntrySchema = z.discriminatedUnion('type', [
 ]);
 export type SessionEntry = z.infer<typeof SessionEntrySchema>;
 export type SessionEntryOf<T extends SessionEntry['type']> = Extract<SessionEntry, { type: T }>;
+
+/**
+ * What every line carries besides its entry (see `chainedLine.ts`): the hash chain, and
+ * `history_len`, the number of history items once the line is applied — so a listing learns a
+ * session's size from its last line. All absent in logs written before they existed.
+ */
+export const SessionLineMetaSchema = z.object({
+  hash: Hash.optional(),
+  prev_hash: Hash.nullable().optional(),
+  ts: Ts,
+  history_len: z.number().int().nonnegative().optional(),
+});
+export type SessionLineMeta = z.infer<typeof SessionLineMetaSchema>;

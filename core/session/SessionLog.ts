@@ -1,60 +1,109 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { stringifyJsonExact } from '../protocol/index.js';
+import { chainLine } from './chainedLine.js';
 import type { SessionEntry } from './SessionEntry.js';
+import { ensureSessionDir } from './sessionFiles.js';
+
+/** Where an opened log continues: its last line's hash, its history length, the file it read. */
+export interface SessionLogTail {
+  readonly head: Buffer | null;
+  readonly historyLength: number;
+  /** The file identity a reader saw: the file opened for appending must be the same one. */
+  readonly identity?: { readonly dev: number; readonly ino: number };
+}
 
 /**
- * Append-only JSONL writer of one session. Durability contract: an entry reaches the OS (one
- * `write(2)` of whole lines) by the end of the event-loop turn that appended it, and before any
- * event broadcast after it (see `flush`), so it survives the pod being killed (SIGKILL); `sync` (called at every run end) starts an fdatasync that
- * makes it durable against power loss, and `close` (at shutdown) completes one. A crash mid-write leaves at most a torn last line, which
- * readers ignore.
+ * Append-only JSONL writer of one session, each line hash-chained to the one before it (see
+ * `chainedLine.ts`) and carrying the history length. Durability contract: an entry reaches the
+ * OS (one `write(2)` of whole lines) by the end of the event-loop turn that appended it, and
+ * before any event broadcast after it (see `flush`), so it survives the pod being killed
+ * (SIGKILL); `sync` (called at every run end) starts an fdatasync that makes it durable against
+ * power loss, and `close` (at shutdown) completes one. A crash mid-write leaves at most a torn
+ * last line, which readers ignore.
+ *
+ * A new session's file is created with its first entry after `session_start`: a pod started and
+ * stopped (or killed) without any input leaves no empty session behind to be "the newest".
  */
 export class SessionLog {
   private fd: number | undefined;
+  private closed = false;
+  /** Only `session_start` is pending and the file does not exist yet. */
+  private deferred = false;
   /** Written since the last `sync`: an fdatasync with nothing to flush still costs a disk flush. */
   private dirty = true;
   private flushing = false;
   private flushAgain = false;
+  private head: Buffer | null;
+  private historyLen: number;
+  private pending: string[] = [];
+  private scheduled = false;
 
   private constructor(
     readonly sessionId: string,
     readonly file: string,
+    tail: SessionLogTail,
   ) {
-    this.fd = fs.openSync(file, 'a', 0o600);
+    this.head = tail.head;
+    this.historyLen = tail.historyLength;
   }
 
-  /** Creates the log of a new session, writing its first entry. */
+  /** Starts the log of a new session with its first entry (the file appears with the next one). */
   static create(dir: string, sessionId: string, start: SessionEntry): SessionLog {
-    fs.mkdirSync(dir, { recursive: true });
+    ensureSessionDir(dir);
     const file = path.join(dir, `${sessionId}.jsonl`);
     if (fs.existsSync(file)) throw new Error(`session ${sessionId} already exists`);
-    const log = new SessionLog(sessionId, file);
+    const log = new SessionLog(sessionId, file, { head: null, historyLength: 0 });
+    log.deferred = true;
     log.append(start);
-    log.sync();
     return log;
   }
 
   /**
-   * Opens an existing session to append to it (after a restore). `synced`: the caller has just
-   * fdatasynced the whole file (a compacted session), so the first `sync` has nothing to do.
+   * The first line of a session, for a writer that puts it in place itself (compaction), and
+   * where the log continues after it.
    */
-  static open(file: string, sessionId: string, opts: { synced?: boolean } = {}): SessionLog {
-    const log = new SessionLog(sessionId, file);
-    log.dirty = !opts.synced;
-    // A torn last line must not swallow the next entry: start on a fresh line.
-    const size = fs.fstatSync(log.fd!).size;
-    if (size > 0) {
-      const last = Buffer.alloc(1);
-      const rfd = fs.openSync(file, 'r');
-      fs.readSync(rfd, last, 0, 1, size - 1);
-      fs.closeSync(rfd);
-      if (last[0] !== 0x0a) {
-        fs.writeSync(log.fd!, '\n');
-        log.dirty = true;
+  static firstLine(start: SessionEntry): { text: string; tail: SessionLogTail } {
+    const { text, hash, historyLength } = encode(start, null, 0);
+    return { text, tail: { head: hash, historyLength } };
+  }
+
+  /**
+   * Opens an existing session to append to it (after a restore, or the first line written by
+   * `firstLine`). `synced`: the caller has just fdatasynced the whole file, so the first `sync`
+   * has nothing to do. The file opened must be a regular file of this user and, when `tail`
+   * names one, the very file that was read.
+   */
+  static open(file: string, sessionId: string, tail: SessionLogTail, opts: { synced?: boolean } = {}): SessionLog {
+    const log = new SessionLog(sessionId, file, tail);
+    const { O_RDWR, O_APPEND, O_NOFOLLOW, O_NONBLOCK } = fs.constants;
+    const fd = fs.openSync(file, O_RDWR | O_APPEND | O_NOFOLLOW | O_NONBLOCK);
+    try {
+      const st = fs.fstatSync(fd);
+      if (!st.isFile()) throw new Error(`${file} is not a regular file`);
+      if (tail.identity && (st.dev !== tail.identity.dev || st.ino !== tail.identity.ino)) throw new Error(`${file} was replaced while it was being opened`);
+      if ((st.mode & 0o077) !== 0) fs.fchmodSync(fd, 0o600); // a log from before logs were private
+      log.fd = fd;
+      log.dirty = !opts.synced;
+      // A torn last line must not swallow the next entry: start on a fresh line.
+      if (st.size > 0) {
+        const last = Buffer.alloc(1);
+        fs.readSync(fd, last, 0, 1, st.size - 1);
+        if (last[0] !== 0x0a) {
+          fs.writeSync(fd, '\n');
+          log.dirty = true;
+        }
       }
+    } catch (e) {
+      if (log.fd === undefined) fs.closeSync(fd);
+      throw e;
     }
     return log;
+  }
+
+  /** Hex hash of the last line appended (null before any hashed line). */
+  get headHash(): string | null {
+    return this.head?.toString('hex') ?? null;
   }
 
   /**
@@ -64,28 +113,36 @@ export class SessionLog {
    * written.
    */
   append(entry: SessionEntry): void {
-    if (this.fd === undefined) throw new Error(`session log ${this.file} is closed`);
-    let line: string;
-    try {
-      line = JSON.stringify(entry);
-    } catch {
-      line = stringifyJsonExact(entry); // bigint in a raw segment payload
+    if (this.closed) throw new Error(`session log ${this.file} is closed`);
+    const { text, hash, historyLength } = encode(entry, this.head, this.historyLen);
+    this.head = hash;
+    this.historyLen = historyLength;
+    if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(this.flushSoon);
     }
-    if (this.pending.length === 0) setImmediate(this.flushSoon);
-    this.pending.push(`${line}\n`);
+    this.pending.push(text);
   }
 
   /** Writes the entries appended so far (one `write(2)`); a no-op when there are none. */
   flush(): void {
-    if (this.pending.length === 0 || this.fd === undefined) return;
+    if (this.pending.length === 0 || this.closed) return;
+    if (this.fd === undefined) {
+      if (this.deferred && this.pending.length === 1) return; // only session_start so far
+      // 'ax': never append to a file someone else put at this session's name.
+      this.fd = fs.openSync(this.file, 'ax', 0o600);
+      this.deferred = false;
+    }
     const text = this.pending.length === 1 ? this.pending[0] : this.pending.join('');
     this.pending = [];
     fs.writeSync(this.fd, text);
     this.dirty = true;
   }
 
-  private pending: string[] = [];
-  private readonly flushSoon = () => this.flush();
+  private readonly flushSoon = () => {
+    this.scheduled = false;
+    this.flush();
+  };
 
   /**
    * Flushes to disk without blocking the pod: one asynchronous fdatasync at a time, and
@@ -112,10 +169,38 @@ export class SessionLog {
 
   /** Flushes synchronously (whatever is in flight included) and closes the file. */
   close(): void {
-    if (this.fd === undefined) return;
+    if (this.closed) return;
     this.flush();
+    this.closed = true;
+    if (this.fd === undefined) return; // nothing but session_start: no file
     if (this.dirty || this.flushing) fs.fdatasyncSync(this.fd);
     fs.closeSync(this.fd);
     this.fd = undefined;
+  }
+}
+
+/** One entry as its line (with the newline), after `prev`, and the history length after it. */
+function encode(entry: SessionEntry, prev: Buffer | null, historyLength: number): { text: string; hash: Buffer; historyLength: number } {
+  let json: string;
+  try {
+    json = JSON.stringify(entry);
+  } catch {
+    json = stringifyJsonExact(entry); // bigint in a raw segment payload
+  }
+  const after = historyLength + addedItems(entry);
+  const { line, hash } = chainLine(`${json.slice(0, -1)},"history_len":${after}}`, prev);
+  return { text: `${line}\n`, hash, historyLength: after };
+}
+
+/** History items an entry adds on replay (see readSession). */
+function addedItems(entry: SessionEntry): number {
+  switch (entry.type) {
+    case 'session_start':
+      return entry.history?.length ?? 0;
+    case 'user_input':
+    case 'items':
+      return entry.items.length;
+    default:
+      return 0;
   }
 }

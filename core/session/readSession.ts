@@ -1,8 +1,12 @@
 import fs from 'node:fs';
+import { isUtf8 } from 'node:buffer';
 import path from 'node:path';
 import { parseJson, SegmentSchema, type Segment } from '../protocol/index.js';
 import type { HistoryItem } from '../history/HistoryItem.js';
+import { ChainCheck, type ChainReport } from './ChainCheck.js';
 import { SessionEntrySchema, type SessionEntry, type SessionEntryOf } from './SessionEntry.js';
+import type { SessionLogTail } from './SessionLog.js';
+import { eachLine, openSessionFile, readWhole } from './sessionFiles.js';
 
 /** What a session log holds, replayed. */
 export interface SessionState {
@@ -16,32 +20,63 @@ export interface SessionState {
   readonly nextTurn: number;
   /** The last run had no `run_end` (the pod stopped mid-run). */
   readonly interrupted: boolean;
-  /** Lines that could not be read (a torn last line is not counted). */
+  /** Lines that could not be read (a torn last line is not counted); invalid UTF-8 included. */
   readonly skippedLines: number;
   /** `plugin` entries' data, by plugin, in log order. */
   readonly plugins: ReadonlyMap<string, readonly unknown[]>;
+  /** Of the skipped lines, those that are not valid UTF-8 (never decoded with U+FFFD). */
+  readonly invalidUtf8Lines: number;
+  /** The hash chain, every line checked. */
+  readonly chain: ChainReport;
+  /** `ts` of the last entry. */
+  readonly lastActivity: number;
+  /** Size of the log read. */
+  readonly bytes: number;
+  /** Where an appending log continues (see SessionLog.open). */
+  readonly tail: SessionLogTail;
 }
 
 /**
  * Replays a session log. A torn last line (a crash mid-write) is ignored; an unreadable line in
- * the middle is skipped and counted, so one damaged line never loses the rest of a session.
+ * the middle — not JSON, not an entry, not UTF-8 — is skipped and counted, so one damaged line
+ * never loses the rest of a session. The hash chain is checked on the way (see ChainCheck). The
+ * file must be a regular file of this user (see openSessionFile); errors are one line.
  */
 export function readSession(file: string): SessionState {
-  const text = fs.readFileSync(file, 'utf8');
-  const lines = text.split('\n');
-  const torn = lines.length > 0 && lines[lines.length - 1] !== '';
+  const opened = openSessionFile(file);
+  let buf: Buffer;
+  try {
+    buf = readWhole(opened.fd, opened.size);
+  } finally {
+    fs.closeSync(opened.fd);
+  }
+  return replaySession(file, buf, opened.identity);
+}
+
+/** readSession over the bytes of a file already read (`identity`: the file they came from). */
+export function replaySession(file: string, buf: Buffer, identity: SessionLogTail['identity']): SessionState {
+  const chain = new ChainCheck();
   const entries: SessionEntry[] = [];
   let skipped = 0;
-  lines.forEach((line, i) => {
-    if (line.trim() === '') return;
-    try {
-      entries.push(SessionEntrySchema.parse(parseJson(line)));
-    } catch {
-      if (!(torn && i === lines.length - 1)) skipped++;
+  let invalidUtf8 = 0;
+  eachLine(buf, (no, line, torn) => {
+    let entry: SessionEntry | undefined;
+    if (!isUtf8(line)) {
+      if (!torn) {
+        skipped++;
+        invalidUtf8++;
+      }
+    } else {
+      const text = line.toString('utf8');
+      if (text.trim() === '') return;
+      entry = parseEntry(text);
+      if (!entry && !torn) skipped++;
     }
+    chain.add(no, line, entry !== undefined);
+    if (entry) entries.push(entry);
   });
   const start = entries[0];
-  if (!start || start.type !== 'session_start') throw new Error(`${file} is not a yoi session log (no session_start)`);
+  if (!start || start.type !== 'session_start') throw new Error('not a yoi session log (no session_start)');
 
   const history: HistoryItem[] = [...(start.history ?? [])];
   const userInputs: SessionState['userInputs'] = [];
@@ -76,7 +111,24 @@ export function readSession(file: string): SessionState {
         break;
     }
   }
-  return { sessionId: start.session_id, file, start, history, userInputs, nextTurn, interrupted: open, skippedLines: skipped, plugins };
+  const report = chain.report();
+  return {
+    sessionId: start.session_id, file, start, history, userInputs, nextTurn, interrupted: open, plugins,
+    skippedLines: skipped, invalidUtf8Lines: invalidUtf8, chain: report, lastActivity: entries[entries.length - 1].ts, bytes: buf.length,
+    tail: { head: report.head, historyLength: history.length, ...(identity ? { identity } : {}) },
+  };
+}
+
+/** One line as a session entry, or undefined when it is not one. */
+export function parseEntry(text: string): SessionEntry | undefined {
+  let value: unknown;
+  try {
+    value = parseJson(text);
+  } catch {
+    return undefined;
+  }
+  const r = SessionEntrySchema.safeParse(value);
+  return r.success ? r.data : undefined;
 }
 
 /** Rebuilds the user message's text from its parts (see SessionEntry `user_text`). */

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { YoiError } from '../errors/YoiError.js';
+import { isSessionId, reasonOf } from './sessionFiles.js';
 import { readSession, type SessionState } from './readSession.js';
 
 export interface SessionChain {
@@ -22,11 +23,17 @@ export function readSessionChain(dir: string, sessionId: string): SessionChain {
   while (id !== undefined && !seen.has(id)) {
     seen.add(id);
     const file = path.join(dir, `${id}.jsonl`);
-    if (!fs.existsSync(file)) {
+    // A `compacted_from` that is no session id (`../x`) names no file of the directory.
+    if (!isSessionId(id) || !fs.existsSync(file)) {
       if (sessions.length === 0) throw new YoiError('YOI_ERR_SESSION_NOT_FOUND', `no session ${id} in ${dir}`);
       return { sessions: sessions.reverse(), missing: id };
     }
-    const state = readSession(file);
+    let state: SessionState;
+    try {
+      state = readSession(file);
+    } catch (e) {
+      throw new YoiError('YOI_ERR_SESSION_UNREADABLE', `cannot read session ${file}: ${reasonOf(e)}`);
+    }
     sessions.push(state);
     id = state.start.compacted_from?.session_id;
   }

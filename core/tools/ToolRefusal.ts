@@ -1,3 +1,4 @@
+import { isYoiError } from '../errors/YoiError.js';
 import type { ToolOutput } from './Tool.js';
 
 /**
@@ -9,12 +10,15 @@ export class ToolRefusal extends Error {
   override name = 'ToolRefusal';
 }
 
-/** Runs a tool body, turning a refusal into the error result the model reads. */
+/**
+ * Runs a tool body, turning a refusal into the error result the model reads. A path that
+ * changed while it was opened (`YOI_ERR_PATH_CHANGED`: someone swapped a directory) is one too.
+ */
 export async function refusalsAsResults(body: () => Promise<ToolOutput>): Promise<ToolOutput> {
   try {
     return await body();
   } catch (e) {
-    if (e instanceof ToolRefusal) return { summary: e.message, is_error: true };
+    if (e instanceof ToolRefusal || (isYoiError(e) && e.code === 'YOI_ERR_PATH_CHANGED')) return { summary: e.message, is_error: true };
     throw e;
   }
 }

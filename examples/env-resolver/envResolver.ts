@@ -1,6 +1,6 @@
 // A third-party resolver plugin, written against yoi's public API only. In your own project,
 // import from 'yoi' instead of the repository root.
-import { definePlugin, z, type Resolution } from '../../index.js';
+import { defineSegmentKind, definePlugin, z, type Resolution } from '../../index.js';
 
 const NAME = 'example:env';
 /** What an environment variable name looks like; anything else is refused before lookup. */
@@ -17,6 +17,18 @@ const OptionsSchema = z.strictObject({
 }).prefault({});
 
 /**
+ * The kind this plugin adds: `{"kind":"env_ref","name":"NODE_ENV"}`, written `$NODE_ENV` in
+ * `yoi attach`. The pod validates every env_ref against the schema before the resolver sees it.
+ */
+export const EnvRef = defineSegmentKind({
+  kind: 'env_ref',
+  schema: z.object({ name: z.string() }),
+  sigil: '$',
+  field: 'name',
+  description: 'an environment variable from the allow list',
+});
+
+/**
  * Resolves `env_ref` segments — `{"kind":"env_ref","name":"NODE_ENV"}` — to the variable's
  * value as an `Env: NAME` context item. Offline and deterministic: a model can ask the user
  * which environment it runs in without a shell tool.
@@ -24,12 +36,13 @@ const OptionsSchema = z.strictObject({
 export const envResolver = definePlugin({
   name: NAME,
   options: OptionsSchema,
-  apply(host, { allow, maxChars }) {
+  apply(api, { allow, maxChars }) {
     const allowed = (name: string) => allow.some((rule) => (rule.endsWith('*') ? name.startsWith(rule.slice(0, -1)) : name === rule));
 
-    host.hooks.resolveSegment.for('env_ref').tapPromise(NAME, async (segment): Promise<Resolution> => {
-      // A kind yoi does not know arrives as the object the client sent: check every field.
-      const name = (segment as Record<string, unknown>).name;
+    const kind = api.segmentKind(EnvRef);
+    kind.resolve(async (segment): Promise<Resolution> => {
+      // Typed and validated by the pod; still checked, since anyone may call the hook directly.
+      const name: unknown = segment.name;
       if (typeof name !== 'string') return { type: 'unresolved', reason: 'malformed env_ref segment: `name` is not a string' };
       if (!VARIABLE.test(name)) return { type: 'unresolved', reason: 'not a variable name', ref: name.slice(0, 64) };
       if (!allowed(name)) return { type: 'unresolved', reason: `$${name} is not in the ${NAME} allow list`, ref: name };
@@ -42,7 +55,7 @@ export const envResolver = definePlugin({
       };
     });
 
-    host.hooks.completeSegment.for('env_ref').tapPromise(NAME, async (items, ctx) => {
+    kind.complete(async (items, ctx) => {
       const mine = Object.keys(process.env).filter((name) => allowed(name) && name.startsWith(ctx.prefix)).sort();
       return [...items, ...mine.slice(0, ctx.limit)];
     });

@@ -35,7 +35,7 @@ export function controlPlaneOf(pod: PodInfo, env: NodeJS.ProcessEnv = process.en
   ensureDir(stateDir);
   const readOnly = [stateDir, config?.configPath, config?.sessions?.dir, ...scopeProtectedPaths(pod)];
   // The knowledge and workflow folders are the user's data: as the scope says.
-  const reopen = [path.join(stateDir, 'knowledge'), path.join(stateDir, 'workflows')];
+  const reopen = [path.join(stateDir, 'knowledge'), path.join(stateDir, 'workflows'), ...scopeUserData(pod)];
   const hidden = [runtime.base, runtime.socket, env.XDG_RUNTIME_DIR, ...HOST_SOCKET_PATHS];
   return { readOnly: existing(readOnly), reopen: existing(reopen), hidden: existing(hidden) };
 }
@@ -48,6 +48,16 @@ function scopeProtectedPaths(pod: PodInfo): string[] {
     if (typeof entry === 'string') return [entry];
     const p = (entry as { path?: unknown } | null)?.path;
     return typeof p === 'string' ? [p] : [];
+  });
+}
+
+/** Folders the scope engine keeps writable inside a protected region (`except`: the user's data). */
+function scopeUserData(pod: PodInfo): string[] {
+  const listed = (pod.services.scope as unknown as { protectedPaths?: unknown }).protectedPaths;
+  if (!Array.isArray(listed)) return [];
+  return listed.flatMap((entry: unknown) => {
+    const except = (entry as { except?: unknown } | null)?.except;
+    return Array.isArray(except) ? except.filter((e): e is string => typeof e === 'string') : [];
   });
 }
 

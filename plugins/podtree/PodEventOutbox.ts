@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { encodeMethod, LineReader, type PodEvent, podEventKind } from '../../core/api.js';
+import { encodeMethod, LineReader, type PodEvent, podEventKind, socketTrustProblem } from '../../core/api.js';
 
 export interface PodEventOutboxOptions {
   /** The parent's socket (`--callback`). */
@@ -189,6 +189,9 @@ class AckLink {
   }
 
   static open(socketPath: string, clientName: string, timeoutMs: number, auth?: string): Promise<AckLink> {
+    // Reports go only to the user's own socket (a swapped-in one is another user's).
+    const untrusted = socketTrustProblem(socketPath);
+    if (untrusted instanceof Error) return Promise.reject(untrusted);
     return new Promise((resolve, reject) => {
       const socket = net.connect(socketPath);
       const timer = setTimeout(() => {

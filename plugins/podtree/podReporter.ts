@@ -1,7 +1,7 @@
 import { PodTreeService } from './podTreePlugin.js';
 import { PodEventOutbox } from './PodEventOutbox.js';
-import { definePlugin, type PodServices } from '../../core/api.js';
 import { podClientName } from './shared/podClientName.js';
+import { definePlugin, type PodServices } from '../../core/api.js';
 
 export const POD_REPORTER = 'yoi:pod-reporter';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { defineService, definePlugin } from '../../core/api.js';
 import { PodTree, type AdoptLaunch } from './tree/PodTree.js';
+import { definePlugin, defineService } from '../../core/api.js';
 
 export const POD_TREE = 'yoi:pod-tree';
 

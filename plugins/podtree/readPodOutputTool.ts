@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { PodTreeService } from './podTreePlugin.js';
 import { connectToPod } from './shared/connectToPod.js';
-import { definePlugin, refusalsAsResults, type Tool, ToolRefusal } from '../../core/api.js';
+import { definePlugin, PodNameSchema, refusalsAsResults, type Tool, ToolRefusal } from '../../core/api.js';
 
 export const READ_POD_OUTPUT = 'yoi:read-pod-output';
 
-export const ReadPodOutputInputSchema = z.object({ name: z.string().min(1).describe('The pod to read.') });
+export const ReadPodOutputInputSchema = z.object({ name: PodNameSchema.describe('The pod to read.') });
 
 /**
  * `ReadPodOutput`: the assistant text a managed pod wrote since the last read. The cursor is an
@@ -38,7 +38,8 @@ export const readPodOutputTool = definePlugin({
         } finally {
           await client.close();
         }
-        const status = client.welcome?.status ?? 'running';
+        // A v1 pod (the original) sends no welcome: its state is not known.
+        const status = client.welcome?.status ?? (client.protocol === 1 ? 'reachable (a v1 pod, which does not report its state)' : 'running');
         const session = client.welcome?.session_id ?? '';
         const cursor = record.read_cursor;
         const from = cursor && cursor.session_id === session ? Math.min(cursor.items, items.length) : 0;

@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { PodTreeService } from './podTreePlugin.js';
 import { connectToPod } from './shared/connectToPod.js';
-import { definePlugin, PodRequestError, refusalsAsResults, type Tool, ToolRefusal } from '../../core/api.js';
+import { definePlugin, PodNameSchema, PodRequestError, refusalsAsResults, type Tool, ToolRefusal } from '../../core/api.js';
 
 export const SEND_TO_POD = 'yoi:send-to-pod';
 
 export const SendToPodInputSchema = z.object({
-  name: z.string().min(1).describe('The pod (one you spawned, or one of its own pods).'),
+  name: PodNameSchema.describe('The pod (one you spawned, or one of its own pods).'),
   message: z.string().min(1).describe('What to tell it: it starts a turn on this message.'),
 });
 

@@ -8,7 +8,7 @@ import { formatRules } from './shared/formatRules.js';
 import { requestShutdown } from './shared/requestShutdown.js';
 import { ChildStartError, startChildPod } from './startChildPod.js';
 import type { LockRule } from './tree/ScopeLockSchema.js';
-import { canonicalPath, checkSocketPath, definePlugin, isSocketLive, isYoiError, podPaths, refusalsAsResults, type Tool, type ToolOutput, ToolRefusal, validatePodName } from '../../core/api.js';
+import { canonicalPath, checkSocketPath, definePlugin, isSocketLive, isYoiError, PodNameSchema, podPaths, refusalsAsResults, type Tool, type ToolOutput, ToolRefusal, validatePodName } from '../../core/api.js';
 
 export const SPAWN_POD = 'yoi:spawn-pod';
 
@@ -19,7 +19,7 @@ export const PodScopeRuleSchema = z.object({
 });
 
 export const SpawnPodInputSchema = z.object({
-  name: z.string().min(1).describe('A unique name for the new pod: letters, digits, ".", "_", "-".'),
+  name: PodNameSchema.describe('A unique name for the new pod: 1 to 64 letters, digits, ".", "_", "-", starting with a letter or digit.'),
   task: z.string().min(1).describe('The first message the new pod works on.'),
   scope: z.array(PodScopeRuleSchema).min(1).describe(
     'What the new pod may read and write; every rule must lie within your own scope. Regions you delegate for writing are read-only for you while the pod holds them.',
@@ -67,20 +67,17 @@ export const spawnPodTool = definePlugin({
           throw e;
         }
         const config = ctx.services.config;
-        // Recorded before it starts: its first report may come before the tool's next line.
+        // Known before it starts: its first report may come before it is recorded.
         const secret = randomBytes(32).toString('hex');
-        tree.registry.add({
-          pod_name: name, socket_path: paths.socket, scope_delegated: rules, callback_address: tree.socket,
-          spawned_at: Date.now(), log_path: paths.log, secret,
-        });
+        tree.expectChild(name, secret);
         const forgetChild = async () => {
-          tree.registry.remove(name);
+          tree.forgetStarting(name);
           await tree.release(name).catch(() => undefined);
         };
         try {
           await startChildPod({
             name, paths, callback: tree.socket, cwd: config.cwd, env: process.env, secret,
-            configPath: config.configPath, instruction: input.instruction,
+            configPath: config.configPath, configDigest: config.configDigest, instruction: input.instruction,
           });
         } catch (e) {
           await forgetChild();
@@ -103,6 +100,11 @@ export const spawnPodTool = definePlugin({
           throw new ToolRefusal(`spawned pod \`${name}\` did not accept its task (${(e as Error).message}); it was stopped`);
         }
 
+        tree.registry.add({
+          pod_name: name, socket_path: paths.socket, scope_delegated: rules, callback_address: tree.socket,
+          spawned_at: Date.now(), log_path: paths.log, secret,
+        });
+        tree.forgetStarting(name);
         tree.reportUpward({ kind: 'scope_sub_delegated', parent_pod: ctx.podName, sub_pod: name, sub_socket: paths.socket, scope: rules, secret });
         return {
           summary: `spawned pod \`${name}\` listening on ${paths.socket}`,

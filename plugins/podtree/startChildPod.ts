@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { yoiBin } from './shared/yoiBin.js';
-import { ensurePrivateDir, isSocketLive, POD_NODE_FLAGS, type PodPaths } from '../../core/api.js';
+import { ensurePrivateDir, isSocketLive, openOwnFile, POD_NODE_FLAGS, type PodPaths, RUNTIME_FILE } from '../../core/api.js';
 
 /** The environment variable that hands a spawned pod its report secret. */
 export const POD_SECRET_ENV = 'YOI_POD_SECRET';
@@ -24,6 +24,8 @@ export interface ChildPodSpec {
   configPath: string | null;
   /** The child's report secret, handed over in its environment (not on its command line, which others can read). */
   secret: string;
+  /** Digest of the config the spawner loaded: the child refuses different content unless trusted. */
+  configDigest?: string;
   instruction?: string;
 }
 
@@ -38,7 +40,7 @@ export class ChildStartError extends Error {
 }
 
 /**
- * Starts `yoi pod start --adopt --callback <spawner> --name <name>` as a detached process (its
+ * Starts `yoi pod start --adopt --callback <spawner> --name <name> [--config F --config-digest D]` as a detached process (its
  * own session and process group, so it outlives the spawner), in the spawner's working
  * directory and environment, its stdout and stderr appended to `<its pod dir>/pod.log`.
  * Resolves with its pid once its socket accepts connections. If it exits first, or does not
@@ -48,9 +50,10 @@ export async function startChildPod(spec: ChildPodSpec): Promise<number> {
   const { paths } = spec;
   ensurePrivateDir(paths.base);
   ensurePrivateDir(paths.dir);
-  const log = fs.openSync(paths.log, 'a', 0o600);
+  const log = openOwnFile(paths.log, RUNTIME_FILE, { create: true, append: true })!;
   const args = [yoiBin(), 'pod', 'start', '--adopt', '--callback', spec.callback, '--name', spec.name];
   if (spec.configPath) args.push('--config', spec.configPath);
+  if (spec.configDigest) args.push('--config-digest', spec.configDigest);
   if (spec.instruction) args.push('--instruction', spec.instruction);
   const child = spawn(process.execPath, [...POD_NODE_FLAGS, ...args], {
     cwd: spec.cwd, env: { ...spec.env, YOI_RUNTIME_DIR: paths.base, [POD_SECRET_ENV]: spec.secret }, detached: true, stdio: ['ignore', log, log],

@@ -2,11 +2,11 @@ import { z } from 'zod';
 import { PodTreeService } from './podTreePlugin.js';
 import { formatRules } from './shared/formatRules.js';
 import { requestShutdown } from './shared/requestShutdown.js';
-import { definePlugin, refusalsAsResults, type Tool, ToolRefusal } from '../../core/api.js';
+import { definePlugin, PodNameSchema, refusalsAsResults, type Tool, ToolRefusal } from '../../core/api.js';
 
 export const STOP_POD = 'yoi:stop-pod';
 
-export const StopPodInputSchema = z.object({ name: z.string().min(1).describe('The pod to stop.') });
+export const StopPodInputSchema = z.object({ name: PodNameSchema.describe('The pod to stop.') });
 
 /**
  * `StopPod`: shuts a managed pod down (waiting until it is gone, so its own report arrives

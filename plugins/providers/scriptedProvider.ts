@@ -3,7 +3,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { echoStream } from './echoReply.js';
-import { definePlugin, estimateItemsTokens, formatZodError, type LlmRequest, type Provider, type ProviderPart } from '../../core/api.js';
+import { countItemsTokens, definePlugin, formatZodError, type LlmRequest, type Provider, type ProviderPart } from '../../core/api.js';
 
 export const SCRIPTED = 'yoi:scripted';
 
@@ -22,7 +22,8 @@ export const ScriptReplySchema = z.strictObject({
 export const ScriptSchema = z.array(ScriptReplySchema);
 export type ScriptReply = z.infer<typeof ScriptReplySchema>;
 
-const ModelSchema = z.looseObject({ provider: z.literal('scripted'), script: z.string().min(1) });
+/** Strict: a typo (`scrpt`) is named, with the key it was probably meant to be. */
+const ModelSchema = z.strictObject({ provider: z.literal('scripted'), script: z.string().min(1) });
 
 /**
  * The offline `scripted` provider: `model: { provider: 'scripted', script: 'replies.json' }`
@@ -37,7 +38,7 @@ export const scriptedProvider = definePlugin({
   apply(api) {
     api.hooks.providers.for('scripted').tap(SCRIPTED, (model, ctx): Provider => {
       const parsed = ModelSchema.safeParse(model);
-      if (!parsed.success) throw new Error(`model.${formatZodError(parsed.error, ModelSchema)}`);
+      if (!parsed.success) throw new Error(formatZodError(parsed.error, ModelSchema, ['model']));
       const file = path.resolve(ctx.projectDir, ctx.podName ? parsed.data.script.replaceAll('{pod}', ctx.podName) : parsed.data.script);
       let script: ScriptReply[];
       try {
@@ -83,7 +84,7 @@ async function* replay(reply: ScriptReply, request: LlmRequest, newId: () => str
   const text = chunks.join('');
   yield {
     type: 'usage',
-    input_tokens: reply.usage?.input_tokens ?? estimateItemsTokens(request.items, request.system),
+    input_tokens: reply.usage?.input_tokens ?? (await countItemsTokens(request.items, request.system, signal)),
     output_tokens: reply.usage?.output_tokens ?? Math.ceil(text.length / 4),
   };
   yield { type: 'finish', reason: reply.tool_calls?.length ? 'tool-calls' : 'stop' };

@@ -41,6 +41,8 @@ export const knowledgeResolver = definePlugin({
     const limit = api.useOptional(FileRefLimit);
     // Relative to the pod's project directory (the config file's).
     const dirOf = (ctx: { projectDir: string }) => path.resolve(ctx.projectDir, options.dir ?? api.config.dir);
+    // A folder configured inside `.yoi/` is still the user's data, not the pod's state.
+    api.hooks.podInit.tapPromise(NAME, async (pod) => pod.services.scope.addUserData(dirOf(pod)));
     const kind = api.segmentKind(KnowledgeRefKind);
     kind.resolve(async (segment, ctx): Promise<Resolution> => {
       const maxBytes = options.maxBytes ?? limit()?.maxBytes ?? DEFAULT_FILE_REF_BYTES;

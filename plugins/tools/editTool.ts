@@ -1,11 +1,12 @@
-import fs from 'node:fs';
 import { z } from 'zod';
-import { readRegularFile, writeFileAtomic } from './shared/fileIo.js';
+import { readRegularFile } from './shared/fileIo.js';
 import { numberLines, splitLines } from './shared/lines.js';
 import { ReadTracker } from './shared/ReadTracker.js';
 import { requireCurrent } from './shared/requireCurrent.js';
 import { resolveToolPath } from './shared/resolveToolPath.js';
 import { count } from './shared/count.js';
+import { TempJournal } from './shared/TempJournal.js';
+import { writeFileAtomic } from './shared/writeFileAtomic.js';
 import { definePlugin, refusalsAsResults, type Tool, ToolRefusal } from '../../core/api.js';
 
 export const EDIT = 'yoi:edit';
@@ -38,10 +39,10 @@ export const editTool = definePlugin({
         return tracker.exclusive(file, async () => {
           const before = await readRegularFile(file);
           if (before === undefined) throw new ToolRefusal(`${file} does not exist (use Write to create it)`);
-          requireCurrent(tracker, file, before);
+          requireCurrent(tracker, file, before.bytes);
           let text: string;
           try {
-            text = new TextDecoder('utf-8', { fatal: true }).decode(before);
+            text = new TextDecoder('utf-8', { fatal: true }).decode(before.bytes);
           } catch {
             throw new ToolRefusal(`${file} is not UTF-8 text; Edit changes text files only`);
           }
@@ -52,7 +53,7 @@ export const editTool = definePlugin({
           }
           const after = input.replace_all ? text.split(input.old_string).join(input.new_string) : text.slice(0, at[0]) + input.new_string + text.slice(at[0] + input.old_string.length);
           const bytes = Buffer.from(after, 'utf8');
-          await writeFileAtomic(file, bytes, (await fs.promises.stat(file)).mode & 0o7777);
+          await writeFileAtomic(file, bytes, { mode: before.mode, journal: TempJournal.of(ctx.services) });
           tracker.record(file, bytes);
           ctx.services.files?.touch(file, 'write');
           const replaced = input.replace_all ? at.length : 1;

@@ -1,10 +1,10 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { requireDirectory, safePattern } from './shared/searchBase.js';
 import { resolveToolPath } from './shared/resolveToolPath.js';
+import { TEMP_FILES_GLOB } from './shared/tempFiles.js';
 import { count } from './shared/count.js';
-import { definePlugin, refusalsAsResults, type Tool } from '../../core/api.js';
+import { definePlugin, lstatListed, refusalsAsResults, type Tool } from '../../core/api.js';
 
 export const GLOB = 'yoi:glob';
 /** Most paths Glob returns (the newest). */
@@ -18,7 +18,8 @@ export const GlobInputSchema = z.object({
 /**
  * `Glob`: files whose path (relative to the search directory) matches a pattern, newest first.
  * Hidden files are included and ignore files are not consulted (as yoi did); `.git` internals
- * are skipped. Symlinks are not followed and only paths the pod may read are listed.
+ * and the temp files of atomic writes are skipped. Symlinks are not followed, only paths the
+ * pod may read are listed, and each is confirmed in its verified directory (`lstatListed`).
  */
 export const globTool = definePlugin({
   name: GLOB,
@@ -36,13 +37,16 @@ export const globTool = definePlugin({
         const { glob } = await import('tinyglobby');
         const found = await glob(pattern, {
           cwd: base, absolute: true, dot: true, onlyFiles: true, followSymbolicLinks: false, expandDirectories: false,
-          ignore: ['**/.git/**'], signal: ctx.signal,
+          ignore: ['**/.git/**', TEMP_FILES_GLOB], signal: ctx.signal,
         });
         const scope = ctx.services.scope;
-        const dated = await Promise.all(found.filter((f) => scope.canRead(f)).map(async (file) => {
-          const stats = await fs.promises.lstat(file).catch(() => undefined);
-          return { file: path.normalize(file), mtime: stats?.mtimeMs ?? 0 };
-        }));
+        const readable = found.map((f) => path.normalize(f)).filter((f) => scope.canRead(f));
+        // The walk read directories by path; list only what is in the verified directories.
+        const confirmed = await lstatListed(readable, ctx.signal);
+        const dated = readable.flatMap((file) => {
+          const stats = confirmed.get(file);
+          return stats && !stats.isDirectory() ? [{ file, mtime: stats.mtimeMs }] : [];
+        });
         if (dated.length === 0) return { summary: `No files found matching ${input.pattern}` };
         dated.sort((a, b) => b.mtime - a.mtime || (a.file < b.file ? -1 : 1));
         const shown = dated.slice(0, GLOB_LIMIT);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { cutLine, OutputWindow, rgText, type RgText } from './grep/GrepOutput.js';
-import { runRipgrep } from './grep/runRipgrep.js';
+import { searchVerified, type SearchOutcome } from './grep/searchVerified.js';
 import { resolveToolPath } from './shared/resolveToolPath.js';
 import { count } from './shared/count.js';
 import { definePlugin, refusalsAsResults, type Tool, type ToolContext, type ToolOutput } from '../../core/api.js';
@@ -28,8 +28,9 @@ type GrepInput = z.infer<typeof GrepInputSchema>;
 
 /**
  * `Grep`: ripgrep over the pod's scope. Hidden files are skipped, ignore files honoured,
- * symlinks not followed, binary files skipped; results are sorted by path and only files the
- * pod may read are reported. Content lines are `path:N:text` (matches) and `path-N-text`
+ * symlinks not followed, binary files, FIFOs, sockets and devices (said in the summary) and
+ * atomic writes' temp files skipped; results are sorted by path, and only files the pod may
+ * read, opened and verified by the pod, are searched (`searchVerified`). Content lines are `path:N:text` (matches) and `path-N-text`
  * (context), as ripgrep prints them.
  */
 export const grepTool = definePlugin({
@@ -49,80 +50,96 @@ export const grepTool = definePlugin({
 
 async function grep(input: GrepInput, ctx: ToolContext): Promise<ToolOutput> {
   const base = resolveToolPath(ctx, input.path ?? ctx.cwd, 'read');
-  const scope = ctx.services.scope;
-  const readable = new Map<string, boolean>();
-  const canRead = (file: string) => {
-    let ok = readable.get(file);
-    if (ok === undefined) readable.set(file, (ok = scope.canRead(file)));
-    return ok;
-  };
-  const args = ['--no-config', '--color=never', '--no-messages', '--sort=path'];
-  if (input['-i']) args.push('--ignore-case');
-  if (input.multiline) args.push('--multiline', '--multiline-dotall');
-  if (input.glob) args.push('--glob', input.glob);
-  if (input.type) args.push('--type', input.type);
+  const env = { scope: ctx.services.scope, signal: ctx.signal };
+  const listArgs: string[] = [];
+  if (input.glob) listArgs.push('--glob', input.glob);
+  if (input.type) listArgs.push('--type', input.type);
+  const flags: string[] = [];
+  if (input['-i']) flags.push('--ignore-case');
+  if (input.multiline) flags.push('--multiline', '--multiline-dotall');
+  const regexp = `--regexp=${input.pattern}`;
   const window = new OutputWindow(input.offset, input.head_limit);
-  const stopped = (complete: boolean) => (complete ? '' : ' (the search was stopped early: its output was too large; narrow it)');
+  const notes = (run: SearchOutcome) => `${skippedNote(run.skipped)}${run.complete ? '' : ' (the search was stopped early: its output was too large; narrow it)'}`;
 
   if (input.output_mode === 'files_with_matches') {
-    args.push('--files-with-matches', '--null');
-    const run = await runRipgrep([...args, `--regexp=${input.pattern}`, '--', base], ctx.signal, (file) => {
-      if (file !== '' && canRead(file)) window.add(file);
-    }, '\0');
-    if (window.total === 0) return { summary: 'No files matched' };
-    return { summary: `Found matches in ${count(window.total, 'file')}${window.note('files')}${stopped(run.complete)}`, content: window.kept.join('\n') };
+    const run = await searchVerified({
+      base, listArgs, searchArgs: ['--files-with-matches', '--null', ...flags, regexp], separator: '\0', fileOf: (line) => line,
+    }, env, (file) => window.add(file));
+    if (window.total === 0) return { summary: `No files matched${notes(run)}` };
+    return { summary: `Found matches in ${count(window.total, 'file')}${window.note('files')}${notes(run)}`, content: window.kept.join('\n') };
   }
 
   if (input.output_mode === 'count') {
-    args.push('--count', '--with-filename', '--null');
     let matches = 0;
-    const run = await runRipgrep([...args, `--regexp=${input.pattern}`, '--', base], ctx.signal, (line) => {
-      const cut = line.lastIndexOf('\0');
-      const file = line.slice(0, cut);
-      if (cut < 0 || !canRead(file)) return;
-      matches += Number(line.slice(cut + 1));
-      window.add(`${file}:${line.slice(cut + 1)}`);
+    const run = await searchVerified({
+      base, listArgs, searchArgs: ['--count', '--with-filename', '--null', ...flags, regexp], separator: '\n',
+      fileOf: (line) => line.slice(0, line.lastIndexOf('\0')),
+    }, env, (file, [line]) => {
+      const n = line.slice(line.lastIndexOf('\0') + 1);
+      matches += Number(n);
+      window.add(`${file}:${n}`);
     });
-    if (window.total === 0) return { summary: 'No matches' };
-    return { summary: `${count(matches, 'matching line')} in ${count(window.total, 'file')}${window.note('files')}${stopped(run.complete)}`, content: window.kept.join('\n') };
+    if (window.total === 0) return { summary: `No matches${notes(run)}` };
+    return { summary: `${count(matches, 'matching line')} in ${count(window.total, 'file')}${window.note('files')}${notes(run)}`, content: window.kept.join('\n') };
   }
 
-  if (input['-C'] !== undefined) args.push(`--context=${input['-C']}`);
+  const context: string[] = [];
+  if (input['-C'] !== undefined) context.push(`--context=${input['-C']}`);
   else {
-    if (input['-A'] !== undefined) args.push(`--after-context=${input['-A']}`);
-    if (input['-B'] !== undefined) args.push(`--before-context=${input['-B']}`);
+    if (input['-A'] !== undefined) context.push(`--after-context=${input['-A']}`);
+    if (input['-B'] !== undefined) context.push(`--before-context=${input['-B']}`);
   }
-  const withContext = input['-C'] !== undefined || input['-A'] !== undefined || input['-B'] !== undefined;
   const files = new Set<string>();
   let matchLines = 0;
   let last: { file: string; line: number } | undefined;
-  const run = await runRipgrep(['--json', ...args, `--regexp=${input.pattern}`, '--', base], ctx.signal, (json) => {
-    let msg: { type: string; data: { path?: RgText; lines?: RgText; line_number?: number } };
-    try {
-      msg = JSON.parse(json);
-    } catch {
-      return;
+  const run = await searchVerified({
+    base, listArgs, searchArgs: ['--json', ...flags, ...context, regexp], separator: '\n', fileOf: (line) => parseRg(line)?.data.path?.text,
+  }, env, (file, lines) => {
+    const messages = lines.map(parseRg).filter((m): m is RgMessage => m !== undefined);
+    // A NUL further in than the 8 KiB sniffed: binary after all, skipped like the others.
+    if (messages.some((m) => m.type === 'end' && m.data.binary_offset != null)) return;
+    for (const msg of messages) {
+      if (msg.type !== 'match' && msg.type !== 'context') continue;
+      const first = msg.data.line_number ?? 0;
+      if (context.length > 0 && last && (last.file !== file || first !== last.line + 1)) window.separate();
+      const text = rgText(msg.data.lines).replace(/\r?\n$/, '').split('\n');
+      const sep = msg.type === 'match' ? ':' : '-';
+      text.forEach((t, i) => {
+        const at = input['-n'] && first ? `${first + i}${sep}` : '';
+        window.add(`${file}${sep}${at}${cutLine(t.replace(/\r$/, ''))}`);
+      });
+      if (msg.type === 'match') {
+        files.add(file);
+        matchLines += text.length;
+      }
+      last = { file, line: first + text.length - 1 };
     }
-    if (msg.type !== 'match' && msg.type !== 'context') return;
-    const file = rgText(msg.data.path);
-    if (!canRead(file)) return;
-    const first = msg.data.line_number ?? 0;
-    if (withContext && last && (last.file !== file || first !== last.line + 1)) window.separate();
-    const lines = rgText(msg.data.lines).replace(/\r?\n$/, '').split('\n');
-    const sep = msg.type === 'match' ? ':' : '-';
-    lines.forEach((text, i) => {
-      const at = input['-n'] && first ? `${first + i}${sep}` : '';
-      window.add(`${file}${sep}${at}${cutLine(text.replace(/\r$/, ''))}`);
-    });
-    if (msg.type === 'match') {
-      files.add(file);
-      matchLines += lines.length;
-    }
-    last = { file, line: first + lines.length - 1 };
   });
-  if (matchLines === 0) return { summary: 'No matches' };
+  if (matchLines === 0) return { summary: `No matches${notes(run)}` };
   return {
-    summary: `Found matches in ${count(files.size, 'file')}, ${count(matchLines, 'matching line')}${window.note('lines')}${stopped(run.complete)}`,
+    summary: `Found matches in ${count(files.size, 'file')}, ${count(matchLines, 'matching line')}${window.note('lines')}${notes(run)}`,
     content: window.kept.join('\n'),
   };
+}
+
+/** One line of ripgrep's `--json` output (the fields used here). */
+interface RgMessage {
+  type: string;
+  data: { path?: RgText; lines?: RgText; line_number?: number; binary_offset?: number | null };
+}
+
+function parseRg(line: string): RgMessage | undefined {
+  try {
+    const msg = JSON.parse(line) as RgMessage;
+    return typeof msg === 'object' && msg !== null && typeof msg.data === 'object' && msg.data !== null ? msg : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** ` (skipped 2 files that are not regular files: a, b)`: FIFOs, sockets, devices; never opened. */
+function skippedNote(skipped: readonly string[]): string {
+  if (skipped.length === 0) return '';
+  const shown = skipped.slice(0, 3).join(', ') + (skipped.length > 3 ? ', …' : '');
+  return ` (skipped ${count(skipped.length, 'file')} that ${skipped.length === 1 ? 'is not a regular file' : 'are not regular files'}: ${shown})`;
 }

@@ -29,7 +29,7 @@ export const readTool = definePlugin({
       input: ReadInputSchema,
       execute: (input, ctx) => refusalsAsResults(async () => {
         const file = resolveToolPath(ctx, input.file_path, 'read');
-        const bytes = await readRegularFile(file);
+        const bytes = (await readRegularFile(file))?.bytes;
         if (bytes === undefined) throw new ToolRefusal(`${file} does not exist`);
         if (looksBinary(bytes)) throw new ToolRefusal(`${file} is a binary file; Read shows text only`);
         ReadTracker.of(ctx.services).record(file, bytes);

@@ -1,10 +1,11 @@
-import fs from 'node:fs';
 import { z } from 'zod';
-import { readRegularFile, writeFileAtomic } from './shared/fileIo.js';
+import { readRegularFile } from './shared/fileIo.js';
 import { ReadTracker } from './shared/ReadTracker.js';
 import { resolveToolPath } from './shared/resolveToolPath.js';
 import { count } from './shared/count.js';
 import { requireCurrent } from './shared/requireCurrent.js';
+import { TempJournal } from './shared/TempJournal.js';
+import { writeFileAtomic } from './shared/writeFileAtomic.js';
 import { definePlugin, refusalsAsResults, type Tool } from '../../core/api.js';
 
 export const WRITE = 'yoi:write';
@@ -32,10 +33,9 @@ export const writeTool = definePlugin({
         const tracker = ReadTracker.of(ctx.services);
         return tracker.exclusive(file, async () => {
           const before = await readRegularFile(file);
-          if (before !== undefined) requireCurrent(tracker, file, before);
+          if (before !== undefined) requireCurrent(tracker, file, before.bytes);
           const bytes = Buffer.from(input.content, 'utf8');
-          const mode = before !== undefined ? (await fs.promises.stat(file)).mode & 0o7777 : undefined;
-          await writeFileAtomic(file, bytes, mode);
+          await writeFileAtomic(file, bytes, { mode: before?.mode, journal: TempJournal.of(ctx.services) });
           tracker.record(file, bytes);
           ctx.services.files?.touch(file, 'write');
           return { summary: `${before === undefined ? 'Created' : 'Overwrote'} ${file} (${count(bytes.length, 'byte')})` };

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,12 +19,18 @@ function project(files: Record<string, string> = {}) {
 }
 afterEach(() => projects.splice(0).forEach((p) => p.remove()));
 
-/** Every failure is exactly one `yoi: ...` line on stderr, nothing on stdout, and a non-zero code. */
-function expectOneLineError(result: ReturnType<typeof runCli>, message: string | RegExp, code = 1) {
+/**
+ * Every failure is exactly one `yoi: ... [YOI_ERR_*]` line on stderr, nothing on stdout, and a
+ * non-zero code; `errorCode` is the code the line must end with.
+ */
+function expectOneLineError(result: ReturnType<typeof runCli>, message: string | RegExp, errorCode: string, code = 1) {
   expect(result.stdout).toBe('');
   expect(result.stderr.endsWith('\n')).toBe(true);
   expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
-  expect(result.stderr.trimEnd()).toMatch(typeof message === 'string' ? new RegExp(`^${escape(message)}$`) : message);
+  const line = result.stderr.trimEnd();
+  expect(line.endsWith(` [${errorCode}]`)).toBe(true);
+  const text = line.slice(0, -` [${errorCode}]`.length);
+  expect(text).toMatch(typeof message === 'string' ? new RegExp(`^${escape(message)}$`) : message);
   expect(result.code).toBe(code);
 }
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -141,42 +148,87 @@ describe('yoi init', () => {
     const config = runCli(['config', '--json'], { cwd: p.root });
     expect(config.stderr).toBe('');
     expect(JSON.parse(config.stdout)).toMatchObject({ configPath: p.path('yoi.config.ts'), name: 'default' });
-    expectOneLineError(runCli(['init'], { cwd: p.root }), 'yoi: yoi.config.ts already exists: edit it, or remove it to start over');
+    expectOneLineError(runCli(['init'], { cwd: p.root }), 'yoi: yoi.config.ts already exists: edit it, or remove it to start over', 'YOI_ERR_CONFIG_EXISTS');
   });
 
   it('refuses when package.json has a "yoi" key', () => {
     const p = project({ 'package.json': '{"yoi":{}}' });
-    expectOneLineError(runCli(['init'], { cwd: p.root }), 'yoi: package.json already has a "yoi" key: edit it, or remove it to start over');
+    expectOneLineError(runCli(['init'], { cwd: p.root }), 'yoi: package.json already has a "yoi" key: edit it, or remove it to start over', 'YOI_ERR_CONFIG_EXISTS');
   });
 });
 
 describe('errors are one line on stderr with a non-zero exit code', () => {
   it('for a config with a bad key', () => {
     const p = project({ 'yoi.config.ts': "export default { model: { provider: 'echo' }, maxTurns: 'many' };" });
-    expectOneLineError(runCli(['config'], { cwd: p.root }), 'yoi: yoi.config.ts: maxTurns: expected number');
+    expectOneLineError(runCli(['config'], { cwd: p.root }), 'yoi: yoi.config.ts: maxTurns: expected number', 'YOI_ERR_CONFIG');
   });
 
   it('for a config with a syntax error or a missing import', () => {
     const p = project({ 'yoi.config.ts': "export default {\n  name: 'x'\n  maxTurns: 3,\n};" });
-    expectOneLineError(runCli(['config'], { cwd: p.root }), /^yoi: yoi\.config\.ts:3:2: syntax error: /);
+    expectOneLineError(runCli(['config'], { cwd: p.root }), /^yoi: yoi\.config\.ts:3:2: syntax error: /, 'YOI_ERR_CONFIG');
     p.write('yoi.config.ts', "import { x } from './missing.js';\nexport default x;");
-    expectOneLineError(runCli(['plugins'], { cwd: p.root }), "yoi: yoi.config.ts: failed to load: Cannot find module './missing.js'");
+    expectOneLineError(runCli(['plugins'], { cwd: p.root }), "yoi: yoi.config.ts: failed to load: Cannot find module './missing.js'", 'YOI_ERR_CONFIG');
   });
 
   it('for an unknown provider, naming the ones available', () => {
     const p = project({ 'yoi.config.json': '{"model":{"provider":"nope"}}' });
-    expectOneLineError(runCli(['config'], { cwd: p.root }), /^yoi: yoi\.config\.json: model\.provider: unknown provider "nope" \(available: .*\)$/);
+    expectOneLineError(runCli(['config'], { cwd: p.root }), /^yoi: yoi\.config\.json: model\.provider: unknown provider "nope" \(available: .*\)$/, 'YOI_ERR_UNKNOWN_PROVIDER');
   });
 
   it('for a missing --config file', () => {
-    expectOneLineError(runCli(['config', '--config', 'nope.ts'], { cwd: project().root }), 'yoi: config file not found: nope.ts (from --config)');
+    expectOneLineError(runCli(['config', '--config', 'nope.ts'], { cwd: project().root }), 'yoi: config file not found: nope.ts (from --config)', 'YOI_ERR_CONFIG_NOT_FOUND');
   });
 
   it('for an unknown flag, an unexpected argument or an unknown command (usage errors exit 2)', () => {
     const cwd = project().root;
-    expectOneLineError(runCli(['config', '--bogus'], { cwd }), 'yoi: Nonexistent flag: --bogus (see: yoi config --help)', 2);
-    expectOneLineError(runCli(['plugins', 'extra'], { cwd }), /^yoi: .*extra.* \(see: yoi (plugins )?--help\)$/, 2);
-    expectOneLineError(runCli(['nosuch'], { cwd }), 'yoi: unknown command "nosuch" (see: yoi --help)', 2);
+    expectOneLineError(runCli(['config', '--bogus'], { cwd }), 'yoi: Nonexistent flag: --bogus (see: yoi config --help)', 'YOI_ERR_USAGE', 2);
+    expectOneLineError(runCli(['plugins', 'extra'], { cwd }), /^yoi: .*extra.* \(see: yoi (plugins )?--help\)$/, 'YOI_ERR_USAGE', 2);
+    expectOneLineError(runCli(['nosuch'], { cwd }), 'yoi: unknown command "nosuch" (see: yoi --help)', 'YOI_ERR_USAGE', 2);
+  });
+});
+
+describe('finding your way', () => {
+  it('an unknown command names the closest one, in one usage line', () => {
+    const cwd = project().root;
+    expectOneLineError(runCli(['pod', 'strat'], { cwd }), 'yoi: unknown command "pod strat"; did you mean "pod start"? (see: yoi pod --help)', 'YOI_ERR_USAGE', 2);
+    expectOneLineError(runCli(['sedn', 'hello', 'there'], { cwd }), 'yoi: unknown command "sedn hello there"; did you mean "send"? (see: yoi --help)', 'YOI_ERR_USAGE', 2);
+    expectOneLineError(runCli(['hstory'], { cwd }), 'yoi: unknown command "hstory"; did you mean "history"? (see: yoi --help)', 'YOI_ERR_USAGE', 2);
+    // With --json the same error is a JSON object on stdout.
+    const json = runCli(['hstory', '--json'], { cwd });
+    expect(json).toMatchObject({ code: 2, stderr: '' });
+    expect(JSON.parse(json.stdout)).toEqual({ error: { code: 'YOI_ERR_USAGE', message: 'unknown command "hstory"; did you mean "history"? (see: yoi --help)', exit_code: 2 } });
+  });
+
+  it('yoi pod --help describes the topic and its commands', () => {
+    const r = runCli(['pod', '--help'], { cwd: project().root });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^Start, stop, list and inspect pods: long-lived processes, each serving one agent session/);
+    for (const command of ['start', 'stop', 'list', 'status']) expect(r.stdout).toMatch(new RegExp(`^ {2}pod ${command} `, 'm'));
+  });
+
+  it('shell completion: bash completes commands and flags', () => {
+    const p = project();
+    const env = { XDG_CACHE_HOME: p.path('cache'), HOME: p.path('home') };
+    const setup = runCli(['autocomplete', 'script', 'bash'], { cwd: p.root, env });
+    expect(setup.code).toBe(0);
+    const complete = (...words: string[]) => spawnSync('bash', ['-c', `${setup.stdout.trim()}\nCOMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _yoi_autocomplete; echo "\${COMPREPLY[@]}"`], { encoding: 'utf8', env: { ...process.env, ...env } }).stdout.trim();
+    expect(runCli(['autocomplete', '--refresh-cache'], { cwd: p.root, env }).code).toBe(0);
+    expect(complete('yoi', 'sen')).toBe('send');
+    expect(complete('yoi', 'send', '--se')).toBe('--segment');
+    expect(complete('yoi', 'pod', 'st').split(' ').sort()).toEqual(['start', 'status', 'stop']);
+  });
+
+  it('typos inside model are named with a did-you-mean hint, as top-level keys are', () => {
+    const p = project();
+    for (const [model, message] of [
+      [{ provider: 'scripted', scrpt: 's.json' }, 'model.scrpt: unknown key (did you mean "script"?)'],
+      [{ provider: 'openai-compatible', baseUrl: 'http://localhost:1/v1', model: 'm' }, 'model.baseUrl: unknown key (did you mean "baseURL"?)'],
+      [{ provider: 'echo', permision: 'write' }, 'model.permision: unknown key'],
+    ] as const) {
+      p.write('yoi.config.json', JSON.stringify({ model }));
+      const r = runCli(['pod', 'start'], { cwd: p.root, env: { YOI_RUNTIME_DIR: p.path('run') } });
+      expectOneLineError(r, new RegExp(`^yoi: cannot start provider "${model.provider}": plugin yoi:${model.provider} failed in providers\\(${model.provider}\\): ${escape(message)}( \\(and 1 more\\))?$`), 'YOI_ERR_PROVIDER');
+    }
   });
 });
 

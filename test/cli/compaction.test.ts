@@ -94,20 +94,25 @@ describe('compaction in a real pod process', () => {
     expect(plain.stdout).toBe('system: [Compacted context summary]\n\nSUMMARY of hi\nassistant: hello\n');
   });
 
-  it('yoi compact starts a compaction and reports it; a failure is one line', async () => {
+  it('yoi compact compacts an idle pod and reports the new session; a refusal is one line', async () => {
     const p = project([{ text: 'hello' }, { text: 'SUMMARY' }]);
     const { client } = await start(p);
     const r0 = yoi(['compact'], { cwd: p.dir, env: p.env });
     expect(r0.status).toBe(1);
-    expect(r0.stderr).toBe('yoi: invalid_request: nothing to compact: the history is empty\n');
+    expect(r0.stderr).toBe('yoi: nothing to compact: the history is empty [YOI_ERR_REQUEST invalid_request]\n');
+    const j0 = yoi(['compact', '--json'], { cwd: p.dir, env: p.env });
+    expect(j0.status).toBe(1);
+    expect(j0.stderr).toBe('');
+    expect(JSON.parse(j0.stdout)).toEqual({ error: { code: 'YOI_ERR_REQUEST', pod_code: 'invalid_request', message: 'nothing to compact: the history is empty', exit_code: 1 } });
     const ended = runEnded(client);
     await client.request({ method: 'run', params: { input: [text('hi')] } });
     await ended;
-    const done = client.waitFor((e) => e.event === 'compact_done');
-    const r = yoi(['compact'], { cwd: p.dir, env: p.env });
+    const before = client.welcome!.session_id;
+    const r = await yoiAsync(['compact', '--json'], { cwd: p.dir, env: p.env });
     expect(r.stderr).toBe('');
-    expect(r.stdout).toBe('compaction started (default)\n');
-    await done;
-    expect(fs.readdirSync(p.sessions).filter((f) => f.endsWith('.jsonl'))).toHaveLength(2);
+    // The command waited for the result: the new session exists when it returns.
+    const result = JSON.parse(r.stdout) as { pod: string; result: string; from_session: string; session_id: string };
+    expect(result).toEqual({ pod: 'default', result: 'compacted', from_session: before, session_id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+    expect(fs.readdirSync(p.sessions).filter((f) => f.endsWith('.jsonl')).sort()).toEqual([`${before}.jsonl`, `${result.session_id}.jsonl`].sort());
   });
 });

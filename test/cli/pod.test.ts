@@ -43,7 +43,12 @@ describe('yoi pod start', () => {
     await foreground(p, ['--name', 'twin']);
     const second = p.run(['pod', 'start', '--name', 'twin']);
     expect(second.status).not.toBe(0);
-    expect(second.stderr.trim()).toMatch(/^yoi: pod twin is already running \(socket .*twin\/sock\)$/);
+    expect(second.stderr.trim()).toMatch(/^yoi: pod twin is already running \(socket .*twin\/sock\) \[YOI_ERR_POD_RUNNING\]$/);
+    // --detach fails the same way instead of taking the live pod's socket for its own.
+    const detached = p.run(['pod', 'start', '--name', 'twin', '--detach']);
+    expect(detached.status).toBe(1);
+    expect(detached.stdout).toBe('');
+    expect(detached.stderr).toBe(second.stderr);
     // A stale socket file (nobody listening) is replaced.
     const stale = path.join(p.dir, 'run', 'ghost');
     fs.mkdirSync(stale, { recursive: true });
@@ -112,7 +117,8 @@ describe('client commands', () => {
     await foreground(p);
     const r = p.run(['send', 'see', 'this', '--file', 'a.txt'], 'héllo\nwörld\n');
     expect(r.status).toBe(0);
-    expect(r.stdout).toBe('[user] see this\nhéllo\nwörld\n\n[system] [File: a.txt]\nalpha\n\n');
+    expect(r.stdout).toMatch(/^\[user\] see this\nhéllo\nwörld\n\n\[system\] \[File: a\.txt\]\nalpha\n1 request · context \d+ tokens · \d+ output tokens\n$/);
+    expect(p.run(['send', '--quiet', 'see', 'this', '--file', 'a.txt'], 'héllo\nwörld\n').stdout).toBe('[user] see this\nhéllo\nwörld\n\n[system] [File: a.txt]\nalpha\n');
     const json = p.run(['send', '--json', 'x'], '12345');
     const events = json.stdout.trim().split('\n').map((l) => JSON.parse(l));
     const um = events.find((e) => e.event === 'user_message');
@@ -127,7 +133,7 @@ describe('client commands', () => {
     const r = p.run(['send', 'hi', '--knowledge', 'missing']);
     expect(r.status).toBe(1);
     expect(r.stderr).toContain('[warn] knowledge_ref #missing was not resolved');
-    expect(r.stderr.trim().split('\n').at(-1)).toBe('yoi: provider_error: upstream exploded');
+    expect(r.stderr.trim().split('\n').at(-1)).toBe('yoi: the run failed: upstream exploded [YOI_ERR_REQUEST provider_error]');
   });
 
   it('history --json, cancel/pause/resume errors, and a pod that does not exist', async () => {
@@ -137,14 +143,18 @@ describe('client commands', () => {
     const items = JSON.parse(p.run(['history', '--json']).stdout);
     expect(items[0]).toEqual({ type: 'message', role: 'user', content: [{ type: 'text', text: 'remember me' }], segments: [{ kind: 'text', content: 'remember me' }] });
     expect(p.run(['history']).stdout).toContain('user: remember me');
-    for (const [cmd, msg] of [['cancel', 'not_running'], ['pause', 'not_running'], ['resume', 'not_paused']]) {
+    for (const [cmd, msg] of [
+      ['cancel', 'no turn is running in pod default: nothing to cancel [YOI_ERR_REQUEST not_running]'],
+      ['pause', 'no turn is running in pod default: nothing to pause [YOI_ERR_REQUEST not_running]'],
+      ['resume', 'pod default is not paused: nothing to resume [YOI_ERR_REQUEST not_paused]'],
+    ]) {
       const r = p.run([cmd]);
       expect(r.status).toBe(1);
-      expect(r.stderr).toMatch(new RegExp(`^yoi: ${msg}: `));
+      expect(r.stderr).toBe(`yoi: ${msg}\n`);
     }
     const none = p.run(['send', '--pod', 'nobody', 'hi']);
     expect(none.status).not.toBe(0);
-    expect(none.stderr.trim()).toBe(`yoi: pod nobody is not running (no pod listens on ${path.join(p.dir, 'run', 'nobody', 'sock')})`);
+    expect(none.stderr.trim()).toBe(`yoi: pod nobody is not running (no pod listens on ${path.join(p.dir, 'run', 'nobody', 'sock')}); start it with: yoi pod start --name nobody --detach [YOI_ERR_POD_NOT_FOUND]`);
   });
 });
 

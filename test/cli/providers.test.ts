@@ -25,7 +25,7 @@ describe('real providers from the CLI', () => {
     expect(r.status).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe(
-      'yoi: cannot start provider "anthropic": plugin yoi:anthropic failed in providers(anthropic): the API key variable ANTHROPIC_API_KEY is not set: export it, or name another variable in model.apiKeyEnv\n',
+      'yoi: cannot start provider "anthropic": plugin yoi:anthropic failed in providers(anthropic): the API key variable ANTHROPIC_API_KEY is not set: export it, or name another variable in model.apiKeyEnv [YOI_ERR_PROVIDER]\n',
     );
     expect(fs.existsSync(path.join(p.dir, 'run', 'default', 'sock'))).toBe(false);
   });

@@ -1,3 +1,4 @@
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -5,12 +6,15 @@ import { fileRefResolver } from '../../plugins/resolvers/fileRef/fileRefResolver
 import { knowledgeResolver } from '../../plugins/resolvers/knowledgeResolver.js';
 import { pasteResolver } from '../../plugins/resolvers/pasteResolver.js';
 import { workflowResolver } from '../../plugins/resolvers/workflowResolver.js';
-import { resolverContract, type ContractEnv } from './resolverContract.js';
-import { writeFiles } from './resolverHarness.js';
+import { resolverContract, type ContractEnv } from '../../testing/resolverContract.js';
+import { writeFiles } from '../../testing/resolverHarness.js';
+
+/** The contract suite registers its cases with jest's functions (node:test's work the same). */
+const jest = { describe, it, before: beforeAll, after: afterAll };
 
 const TEN_MB = 10 * 1024 * 1024;
 
-resolverContract(pasteResolver(), 'paste', {
+resolverContract(jest, pasteResolver(), 'paste', {
   field: 'content',
   valid: () => [
     { kind: 'paste', id: 1, chars: 5, lines: 1, content: 'hello' },
@@ -21,7 +25,7 @@ resolverContract(pasteResolver(), 'paste', {
   large: () => ({ kind: 'paste', id: 9, chars: TEN_MB, lines: 1, content: 'p'.repeat(TEN_MB) }),
 });
 
-resolverContract(fileRefResolver(), 'file_ref', {
+resolverContract(jest, fileRefResolver(), 'file_ref', {
   field: 'path',
   setup: ({ projectDir }) => {
     writeFiles(projectDir, { 'src/a.ts': 'export const a = 1;\n', 'docs/é ü.md': '# unicode\n', 'big.txt': 'b'.repeat(300 * 1024) });
@@ -77,5 +81,5 @@ function docFixtures(kind: 'knowledge_ref' | 'workflow_invoke', dir: string) {
   };
 }
 
-resolverContract(knowledgeResolver(), 'knowledge_ref', docFixtures('knowledge_ref', '.yoi/knowledge'));
-resolverContract(workflowResolver(), 'workflow_invoke', docFixtures('workflow_invoke', '.yoi/workflows'));
+resolverContract(jest, knowledgeResolver(), 'knowledge_ref', docFixtures('knowledge_ref', '.yoi/knowledge'));
+resolverContract(jest, workflowResolver(), 'workflow_invoke', docFixtures('workflow_invoke', '.yoi/workflows'));

@@ -1,14 +1,17 @@
-import { describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { envResolver } from '../../examples/env-resolver/envResolver.js';
-import { resolverContract } from './resolverContract.js';
-import { completeContext, completeWith, hostWith, resolveContext, resolveWith } from './resolverHarness.js';
+import { resolverContract } from '../../testing/resolverContract.js';
+import { completeContext, completeWith, hostWith, resolveContext, resolveWith } from '../../testing/resolverHarness.js';
+
+/** The contract suite registers its cases with jest's functions (node:test's work the same). */
+const jest = { describe, it, before: beforeAll, after: afterAll };
 
 process.env.YOI_PUBLIC_GREETING = 'hello';
 process.env.YOI_PUBLIC_LONG = 'z'.repeat(5000);
 const plugin = () => envResolver({ allow: ['YOI_PUBLIC_*', 'YOI_UNSET_VARIABLE'] });
 
 // The example third-party plugin keeps the same contract as the built-ins.
-resolverContract(plugin(), 'env_ref', {
+resolverContract(jest, plugin(), 'env_ref', {
   field: 'name',
   valid: () => [{ kind: 'env_ref', name: 'YOI_PUBLIC_GREETING' }, { kind: 'env_ref', name: 'YOI_PUBLIC_LONG' }],
   escapes: () => [

@@ -97,3 +97,13 @@ export async function until(events: Event[], pred: (e: Event) => boolean, timeou
 export function treeOf(pod: Pod): PodTree {
   return pod.host.services.get(PodTreeService);
 }
+
+/**
+ * A client that reports for a child pod `name` of this test pod, as the real child does: the
+ * child is recorded in the pod tree with a secret and the client presents it in `hello`.
+ */
+export async function childReporter(tp: TestPod, name: string): Promise<PodClient> {
+  const secret = `${name}-test-secret`;
+  treeOf(tp.pod).registry.add({ pod_name: name, socket_path: `/run/${name}/sock`, scope_delegated: [], callback_address: tp.socket, secret });
+  return PodClient.connect({ socketPath: tp.socket, clientName: `pod/${name}`, auth: secret });
+}

@@ -12,10 +12,11 @@ export default class PodStart extends YoiCommand {
     name: Flags.string({ description: "pod name (default: the config's name, else \"default\")", helpValue: 'N' }),
     socket: Flags.string({ description: 'socket path (default: <runtime dir>/<name>/sock)', helpValue: 'PATH' }),
     detach: Flags.boolean({ description: 'start in the background and return once it is ready' }),
-    resume: Flags.string({ description: 'restore the newest session, or the given session id', helpValue: '[ID]' }),
+    resume: Flags.string({ description: "restore this pod's newest session, or the given one (an id or a unique prefix; see yoi sessions)", helpValue: '[ID]' }),
     adopt: Flags.boolean({ hidden: true, description: 'started by a parent pod (with --callback)', dependsOn: ['callback'] }),
     callback: Flags.string({ hidden: true, description: "the parent pod's socket", helpValue: 'SOCK', dependsOn: ['adopt'] }),
     instruction: Flags.string({ hidden: true, description: 'added to the system prompt (with --adopt)', helpValue: 'TEXT', dependsOn: ['adopt'] }),
+    'config-digest': Flags.string({ hidden: true, description: "the config's digest as the parent loaded it (with --adopt)", helpValue: 'SHA256', dependsOn: ['adopt'] }),
   };
 
   async run(): Promise<void> {
@@ -24,6 +25,12 @@ export default class PodStart extends YoiCommand {
     const i = argv.indexOf('--resume');
     if (i >= 0 && (i === argv.length - 1 || argv[i + 1].startsWith('-'))) argv.splice(i + 1, 0, 'latest');
     const { flags } = await this.parse({ flags: PodStart.flags, args: {}, strict: true }, argv);
+    if (flags.name !== undefined) {
+      // Before anything touches the runtime directory: a name is a directory there.
+      const [{ podNameProblem }, { YoiError }] = await Promise.all([import('../../../core/pod/podName.js'), import('../../../core/errors/YoiError.js')]);
+      const bad = podNameProblem(flags.name);
+      if (bad) throw new YoiError('YOI_ERR_POD_NAME', bad);
+    }
     if (flags.detach) {
       const { startDetached } = await import('../../startDetached.js');
       this.print(`listening ${await startDetached(argv.filter((a) => a !== '--detach'), flags)}`);
@@ -33,7 +40,8 @@ export default class PodStart extends YoiCommand {
     await runPodForeground({
       config: flags.config, name: flags.name, socket: flags.socket,
       resume: flags.resume === undefined ? undefined : flags.resume === 'latest' ? true : flags.resume,
-      adopt: flags.adopt && flags.callback ? { callback: flags.callback, instruction: flags.instruction } : undefined,
+      adopt: flags.adopt && flags.callback
+        ? { callback: flags.callback, instruction: flags.instruction, configDigest: flags['config-digest'] } : undefined,
     }, (line) => this.print(line));
   }
 }

@@ -9,10 +9,14 @@ export default class PodStop extends YoiCommand {
     const { flags } = await this.parse(PodStop);
     const { connectPod } = await import('../../podTarget.js');
     const { client, name } = await connectPod(flags);
-    await client.request({ method: 'shutdown' });
     const { YoiError } = await import('../../../core/errors/YoiError.js');
-    const timeout = new Promise((_, reject) => setTimeout(() => reject(new YoiError('YOI_ERR_TIMEOUT', `pod ${name} did not stop within 15 s`)), 15_000).unref());
-    await Promise.race([client.closed, timeout]);
+    try {
+      await client.request({ method: 'shutdown' });
+      const timeout = new Promise((_, reject) => setTimeout(() => reject(new YoiError('YOI_ERR_TIMEOUT', `pod ${name} did not stop within 15 s`)), 15_000).unref());
+      await Promise.race([client.closed, timeout]);
+    } finally {
+      await client.close();
+    }
     this.print(`stopped ${name}`);
   }
 }

@@ -56,6 +56,12 @@ export const AckDataSchema = struct({ method: Str });
 export const StatusDataSchema = struct({ status: PodStatusSchema, session_id: Str });
 export const LaggedDataSchema = struct({ from_seq: U64, to_seq: U64 });
 export const CompletionsDataSchema = struct({ kind: Str, prefix: Str, items: seq(Str) });
+/**
+ * A notification reached the pod (`notify`, or a child pod's report as its parent's model will
+ * read it): `source` says which. It is committed to the history before the next LLM request;
+ * clients show it as it arrives.
+ */
+export const NotificationDataSchema = struct({ source: z.enum(['notify', 'pod_event']), message: Str });
 
 /** Every event, by name, with its data schema; `null` marks a unit event (no `data`). */
 export const EVENT_DATA = {
@@ -82,6 +88,7 @@ export const EVENT_DATA = {
   status: StatusDataSchema,
   lagged: LaggedDataSchema,
   completions: CompletionsDataSchema,
+  notification: NotificationDataSchema,
 } as const;
 
 export type EventName = keyof typeof EVENT_DATA;

@@ -1,5 +1,5 @@
-import { PodClient } from '../../../core/api.js';
 import { podClientName } from './podClientName.js';
+import { PodClient } from '../../../core/api.js';
 
 /** Every socket operation between pods gives up after this long (as in the original). */
 export const POD_SOCKET_TIMEOUT_MS = 5000;

@@ -1,8 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import lockfile from 'proper-lockfile';
-import { YoiError, ensurePrivateDir, formatZodError, isYoiError, writeFileAtomic } from '../../../core/api.js';
 import { ScopeLockTableSchema, type ScopeLockTable } from './ScopeLockSchema.js';
+import { ensurePrivateDir, formatZodError, isYoiError, openOwnFile, readOwnFile, type TrustLabel, writeFileAtomic, YoiError } from '../../../core/api.js';
+
+const SCOPE_LOCK: TrustLabel = { what: 'scope lock', fix: 'remove it when no pod is running, or set YOI_RUNTIME_DIR to a directory you own' };
 
 /** Waits up to ~10 s for another process's operation (each holds the lock for milliseconds). */
 const LOCK_OPTIONS = {
@@ -49,7 +51,7 @@ export class ScopeLockFile {
       throw this.error(`cannot take the lock: ${(e as Error).message}`, e);
     }
     try {
-      const before = fs.readFileSync(this.file, 'utf8');
+      const before = readOwnFile(this.file, SCOPE_LOCK) ?? '';
       const table = this.parse(before);
       const result = fn(table);
       if (!save) return result;
@@ -64,9 +66,11 @@ export class ScopeLockFile {
     }
   }
 
+  /** The base and the file must be the user's (a swapped-in lock of another user is refused). */
   private ensureFile(): void {
     ensurePrivateDir(path.dirname(this.file));
-    fs.closeSync(fs.openSync(this.file, 'a', 0o600));
+    const fd = openOwnFile(this.file, SCOPE_LOCK, { create: true, tighten: true, write: true });
+    if (fd !== undefined) fs.closeSync(fd);
   }
 
   private parse(text: string): ScopeLockTable {

@@ -1,7 +1,6 @@
-import fs from 'node:fs';
 import { z } from 'zod';
-import { formatZodError, writeFileAtomic } from '../../../core/api.js';
 import { LockRuleSchema } from './ScopeLockSchema.js';
+import { formatZodError, isYoiError, readOwnFile, RUNTIME_FILE, writeFileAtomic } from '../../../core/api.js';
 
 /**
  * One pod this pod manages: a child it spawned, or a grandchild a child reported
@@ -41,14 +40,19 @@ export class SpawnedRegistry {
     private records: SpawnedPodRecord[],
   ) {}
 
-  /** Loads the file if there is one; an unreadable file gives an empty registry and a note. */
+  /**
+   * Loads the file if there is one; an unreadable file gives an empty registry and a note. A
+   * file that is not the user's own (another owner, a link) is refused: its records would
+   * name sockets and scopes this pod then acts on.
+   */
   static load(file: string): { registry: SpawnedRegistry; note?: string } {
-    let text: string;
+    let text: string | undefined;
     try {
-      text = fs.readFileSync(file, 'utf8');
-    } catch {
-      return { registry: new SpawnedRegistry(file, []) };
+      text = readOwnFile(file, RUNTIME_FILE);
+    } catch (e) {
+      if (isYoiError(e)) throw e;
     }
+    if (text === undefined) return { registry: new SpawnedRegistry(file, []) };
     let json: unknown;
     try {
       json = JSON.parse(text);

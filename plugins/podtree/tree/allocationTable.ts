@@ -1,6 +1,6 @@
 import path from 'node:path';
-import { YoiError, isWithin, ruleMatches } from '../../../core/api.js';
 import type { Allocation, LockRule, ScopeLockTable } from './ScopeLockSchema.js';
+import { isWithin, ruleMatches, YoiError } from '../../../core/api.js';
 
 /** `read` < `write`. */
 const PERMISSION_RANK = { read: 0, write: 1 } as const;

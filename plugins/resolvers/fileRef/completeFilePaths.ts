@@ -1,6 +1,7 @@
 import path from 'node:path';
+import { isTempFileName } from '../../tools/shared/tempFiles.js';
 import { MAX_PATH_BYTES } from './resolveFileRef.js';
-import { type CompleteContext } from '../../../core/api.js';
+import { type CompleteContext, lstatListed } from '../../../core/api.js';
 
 /** Directory levels searched below the typed directory. */
 const MAX_DEPTH = 8;
@@ -11,8 +12,8 @@ const DEFAULT_LIMIT = 100;
 /**
  * Completions for `@prefix`: paths relative to the cwd, in the typed directory or below it,
  * whose name starts with what follows the last `/`. Directories end with `/`. Only readable
- * paths are offered (symlinks leading out of scope are dropped). Shallow first, then by name;
- * at most `ctx.limit` items.
+ * paths are offered (symlinks leading out of scope are dropped), never the temp files of atomic
+ * writes. Shallow first, then by name; at most `ctx.limit` items.
  */
 export async function completeFilePaths(ctx: CompleteContext): Promise<string[]> {
   const prefix = typeof ctx.prefix === 'string' ? ctx.prefix : '';
@@ -38,10 +39,14 @@ export async function completeFilePaths(ctx: CompleteContext): Promise<string[]>
   }
   const depth = (p: string) => p.replace(/\/$/, '').split('/').length;
   found.sort((a, b) => depth(a) - depth(b) || (a < b ? -1 : a > b ? 1 : 0));
-  const items: string[] = [];
+  const candidates: string[] = [];
   for (const rel of found) {
-    if (items.length >= limit || ctx.signal.aborted) break;
-    if (scope.canRead(path.join(base.path, rel))) items.push(typedDir + rel);
+    if (candidates.length >= limit || ctx.signal.aborted) break;
+    if (isTempFileName(path.basename(rel))) continue;
+    if (scope.canRead(path.join(base.path, rel))) candidates.push(rel);
   }
-  return items;
+  // The walk read directories by path: offer only entries confirmed in their verified directory.
+  const full = (rel: string) => path.join(base.path, rel.replace(/\/$/, ''));
+  const confirmed = await lstatListed(candidates.map(full), ctx.signal);
+  return candidates.filter((rel) => confirmed.has(full(rel))).map((rel) => typedDir + rel);
 }

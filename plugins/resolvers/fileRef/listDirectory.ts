@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Scope } from '../../../core/api.js';
+import { isTempFileName } from '../../tools/shared/tempFiles.js';
+import { PinnedDir, type Scope } from '../../../core/api.js';
 
 /** Directory entries looked at before giving up on a complete count. */
 export const MAX_SCANNED_ENTRIES = 5000;
@@ -16,15 +17,22 @@ export interface DirectoryListing {
 
 /**
  * A short listing of a directory (canonical and readable). Entries the pod may not read — a
- * denied child, a symlink leading outside scope — are left out, so a listing reveals nothing
- * beyond the scope. Returns `undefined` when cancelled.
+ * denied child, a symlink leading outside scope — are left out, and so are the temp files of
+ * atomic writes, so a listing reveals nothing beyond the scope. The directory is pinned and
+ * verified first (see `PinnedDir`) and read through its descriptor: a directory swapped for a
+ * symlink in between gives an error, never the other directory's names. Returns `undefined`
+ * when cancelled.
  */
 export async function listDirectory(
   dir: string, { scope, maxEntries, signal }: { scope: Scope; maxEntries: number; signal: AbortSignal },
 ): Promise<DirectoryListing | undefined> {
   const names: string[] = [];
   let partial = false;
-  const handle = await fs.promises.opendir(dir, { bufferSize: 256 });
+  const pinned = await PinnedDir.open(dir);
+  const handle = await fs.promises.opendir(pinned.self, { bufferSize: 256 }).catch(async (e: unknown) => {
+    await pinned.close();
+    throw e;
+  });
   try {
     for await (const entry of handle) {
       if (signal.aborted) return undefined;
@@ -32,6 +40,7 @@ export async function listDirectory(
         partial = true;
         break;
       }
+      if (isTempFileName(entry.name)) continue;
       const check = scope.check(path.join(dir, entry.name), 'read');
       if (!check.ok) continue;
       names.push(entry.name + (isDirectory(entry, check.path) ? '/' : ''));
@@ -39,6 +48,7 @@ export async function listDirectory(
   } finally {
     // Breaking out of the loop closes the handle already; closing twice throws.
     await handle.close().catch(() => undefined);
+    await pinned.close();
   }
   names.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   return { entries: names.slice(0, maxEntries), total: names.length, partial };

@@ -3,7 +3,7 @@ import { displayRef } from '../shared/displayRef.js';
 import { readTextFile } from '../shared/readTextFile.js';
 import { segmentField } from '../shared/segmentField.js';
 import { listDirectory } from './listDirectory.js';
-import { type Resolution, type ResolveContext } from '../../../core/api.js';
+import type { Resolution, ResolveContext } from '../../../core/api.js';
 
 /** Longest path accepted, in bytes (Linux PATH_MAX); longer input is refused unread. */
 export const MAX_PATH_BYTES = 4096;
@@ -75,7 +75,9 @@ async function directoryResolution(
     listing = await listDirectory(dir, { scope: ctx.services.scope, maxEntries: limits.maxEntries, signal: ctx.signal });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    const reason = code === 'EACCES' || code === 'EPERM' ? 'permission denied (directory)' : `directory cannot be listed (${code ?? 'unknown error'})`;
+    const reason = code === 'EACCES' || code === 'EPERM' ? 'permission denied (directory)'
+      : code === 'YOI_ERR_PATH_CHANGED' ? 'the directory changed while being listed'
+        : `directory cannot be listed (${code ?? 'unknown error'})`;
     return { type: 'unresolved', reason, ref };
   }
   if (!listing) return { type: 'unresolved', reason: 'cancelled', ref };

@@ -1,6 +1,4 @@
-import {
-  FileRefSegmentSchema, KnowledgeRefSegmentSchema, PasteSegmentSchema, TextSegmentSchema, WorkflowInvokeSegmentSchema, defineSegmentKind,
-} from '../../../core/api.js';
+import { defineSegmentKind, FileRefSegmentSchema, KnowledgeRefSegmentSchema, PasteSegmentSchema, TextSegmentSchema, WorkflowInvokeSegmentSchema } from '../../../core/api.js';
 
 /** The segment kinds the built-in resolvers declare, with what clients need to write them. */
 export const TextKind = defineSegmentKind({ kind: 'text', schema: TextSegmentSchema, field: 'content', description: 'text the user typed' });

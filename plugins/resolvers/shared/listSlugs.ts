@@ -1,11 +1,14 @@
+import path from 'node:path';
 import { slugProblem } from './slugProblem.js';
+import { lstatListed } from '../../../core/api.js';
 
 /** Most documents looked at for suggestions and completions. */
 export const MAX_LISTED_SLUGS = 5000;
 
 /**
  * The slugs of the `.md` documents under `dir` (`team/style` for `team/style.md`), sorted.
- * Symlinks are not followed and hidden files skipped; a missing directory has no slugs.
+ * Symlinks are not followed and hidden files skipped; a missing directory has no slugs; names a
+ * directory swapped for a symlink mid-walk showed are dropped (`lstatListed`).
  */
 export async function listSlugs(dir: string, signal: AbortSignal): Promise<string[]> {
   if (signal.aborted) return [];
@@ -16,7 +19,10 @@ export async function listSlugs(dir: string, signal: AbortSignal): Promise<strin
   } catch {
     return [];
   }
+  // The walk read directories by path: keep only documents confirmed in their verified directory.
+  const confirmed = await lstatListed(files.map((file) => path.join(dir, file)), signal);
   return files
+    .filter((file) => confirmed.get(path.join(dir, file))?.isFile())
     .map((file) => file.slice(0, -'.md'.length))
     .filter((slug) => slugProblem(slug) === undefined)
     .sort()

@@ -1,6 +1,5 @@
-import fs from 'node:fs';
-import type { Stats } from 'node:fs';
 import { utf8Boundary } from './utf8Boundary.js';
+import { describeSpecial, type OpenedFile, openRegularFile } from '../../../core/api.js';
 
 /** How far a file is sniffed for NUL bytes to call it binary. */
 export const BINARY_SNIFF_BYTES = 8 * 1024;
@@ -20,33 +19,26 @@ export type FileRead =
 
 /**
  * Reads the head of a regular file as UTF-8 text, at most `maxBytes` (cut at a character
- * boundary; `shownBytes < size` means it was cut). The path is `stat`ed first: directories,
- * FIFOs, sockets and devices are reported and never opened, so nothing blocks. The open
- * itself is non-blocking and refuses a symlink, and the opened file must be the one that was
- * `stat`ed, so a file swapped for a FIFO or a link in between is refused too.
+ * boundary; `shownBytes < size` means it was cut). The file is opened verified (see
+ * `openRegularFile`): directories, FIFOs, sockets and devices are reported and never opened,
+ * so nothing blocks, and a path that led elsewhere by the time it was opened (a directory on
+ * the way swapped for a symlink, a file swapped for a link or a FIFO) is refused before any
+ * byte — or any fact about what it led to — is used.
  */
 export async function readTextFile(file: string, { maxBytes, signal }: { maxBytes: number; signal: AbortSignal }): Promise<FileRead> {
   if (signal.aborted) return { kind: 'aborted' };
-  let stats: Stats;
+  let opened: OpenedFile;
   try {
-    stats = await fs.promises.stat(file);
+    opened = await openRegularFile(file);
   } catch (error) {
     return failure(error);
   }
-  if (stats.isDirectory()) return { kind: 'directory' };
-  if (!stats.isFile()) return { kind: 'special', what: describeSpecial(stats) };
-  if (signal.aborted) return { kind: 'aborted' };
-
-  let handle: fs.promises.FileHandle;
+  if (opened.kind === 'missing' || opened.kind === 'directory') return { kind: opened.kind };
+  if (opened.kind === 'special') return { kind: 'special', what: describeSpecial(opened.stats) };
+  const { handle, stats } = opened;
   try {
-    handle = await fs.promises.open(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
-  } catch (error) {
-    return failure(error);
-  }
-  try {
-    const opened = await handle.stat();
-    if (!opened.isFile() || opened.ino !== stats.ino || opened.dev !== stats.dev) return { kind: 'error', code: 'file changed while being read' };
-    const size = opened.size;
+    if (signal.aborted) return { kind: 'aborted' };
+    const size = stats.size;
     const want = Math.min(size, maxBytes);
     const buffer = Buffer.alloc(want);
     let filled = 0;
@@ -71,15 +63,7 @@ function failure(error: unknown): FileRead {
   const code = (error as NodeJS.ErrnoException | undefined)?.code ?? 'unknown error';
   if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'missing' };
   if (code === 'EACCES' || code === 'EPERM') return { kind: 'denied' };
-  if (code === 'ELOOP') return { kind: 'error', code: 'file changed while being read' };
+  if (code === 'ELOOP' || code === 'YOI_ERR_PATH_CHANGED') return { kind: 'error', code: 'file changed while being read' };
   if (code === 'EISDIR') return { kind: 'directory' };
   return { kind: 'error', code };
-}
-
-function describeSpecial(stats: Stats): string {
-  if (stats.isFIFO()) return 'a FIFO';
-  if (stats.isSocket()) return 'a socket';
-  if (stats.isCharacterDevice()) return 'a character device';
-  if (stats.isBlockDevice()) return 'a block device';
-  return 'not a regular file';
 }

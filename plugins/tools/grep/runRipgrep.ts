@@ -1,23 +1,36 @@
-import { ToolRefusal } from '../../../core/api.js';
 import { spawn } from 'node:child_process';
+import { ToolRefusal } from '../../../core/api.js';
 
 /** Most bytes of ripgrep output read; beyond it the search is stopped and reported partial. */
 export const MAX_RG_OUTPUT_BYTES = 32 * 1024 * 1024;
 
+export interface RgOptions {
+  /** Kills ripgrep when it aborts (the call then rejects with its reason). */
+  readonly signal: AbortSignal;
+  /** Gets each output line as it arrives; `false` stops the search. */
+  readonly onLine: (line: string) => boolean | void;
+  /** What ends an output line (default `\n`). */
+  readonly separator?: string;
+  /** Descriptors handed to ripgrep as its fds 3, 4, ... (it reads them as `/dev/fd/3` ...). */
+  readonly fds?: readonly number[];
+  /** Output bytes read at most (default {@link MAX_RG_OUTPUT_BYTES}). */
+  readonly maxBytes?: number;
+}
+
 export interface RgRun {
-  /** False when the output cap or `stop()` ended the search early. */
+  /** False when the output cap or `onLine` ended the search early. */
   complete: boolean;
+  /** Output bytes read. */
+  bytes: number;
 }
 
 /**
- * Runs ripgrep (the binary of `@vscode/ripgrep`) with `args`, handing each output line to
- * `onLine` as it arrives (lines end with `separator`); `onLine` returns `false` to stop the search. Exit status 1 (no match)
- * is not an error; a failure with no output (bad regex, unknown type) is refused with
- * ripgrep's own words. Killed when `signal` aborts (and then rejects with its reason).
+ * Runs ripgrep (the binary of `@vscode/ripgrep`) with `args`. Exit status 1 (no match) is not
+ * an error; a failure with no output (bad regex, unknown type) is refused with ripgrep's own
+ * words.
  */
-export async function runRipgrep(
-  args: readonly string[], signal: AbortSignal, onLine: (line: string) => boolean | void, separator = '\n',
-): Promise<RgRun> {
+export async function runRipgrep(args: readonly string[], opts: RgOptions): Promise<RgRun> {
+  const { signal, onLine, separator = '\n', fds = [], maxBytes = MAX_RG_OUTPUT_BYTES } = opts;
   let rgPath: string;
   try {
     ({ rgPath } = await import('@vscode/ripgrep'));
@@ -25,7 +38,7 @@ export async function runRipgrep(
     throw new ToolRefusal(`ripgrep is not available: ${(e as Error).message.split('\n')[0]}`);
   }
   return new Promise((resolve, reject) => {
-    const child = spawn(rgPath, args, { stdio: ['ignore', 'pipe', 'pipe'], signal });
+    const child = spawn(rgPath, args, { stdio: ['ignore', 'pipe', 'pipe', ...fds], signal });
     let bytes = 0;
     let sawOutput = false;
     let stopped = false;
@@ -36,8 +49,8 @@ export async function runRipgrep(
       stopped = true;
       child.kill('SIGKILL');
     };
-    child.stdout.setEncoding('utf8');
-    child.stdout.on('data', (chunk: string) => {
+    child.stdout!.setEncoding('utf8');
+    child.stdout!.on('data', (chunk: string) => {
       if (stopped) return;
       sawOutput = true;
       bytes += Buffer.byteLength(chunk);
@@ -46,10 +59,10 @@ export async function runRipgrep(
       for (const line of lines) {
         if (onLine(line) === false) return stop();
       }
-      if (bytes > MAX_RG_OUTPUT_BYTES) stop();
+      if (bytes > maxBytes) stop();
     });
-    child.stderr.setEncoding('utf8');
-    child.stderr.on('data', (chunk: string) => {
+    child.stderr!.setEncoding('utf8');
+    child.stderr!.on('data', (chunk: string) => {
       if (stderr.length < 4096) stderr += chunk;
     });
     // A cancelled search rejects: its partial result must not read as "no matches".
@@ -57,8 +70,8 @@ export async function runRipgrep(
     child.on('close', (code) => {
       if (signal.aborted) return reject(signal.reason);
       if (!stopped && partial !== '') onLine(partial);
-      if (stopped) return resolve({ complete: false });
-      if (code === 0 || code === 1 || (code === 2 && sawOutput)) return resolve({ complete: true });
+      if (stopped) return resolve({ complete: false, bytes });
+      if (code === 0 || code === 1 || (code === 2 && sawOutput)) return resolve({ complete: true, bytes });
       reject(new ToolRefusal(`ripgrep: ${describeRgError(stderr) || `exit status ${code}`}`));
     });
   });

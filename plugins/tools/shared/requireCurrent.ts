@@ -1,5 +1,5 @@
-import { ToolRefusal } from '../../../core/api.js';
 import type { ReadTracker } from './ReadTracker.js';
+import { ToolRefusal } from '../../../core/api.js';
 
 /** Refuses to change `file` unless its content on disk is what the pod last read or wrote. */
 export function requireCurrent(tracker: ReadTracker, file: string, content: Uint8Array): void {

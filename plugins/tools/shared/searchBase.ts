@@ -1,6 +1,6 @@
-import { ToolRefusal } from '../../../core/api.js';
 import fs from 'node:fs';
 import path from 'node:path';
+import { ToolRefusal } from '../../../core/api.js';
 
 /** Refuses a search base that is not a directory. */
 export async function requireDirectory(dir: string): Promise<void> {

@@ -12,11 +12,11 @@ afterEach(() => cleanup());
 
 const tick = () => new Promise((r) => setTimeout(r, 20));
 
-function setup(events: Event[], patch: Partial<AttachState> = {}, size = { columns: 70, rows: 16 }) {
+function setup(events: Event[], patch: Partial<AttachState> = {}, size = { columns: 70, rows: 16 }, now?: () => number) {
   const store = new AttachStore({ ...initialAttachState, connection: 'connected', transcript: reduceEvents(initialAttachState.transcript, events), ...patch });
   // Not started: only its scrolling and toggles are used here.
   const controller = new AttachController({ socketPath: '/nonexistent', store, onQuit: () => undefined });
-  const app = render(<AttachApp store={store} podName="p" onLayout={(l) => (controller.layout = l)} {...size} />);
+  const app = render(<AttachApp store={store} podName="p" onLayout={(l) => (controller.layout = l)} {...size} now={now} />);
   const screen = () => stripVTControlCharacters(app.lastFrame() ?? '');
   return { store, controller, screen };
 }
@@ -38,7 +38,7 @@ describe('the attach view', () => {
     );
     await tick();
     const text = screen();
-    expect(text).toContain('❯ check [Clipboard #2 | 10 chars, 3 lines]@src/x.ts#style');
+    expect(text).toContain('❯ check [Clipboard #2 | 10 chars, 3 lines]@src/x.ts #style');
     expect(text).toContain('  on it');
     expect(text).toContain('[notice] pod: knowledge_ref #style was not resolved');
     expect(text).toContain('› more [Clipboard #4 | 3 chars, 1 lines] @README.md');
@@ -86,12 +86,72 @@ describe('the attach view', () => {
 
   it('lists completion candidates under the input and shows what is queued', async () => {
     const { screen } = setup([welcome], {
-      completion: { kind: 'file_ref', prefix: 'R', start: 0, items: ['README.md', 'RELEASE.md'], selected: 1 },
+      completion: { kind: 'file_ref', sigil: '@', prefix: 'R', start: 0, items: ['README.md', 'RELEASE.md'], selected: 1 },
       queue: [[{ kind: 'text', content: 'next question' }]],
     });
     await tick();
     expect(screen()).toContain('Tab: @README.md  @RELEASE.md');
     expect(screen()).toContain('⧗ queued: next question');
     expect(screen()).toContain('1 queued');
+  });
+
+  it('wraps a long tool call over a few lines instead of cutting it', async () => {
+    const args = JSON.stringify({ pattern: 'function\\s+handle[A-Z]\\w+', path: 'src/some/deeply/nested/directory', glob: '*.ts' });
+    const { screen } = setup([
+      welcome,
+      { event: 'tool_call_start', data: { id: 'c1', name: 'Grep' } },
+      { event: 'tool_call_done', data: { id: 'c1', name: 'Grep', arguments: args } },
+      { event: 'tool_result', data: { id: 'c1', summary: 'Found 3 matches in 2 files', output: undefined, is_error: false } },
+    ], {}, { columns: 50, rows: 16 });
+    await tick();
+    const lines = screen().split('\n').map((l) => l.trimEnd());
+    const at = lines.findIndex((l) => l.includes('✓ Grep'));
+    const call = lines.slice(at, at + 4).join(' ').replace(/\s+/g, ' ');
+    expect(call).toContain('nested/directory');
+    expect(call).toContain('→ Found 3 matches in 2 files');
+    expect(lines.slice(at, at + 4).every((l) => l.length <= 50)).toBe(true);
+  });
+
+  it('keeps a call with megabytes of arguments to a few lines, its outcome in sight', async () => {
+    const args = JSON.stringify({ file_path: 'big.txt', content: 'x'.repeat(2_000_000) });
+    const { screen } = setup([
+      welcome,
+      { event: 'tool_call_done', data: { id: 'w', name: 'Write', arguments: args } },
+      { event: 'tool_result', data: { id: 'w', summary: 'Created big.txt (2000031 bytes)', output: undefined, is_error: false } },
+    ]);
+    await tick();
+    const lines = screen().split('\n').map((l) => l.trimEnd());
+    const at = lines.findIndex((l) => l.includes('✓ Write'));
+    const call = lines.slice(at, at + 5);
+    expect(call.slice(0, 4).join(' ')).toContain('→ Created big.txt (2000031 bytes)');
+    expect(call[4] ?? '').not.toMatch(/^ {4}x/);
+  });
+
+  it('shows a spinner with the elapsed time and what the run does while it is live', async () => {
+    let now = 1_000_000;
+    const { store, screen } = setup(
+      [welcome, { event: 'tool_call_start', data: { id: 'c1', name: 'Read' } }, { event: 'tool_call_done', data: { id: 'c1', name: 'Read', arguments: '{}' } }],
+      { runSince: now - 75_000 },
+      { columns: 70, rows: 16 },
+      () => now,
+    );
+    await tick();
+    expect(screen()).toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] running Read… 1m 15s · Ctrl-C pauses/);
+    now += 2000;
+    // The spinner redraws on its own timer: wait for the frame that shows the new time.
+    for (let i = 0; i < 500 && !screen().includes('1m 17s'); i++) await tick();
+    expect(screen()).toContain('running Read… 1m 17s');
+    store.update((s) => ({ ...s, transcript: reduceEvents(s.transcript, [{ event: 'run_end', data: { result: 'finished' } }]) }));
+    await tick();
+    expect(screen()).not.toMatch(/running Read|thinking/);
+  });
+
+  it('asks before shutting the pod down and before abandoning a paused run, in the hint line', async () => {
+    const { store, screen } = setup([welcome], { question: { kind: 'shutdown' } }, { columns: 140, rows: 16 });
+    await tick();
+    expect(screen()).toContain('Shut down pod reviewer? It stops for all clients (Ctrl-C twice only detaches) · press Ctrl-D again or y: shut down · n/Esc: keep it');
+    store.update((s) => ({ ...s, question: { kind: 'abandon', segments: [] } }));
+    await tick();
+    expect(screen()).toContain('Run paused. Enter/y: abandon it and send this · r: resume it, send this after · n/Esc: keep editing');
   });
 });

@@ -1,6 +1,11 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { startTestPod, type TestPod } from '../../support/startTestPod.js';
+import { stripVTControlCharacters } from 'node:util';
+import { hintLine as styledHint } from '../../../cli/attach/statusLine.js';
+import type { AttachState } from '../../../cli/attach/AttachStore.js';
 import { attachTo, inputText, texts, type AttachHarness } from './attachHarness.js';
+
+const hintLine = (s: AttachState) => stripVTControlCharacters(styledHint(s));
 
 let tp: TestPod | undefined;
 let h: AttachHarness | undefined;
@@ -121,14 +126,24 @@ describe('yoi attach against a real pod', () => {
     expect(h.quits).toBe(1);
   });
 
-  it('Ctrl-D asks again while a run is active, then shuts the pod down and quits', async () => {
+  it('Ctrl-D asks first, saying the pod will shut down; a second Ctrl-D shuts it down and quits', async () => {
     tp = await startTestPod(scripted([{ delay_ms: 20_000, text: 'x' }]));
     h = await attachTo(tp.socket);
     await h.until((s) => s.connection === 'connected');
     h.type('go\r');
     await h.until((s) => s.transcript.status === 'running');
     h.type('\x04');
-    expect(h.store.getState().notice).toMatch(/press Ctrl-D again/);
+    expect(h.store.getState().question).toEqual({ kind: 'shutdown' });
+    expect(hintLine(h.store.getState())).toMatch(/^Shut down pod test\? It stops for all clients .*press Ctrl-D again or y: shut down · n\/Esc: keep it$/);
+    // Esc keeps the pod; so does any other key, which then does what it always does.
+    h.type('\x1b');
+    await h.until((s) => s.question === undefined && s.notice === 'the pod keeps running');
+    h.type('\x04');
+    h.type('x');
+    expect(h.store.getState().question).toBeUndefined();
+    expect(inputText(h.store.getState())).toBe('x');
+    expect(tp.pod.status).toBe('running');
+    h.type('\x04');
     h.type('\x04');
     await h.until(() => h!.quits === 1);
     await tp.pod.closed;

@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { AttachController } from '../../../cli/attach/AttachController.js';
 import { AttachStore, type AttachState } from '../../../cli/attach/AttachStore.js';
 import type { Block } from '../../../cli/attach/Block.js';
@@ -16,11 +19,16 @@ export interface AttachHarness {
   stop(): Promise<void>;
 }
 
-export async function attachTo(socketPath: string, opts: { now?: () => number } = {}): Promise<AttachHarness> {
+/**
+ * Connects an attach client to the pod at `socketPath`. Its input history lives under
+ * `env.XDG_STATE_HOME` (a fresh temp dir unless given, so tests never touch the user's).
+ */
+export async function attachTo(socketPath: string, opts: { now?: () => number; env?: NodeJS.ProcessEnv } = {}): Promise<AttachHarness> {
   const store = new AttachStore();
+  const env = opts.env ?? { XDG_STATE_HOME: fs.mkdtempSync(path.join(os.tmpdir(), 'yoi-state-')) };
   const h: AttachHarness = {
     store,
-    controller: new AttachController({ socketPath, store, onQuit: () => h.quits++, now: opts.now }),
+    controller: new AttachController({ socketPath, store, onQuit: () => h.quits++, now: opts.now, env }),
     quits: 0,
     type: (bytes) => h.controller.terminal.write(Buffer.from(bytes)),
     paste: (text) => h.controller.terminal.write(Buffer.from(`\x1b[200~${text}\x1b[201~`)),
@@ -54,6 +62,8 @@ export function blockText(b: Block): string {
       return `tool ${b.name} ${b.state}`;
     case 'context':
       return `context: ${b.text}`;
+    case 'notification':
+      return `notification${b.source ? ` (${b.source})` : ''}: ${b.text}`;
     case 'note':
       return `${b.tone}: ${b.text}`;
   }
@@ -61,7 +71,7 @@ export function blockText(b: Block): string {
 
 /** The input as text, with pastes as their chip labels. */
 export function inputText(s: AttachState): string {
-  return s.input.atoms.map((a) => (a.kind === 'char' ? a.ch : `[paste #${a.paste.id}]`)).join('');
+  return s.input.atoms.map((a) => (a.kind === 'char' ? a.ch : a.kind === 'paste' ? `[paste #${a.paste.id}]` : `[chip ${JSON.stringify(a.segment)}]`)).join('');
 }
 
 function describe(s: AttachState): string {

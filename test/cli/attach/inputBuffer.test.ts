@@ -77,3 +77,37 @@ describe('InputBuffer', () => {
     expect(input.atoms.filter((a) => a.kind === 'paste')).toHaveLength(1);
   });
 });
+
+describe('readline editing', () => {
+  const text = (b: InputBuffer) => b.atoms.map((a) => (a.kind === 'char' ? a.ch : '▣')).join('');
+  const at = (s: string, cursor: number) => InputBuffer.of([...s].map((ch) => ({ kind: 'char' as const, ch })), cursor);
+  const kill = (b: InputBuffer, to: Parameters<InputBuffer['boundary']>[0]) => b.deleteRange(b.boundary(to), b.cursor);
+
+  it('moves by words (Alt-B/F): letters, digits and _ make a word, a chip is a word of its own', () => {
+    const b = at('git commit --amend_x   now', 26);
+    expect([b.wordLeft().cursor, b.wordLeft().wordLeft().cursor, b.wordLeft().wordLeft().wordLeft().cursor]).toEqual([23, 13, 4]);
+    expect(b.home().wordRight().cursor).toBe(3);
+    expect(b.home().wordRight().wordRight().wordRight().cursor).toBe(20);
+    const chip = InputBuffer.empty.insertText('a ').insertPaste(paste('p')).insertText(' b');
+    expect([chip.wordLeft().cursor, chip.wordLeft().wordLeft().cursor, chip.home().wordRight().wordRight().cursor]).toEqual([4, 2, 3]);
+  });
+
+  it('deletes to the line start (Ctrl-U), line end (Ctrl-K), the word before (Ctrl-W, Alt-Backspace), the word after (Alt-D)', () => {
+    const b = at('first line\nsecond line here', 22);
+    expect(text(kill(b, 'line-start'))).toBe('first line\n here');
+    expect(text(kill(b, 'line-end'))).toBe('first line\nsecond line');
+    expect(text(kill(b, 'space-word-left'))).toBe('first line\nsecond  here');
+    expect(text(kill(at('path/to/file.ts', 15), 'space-word-left'))).toBe('');
+    expect(text(kill(at('path/to/file.ts', 15), 'word-left'))).toBe('path/to/file.');
+    expect(text(kill(at('one two', 0), 'word-right'))).toBe(' two');
+    // At a line's edge, Ctrl-U and Ctrl-K join the lines.
+    expect(text(kill(at('a\nb', 2), 'line-start'))).toBe('ab');
+    expect(text(kill(at('a\nb', 1), 'line-end'))).toBe('ab');
+    expect(at('ab', 0).boundary('line-start')).toBe(0);
+  });
+
+  it('tells whether the cursor is on the first or last line (where Up/Down recall history)', () => {
+    const b = at('a\nb\nc', 3);
+    expect([b.onFirstLine, b.onLastLine, b.home().up().onFirstLine, b.end().down().onLastLine]).toEqual([false, false, true, true]);
+  });
+});

@@ -35,10 +35,34 @@ describe('key bindings', () => {
       ['\x1b[H', { type: 'move', to: 'home' }],
       ['\x1b[F', { type: 'move', to: 'end' }],
       ['\t', { type: 'complete' }],
+      ['\x01', { type: 'move', to: 'home' }],
+      ['\x05', { type: 'move', to: 'end' }],
+      ['\x1bb', { type: 'move', to: 'wordLeft' }],
+      ['\x1bf', { type: 'move', to: 'wordRight' }],
+      ['\x1b[1;5D', { type: 'move', to: 'wordLeft' }],
+      ['\x1b[1;3C', { type: 'move', to: 'wordRight' }],
+      ['\x15', { type: 'kill', to: 'line-start' }],
+      ['\x0b', { type: 'kill', to: 'line-end' }],
+      ['\x17', { type: 'kill', to: 'space-word-left' }],
+      ['\x1b\x7f', { type: 'kill', to: 'word-left' }],
+      ['\x1bd', { type: 'kill', to: 'word-right' }],
+      ['\x19', { type: 'yank' }],
+      ['\x10', { type: 'history', dir: 'prev' }],
+      ['\x0e', { type: 'history', dir: 'next' }],
+      ['\x1b[B', { type: 'move', to: 'down' }],
       ['\x1bx', undefined], // Alt-x: nothing
       ['\x1b[15~', undefined], // F5: nothing
     ];
     for (const [bytes, intent] of keys) expect([JSON.stringify(bytes), intents(bytes)]).toEqual([JSON.stringify(bytes), [intent]]);
+  });
+
+  it('read a lone Escape (after the terminal\'s escape timeout) as Escape', async () => {
+    const out: (Intent | undefined)[] = [];
+    const input = new TerminalInput((e) => out.push(e.type === 'key' ? keyIntent(e.key) : undefined));
+    input.write('\x1b');
+    for (let i = 0; i < 200 && out.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    input.dispose();
+    expect(out).toEqual([{ type: 'escape' }]);
   });
 
   it('keep a pasted Enter or Ctrl-C as text inside the paste', () => {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { z } from 'zod';
-import { PodRequestError, type ExtensionEventLine } from '../../../core/client/PodClient.js';
+import { PodRequestError, type UnknownEvent } from '../../../core/client/PodClient.js';
 import { definePlugin } from '../../../core/plugin/definePlugin.js';
 import { MethodError } from '../../../core/plugin/ProtocolExtensions.js';
 import { defaultPlugins } from '../../../plugins/index.js';
@@ -31,20 +31,20 @@ afterEach(async () => {
 });
 
 describe('PodClient and plugin-defined protocol extensions', () => {
-  it('hands extension events to onExtensionEvent, answers requestExtension with ack, the reply or the error', async () => {
+  it('hands extension events to onUnknownEvent, answers requestExtension with ack, the reply or the error', async () => {
     tp = await startTestPod({ plugins: [...defaultPlugins(), bell()] });
     const ringer = await tp.connect();
     const watcher = await tp.connect();
-    const seen: ExtensionEventLine[] = [];
-    watcher.onExtensionEvent((e) => seen.push(e));
+    const seen: UnknownEvent[] = [];
+    watcher.onUnknownEvent((e) => seen.push(e));
     const known: string[] = [];
     watcher.onEvent((e) => known.push(e.event));
 
-    const heard = new Promise<ExtensionEventLine>((resolve) => watcher.onExtensionEvent((e) => e.event === 'bell_rang' && resolve(e)));
+    const heard = new Promise<UnknownEvent>((resolve) => watcher.onUnknownEvent((e) => e.event === 'bell_rang' && resolve(e)));
     await expect(ringer.requestExtension('bell_ring', { loud: true })).resolves.toMatchObject({ event: 'ack', data: { method: 'bell_ring' } });
-    expect(await heard).toEqual({ event: 'bell_rang', seq: expect.any(Number), data: { rings: 1 } });
+    expect(await heard).toEqual({ event: 'bell_rang', seq: expect.any(Number), data: { rings: 1 }, line: expect.any(String) });
 
-    await expect(ringer.requestExtension('bell_count')).resolves.toEqual({ event: 'bell_count', request_id: expect.any(String), data: { rings: 1 } });
+    await expect(ringer.requestExtension('bell_count')).resolves.toEqual({ event: 'bell_count', request_id: expect.any(String), data: { rings: 1 }, line: expect.any(String) });
     const refused = ringer.requestExtension('bell_ring', { loud: false });
     await expect(refused).rejects.toBeInstanceOf(PodRequestError);
     await expect(refused).rejects.toThrow('invalid_request: ring it loud');

@@ -63,9 +63,14 @@ describe('post-run compaction', () => {
     // The new session starts with the summary and the kept tail; the old log is as it was.
     expect(texts(tp)).toEqual(['system: [Compacted context summary]\n\nSUMMARY of the greeting', 'assistant: hello']);
     const fresh = readSession(tp.pod.runtime.session.file);
-    expect(fresh.start.compacted_from).toEqual({ session_id: oldId, at: expect.any(Number) });
+    // A new hash chain, linked to the old one by the hash of the old log's last line.
+    const oldLastLine = JSON.parse(fs.readFileSync(oldFile, 'utf8').trimEnd().split('\n').at(-1)!);
+    expect(fresh.start.compacted_from).toEqual({ session_id: oldId, at: expect.any(Number), at_hash: oldLastLine.hash });
+    expect(fresh.chain).toMatchObject({ status: 'intact' });
+    expect(JSON.parse(fs.readFileSync(tp.pod.runtime.session.file, 'utf8').split('\n')[0]).prev_hash).toBeNull();
     expect(fresh.history).toEqual(tp.pod.controller.history);
     const old = readSession(oldFile);
+    expect(old.chain).toMatchObject({ status: 'intact' });
     expect(old.history.map((i) => i.type === 'message' && i.content[0].text)).toEqual(['hi', 'hello']);
     expect(fs.readFileSync(oldFile, 'utf8').trimEnd().split('\n').at(-1)).toMatch(/"type":"run_end"/);
     expect(listSessions(sessionsDir(tp))).toEqual([tp.pod.runtime.session.file, oldFile]);

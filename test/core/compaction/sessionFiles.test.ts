@@ -73,6 +73,9 @@ describe('compacted session files', () => {
       '── session a ──', 'user: hi', 'assistant: hello',
       '── compacted at 1970-01-01T00:00:00.000Z into session b (1 recent item(s) kept, not repeated) ──', 'system: S', 'user: more',
     ]);
+    // A session whose hash chain is not intact says so in its header.
+    expect(formatChain([{ session_id: 'a', items: [hi], startItems: 0, chain: 'broken at line 2: its hash does not match its content (it was altered)' }], formatHistoryItem)[0])
+      .toBe('── session a [hash chain broken at line 2: its hash does not match its content (it was altered)] ──');
   });
 });
 

@@ -3,7 +3,7 @@ import { readSession } from '../../../core/session/readSession.js';
 import { UnknownSegment, type Event } from '../../../core/protocol/index.js';
 import { defaultPlugins } from '../../../plugins/index.js';
 import { RawClient } from '../../support/rawClient.js';
-import { recorder, runEnded, startTestPod, text, until, type TestPod } from '../../support/startTestPod.js';
+import { recorder, runEnded, startTestPod, text, until, type TestPod, childReporter } from '../../support/startTestPod.js';
 import { throwingResolver, waitCalls, waitTool } from '../../support/testPlugins.js';
 
 let tp: TestPod | undefined;
@@ -152,6 +152,34 @@ describe('notifications and input', () => {
     const got = messages(tp);
     expect(got.filter((m) => !m.startsWith('system:'))).toEqual(['user: go', 'call Wait', 'result waited 300 ms', 'assistant: seen']);
     expect(got[3]).toMatch(/^system: \[Notification\]\nping\n/);
+    await c.close();
+  });
+
+  it('broadcasts each notification to v2 clients as it arrives (a notify, a child report), never to v1 clients', async () => {
+    tp = await startTestPod(scripted([{ tool_calls: [{ name: 'Wait', arguments: { ms: 300 } }] }, { text: 'seen' }]));
+    const c = await tp.connect();
+    const events = recorder(c);
+    const v1 = await RawClient.connect(tp.socket);
+    const ended = runEnded(c);
+    await c.request({ method: 'run', params: { input: [text('go')] } });
+    await until(events, (e) => e.event === 'tool_call_done');
+    await c.request({ method: 'notify', params: { message: 'ping' } });
+    // Live: the event comes while the tool still runs, before the notification reaches the model.
+    const live = await until(events, (e) => e.event === 'notification');
+    expect(live).toMatchObject({ event: 'notification', data: { source: 'notify', message: 'ping' } });
+    expect(events.some((e) => e.event === 'tool_result')).toBe(false);
+    const kid = await childReporter(tp, 'kid');
+    await kid.request({ method: 'pod_event', params: { kind: 'turn_ended', pod_name: 'kid' } });
+    await kid.close();
+    await until(events, (e) => e.event === 'notification' && e.data.source === 'pod_event');
+    await ended;
+    expect(events.filter((e) => e.event === 'notification').map((e) => e.event === 'notification' && e.data)).toEqual([
+      { source: 'notify', message: 'ping' },
+      { source: 'pod_event', message: 'Pod `kid` finished a turn.' },
+    ]);
+    await until(v1.events, (e) => e.event === 'run_end');
+    expect(v1.lines.some((l) => l.includes('"notification"'))).toBe(false);
+    v1.destroy();
     await c.close();
   });
 

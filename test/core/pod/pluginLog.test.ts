@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { definePlugin } from '../../../core/plugin/definePlugin.js';
 import { defaultPlugins } from '../../../plugins/index.js';
-import { startTestPod, type TestPod } from '../../support/startTestPod.js';
+import { runEnded, startTestPod, text, type TestPod } from '../../support/startTestPod.js';
 
 let tp: TestPod | undefined;
 afterEach(async () => {
@@ -24,11 +24,20 @@ const counter = definePlugin({
 
 describe("plugins' session log entries", () => {
   it('are written to the session log and handed back after --resume, per plugin', async () => {
+    // A session worth resuming has a conversation: one run each time.
+    const talk = async () => {
+      const c = await tp!.connect();
+      const ended = runEnded(c);
+      await c.request({ method: 'run', params: { input: [text('hi')] } });
+      await ended;
+      await c.close();
+      await tp!.stop();
+    };
     tp = await startTestPod({ name: 'p', plugins: [...defaultPlugins(), counter()] });
     const dir = tp.dir;
-    await tp.stop();
+    await talk();
     tp = await startTestPod({ name: 'p', dir, resume: true, plugins: [...defaultPlugins(), counter()] });
-    await tp.stop();
+    await talk();
     tp = await startTestPod({ name: 'p', dir, resume: true, plugins: [...defaultPlugins(), counter()] });
     expect(restored).toEqual([[], [{ n: 1 }], [{ n: 1 }, { n: 2 }]]);
   });

@@ -99,6 +99,15 @@ describe('Scope lattice', () => {
     expect(scope.canWrite(p('src/a.ts'))).toBe(true);
   });
 
+  it('judges a path known to be canonical by the rules alone, without resolving it', () => {
+    const scope = new Scope({ allow: [rule(project, 'write')], deny: [rule(p('secret'), 'read')] }, project);
+    // `src/escape` is a link out of the project: resolved it is outside, taken as written it is not.
+    expect(scope.permissionAt(p('src/escape/passwd'))).toBeUndefined();
+    expect(scope.permissionAtCanonical(p('src/escape/passwd'))).toBe('write');
+    expect(scope.permissionAtCanonical(p('secret/key'))).toBeUndefined();
+    expect(scope.permissionAtCanonical(path.join(outside, 'passwd'))).toBeUndefined();
+  });
+
   it('a non-recursive rule covers its target and direct children only', () => {
     const scope = new Scope({ allow: [rule(p('src'), 'write', false)] }, project);
     expect(scope.permissionAt(p('src'))).toBe('write');

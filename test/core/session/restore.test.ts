@@ -26,8 +26,10 @@ describe('session restore', () => {
     const again = openSession({ ...base, dir, resume: true });
     again.log.append({ type: 'run_end', ts: 4, result: 'finished' });
     again.log.close();
-    expect(fs.readFileSync(s.log.file, 'utf8').split('\n').at(-2)).toBe('{"type":"run_end","ts":4,"result":"finished"}');
-    expect(readSession(s.log.file).skippedLines).toBe(1); // the torn line, now in the middle, is skipped and counted
+    expect(JSON.parse(fs.readFileSync(s.log.file, 'utf8').split('\n').at(-2)!)).toMatchObject({ type: 'run_end', ts: 4, result: 'finished' });
+    const after = readSession(s.log.file);
+    expect(after.skippedLines).toBe(1); // the torn line, now in the middle, is skipped and counted
+    expect(after.chain.status).toBe('intact'); // the entry after it follows the last whole line
   });
 
   it('closes tool calls left open by a crash and writes the closure to the log', () => {

@@ -1,4 +1,4 @@
-import { PodClient, type ExtensionEventLine } from '../../../core/client/PodClient.js';
+import { PodClient, type UnknownEvent } from '../../../core/client/PodClient.js';
 import type { Event } from '../../../core/protocol/index.js';
 import type { PermissionRequest, PermissionResolved } from '../../../plugins/permissions/permissionWire.js';
 import { recorder, runEnded, startTestPod, text, type TestPod, type TestPodOptions } from '../../support/startTestPod.js';
@@ -17,13 +17,13 @@ export function scriptedPod(script: Reply[], opts: { permissions?: Record<string
 /** Every event a client gets, protocol and extension alike, in order. */
 export class Watch {
   readonly events: Event[];
-  readonly ext: ExtensionEventLine[] = [];
+  readonly ext: UnknownEvent[] = [];
   private waiters: (() => void)[] = [];
 
   constructor(readonly client: PodClient) {
     this.events = recorder(client);
     client.onEvent(() => this.wake());
-    client.onExtensionEvent((e) => {
+    client.onUnknownEvent((e) => {
       this.ext.push(e);
       this.wake();
     });

@@ -7,7 +7,7 @@ import { Scope } from '../../../core/scope/Scope.js';
 import { fileRefResolver } from '../../../plugins/resolvers/fileRef/fileRefResolver.js';
 import {
   completeContext, completeWith, hostWith, hostWithConfig, resolveContext, resolveWith, tempDir, within, writeFiles,
-} from '../../contract/resolverHarness.js';
+} from '../../../testing/resolverHarness.js';
 
 let root: string;
 let project: string;

@@ -6,7 +6,7 @@ import { Scope } from '../../../core/scope/Scope.js';
 import { knowledgeResolver } from '../../../plugins/resolvers/knowledgeResolver.js';
 import {
   completeContext, completeWith, hostWith, hostWithConfig, resolveContext, resolveWith, tempDir, within, writeFiles,
-} from '../../contract/resolverHarness.js';
+} from '../../../testing/resolverHarness.js';
 
 let root: string;
 let project: string;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { pasteResolver } from '../../../plugins/resolvers/pasteResolver.js';
-import { hostWith, resolveContext, resolveWith } from '../../contract/resolverHarness.js';
+import { hostWith, resolveContext, resolveWith } from '../../../testing/resolverHarness.js';
 
 const host = hostWith(pasteResolver());
 const resolve = (segment: unknown) => resolveWith(host, 'paste', segment, resolveContext({ projectDir: process.cwd() }));

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { workflowResolver } from '../../../plugins/resolvers/workflowResolver.js';
 import {
   completeContext, completeWith, hostWith, hostWithConfig, resolveContext, resolveWith, tempDir, writeFiles,
-} from '../../contract/resolverHarness.js';
+} from '../../../testing/resolverHarness.js';
 
 let root: string;
 let project: string;

@@ -1,15 +1,14 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { CompleteContext, SegmentInput } from '../../core/hooks/HookTypes.js';
-import { createTestServices } from '../../testing/createTestServices.js';
-import type { PodServices } from '../../core/hooks/PodServices.js';
-import type { Resolution } from '../../core/pipeline/Resolution.js';
-import type { ResolveContext } from '../../core/pipeline/ResolveContext.js';
-import { PluginHost } from '../../core/plugin/PluginHost.js';
-import { parseSections, schemaWithSections } from '../../core/config/pluginSections.js';
-import type { YoiPlugin } from '../../core/plugin/YoiPlugin.js';
-import type { Scope } from '../../core/scope/Scope.js';
+import { createTestServices } from './createTestServices.js';
+import type { CompleteContext, PodServices, Resolution, ResolveContext, Scope, SegmentInput, YoiPlugin } from './api.js';
+import { PluginHost, parseSections, schemaWithSections } from './api.js';
+
+/**
+ * Helpers to call a plugin's hooks exactly as a pod does, without a pod: a started host, the
+ * contexts the pod passes, and the calls.
+ */
 
 /** A started host with `plugins` applied, as a pod builds it. */
 export function hostWith(...plugins: YoiPlugin[]): PluginHost {

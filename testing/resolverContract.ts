@@ -1,12 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { ResolutionSchema, type Resolution } from '../../core/pipeline/Resolution.js';
-import type { ResolveContext } from '../../core/pipeline/ResolveContext.js';
-import type { PluginHost } from '../../core/plugin/PluginHost.js';
-import type { YoiPlugin } from '../../core/plugin/YoiPlugin.js';
-import { Scope } from '../../core/scope/Scope.js';
+import { ResolutionSchema, Scope, type PluginHost, type Resolution, type ResolveContext, type YoiPlugin } from './api.js';
 import { hostWith, resolveContext, resolveWith, tempDir, within } from './resolverHarness.js';
+
+/**
+ * The test runner's functions the suite registers its cases with. jest:
+ * `{ describe, it, before: beforeAll, after: afterAll }`; node:test: `{ describe, it, before, after }`.
+ */
+export interface TestRunner {
+  describe(name: string, fn: () => void): unknown;
+  it(name: string, fn: () => Promise<void> | void): unknown;
+  before(fn: () => Promise<void> | void): unknown;
+  after(fn: () => Promise<void> | void): unknown;
+}
 
 /** What the suite prepares for every resolver, and what fixtures may use. */
 export interface ContractEnv {
@@ -53,21 +60,25 @@ function hostileValues(env: ContractEnv): unknown[] {
   ];
 }
 
+function wellFormed(result: Resolution | undefined): void {
+  if (result !== undefined) assert.ok(ResolutionSchema.safeParse(result).success, `not a valid Resolution: ${JSON.stringify(result).slice(0, 200)}`);
+}
+
 /**
  * The contract every resolver plugin — built-in or third-party — keeps: it registers for its
  * kind; never throws, whatever a client sends; returns promptly once the run is cancelled;
  * gives the same result for the same input and files; never returns content from outside
  * the pod's scope; copes with 10 MB inputs. Each result is `undefined` (decline) or a valid
- * Resolution. Hooks are called exactly as the pod calls them.
+ * Resolution. Hooks are called exactly as the pod calls them. Works with jest and node:test.
  */
-export function resolverContract(plugin: YoiPlugin, kind: string, fixtures: ResolverFixtures): void {
-  describe(`resolver contract: ${plugin.name} (${kind})`, () => {
+export function resolverContract(t: TestRunner, plugin: YoiPlugin, kind: string, fixtures: ResolverFixtures): void {
+  t.describe(`resolver contract: ${plugin.name} (${kind})`, () => {
     let host: PluginHost;
     let env: ContractEnv;
     let remove: () => void;
     const savedSecret = process.env.YOI_CONTRACT_SECRET;
 
-    beforeAll(async () => {
+    t.before(async () => {
       const tmp = tempDir('yoi-contract-');
       remove = tmp.remove;
       const projectDir = path.join(tmp.dir, 'project');
@@ -81,92 +92,79 @@ export function resolverContract(plugin: YoiPlugin, kind: string, fixtures: Reso
       fs.symlinkSync(path.join(outsideDir, 'secret.txt'), path.join(projectDir, 'secret-link'));
       process.env.YOI_CONTRACT_SECRET = secret;
       const scope = Scope.writable(projectDir);
-      env = {
-        projectDir, outsideDir, secret, scope,
-        context: (signal) => resolveContext({ projectDir, scope, signal }),
-      };
+      env = { projectDir, outsideDir, secret, scope, context: (signal) => resolveContext({ projectDir, scope, signal }) };
       await fixtures.setup?.(env);
       host = hostWith(plugin);
     });
 
-    afterAll(() => {
+    t.after(() => {
       remove?.();
       if (savedSecret === undefined) delete process.env.YOI_CONTRACT_SECRET;
       else process.env.YOI_CONTRACT_SECRET = savedSecret;
     });
 
     const resolve = (segment: unknown, ctx = env.context()) => resolveWith(host, kind, segment, ctx);
-    const expectWellFormed = (result: Resolution | undefined) => {
-      if (result !== undefined) expect(ResolutionSchema.safeParse(result).success).toBe(true);
-    };
     const hostileSegments = () => [
       {}, { kind }, { kind: 42 }, { kind, extra: { nested: [1, 2, { deep: null }] }, id: -1, chars: 'x', lines: null },
       ...hostileValues(env).map((value) => ({ kind, [fixtures.field]: value })),
       ...(fixtures.hostile?.(env) ?? []),
     ];
 
-    it(`registers a resolveSegment tap for ${kind}`, () => {
-      expect(host.keysOf('resolveSegment')).toContain(kind);
+    t.it(`registers a resolveSegment tap for ${kind}`, () => {
+      assert.ok(host.keysOf('resolveSegment').includes(kind), `${plugin.name} does not tap resolveSegment(${kind})`);
     });
 
-    it('resolves its valid fixtures to well-formed resolutions', async () => {
+    t.it('resolves its valid fixtures to well-formed resolutions', async () => {
       for (const segment of fixtures.valid(env)) {
         const result = await resolve(segment);
-        expectWellFormed(result);
-        expect(result).toBeDefined();
-        expect(result?.type).not.toBe('unresolved');
+        wellFormed(result);
+        assert.ok(result !== undefined && result.type !== 'unresolved', `did not resolve ${JSON.stringify(segment)}: ${JSON.stringify(result)}`);
       }
     });
 
-    it('never throws on hostile input, and answers each promptly', async () => {
+    t.it('never throws on hostile input, and answers each promptly', async () => {
       for (const segment of hostileSegments()) {
-        const result = await within(LARGE_MS, resolve(segment), `resolving ${JSON.stringify(segment).slice(0, 80)}`);
-        expectWellFormed(result);
+        wellFormed(await within(LARGE_MS, resolve(segment), `resolving ${JSON.stringify(segment).slice(0, 80)}`));
       }
     });
 
-    it('returns promptly with an already-aborted signal', async () => {
+    t.it('returns promptly with an already-aborted signal', async () => {
       const controller = new AbortController();
       controller.abort();
       for (const segment of [...fixtures.valid(env), ...fixtures.escapes(env), ...(fixtures.hostile?.(env) ?? [])]) {
-        expectWellFormed(await within(PROMPT_MS, resolve(segment, env.context(controller.signal)), 'an aborted resolve'));
+        wellFormed(await within(PROMPT_MS, resolve(segment, env.context(controller.signal)), 'an aborted resolve'));
       }
     });
 
-    it('returns promptly when aborted while resolving', async () => {
+    t.it('returns promptly when aborted while resolving', async () => {
       for (const segment of [...fixtures.valid(env), ...(fixtures.hostile?.(env) ?? [])]) {
         const controller = new AbortController();
         const pending = resolve(segment, env.context(controller.signal));
         setImmediate(() => controller.abort());
-        expectWellFormed(await within(PROMPT_MS, pending, 'a resolve aborted midway'));
+        wellFormed(await within(PROMPT_MS, pending, 'a resolve aborted midway'));
       }
     });
 
-    it('is deterministic: the same input and files give the same result', async () => {
+    t.it('is deterministic: the same input and files give the same result', async () => {
       const segments = [...fixtures.valid(env), ...fixtures.escapes(env), ...hostileSegments().slice(0, 12)];
-      for (const segment of segments) {
-        expect(await resolve(segment)).toEqual(await resolve(segment));
-      }
+      for (const segment of segments) assert.deepEqual(await resolve(segment), await resolve(segment));
     });
 
-    it('never returns content from outside the scope', async () => {
+    t.it('never returns content from outside the scope', async () => {
       for (const segment of [...fixtures.escapes(env), ...hostileSegments()]) {
         const result = await resolve(segment);
-        expectWellFormed(result);
-        expect(JSON.stringify(result ?? null)).not.toContain(env.secret);
+        wellFormed(result);
+        assert.ok(!JSON.stringify(result ?? null).includes(env.secret), `leaked outside content for ${JSON.stringify(segment).slice(0, 80)}`);
       }
     });
 
-    it('handles 10 MB inputs in reasonable time', async () => {
+    t.it('handles 10 MB inputs in reasonable time', async () => {
       const big = [
         fixtures.large?.(env) ?? { kind, [fixtures.field]: 'a'.repeat(TEN_MB) },
         { kind, [fixtures.field]: '../'.repeat(TEN_MB / 3) },
         { kind, [fixtures.field]: 'a/'.repeat(TEN_MB / 2) },
       ];
-      for (const segment of big) {
-        const result = await within(LARGE_MS, resolve(segment), 'a 10 MB resolve');
-        expectWellFormed(result);
-      }
+      for (const segment of big) wellFormed(await within(LARGE_MS, resolve(segment), 'a 10 MB resolve'));
     });
   });
 }

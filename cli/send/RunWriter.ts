@@ -1,0 +1,100 @@
+import type { Ora } from 'ora';
+import pc from 'picocolors';
+import type { Piece, RenderState, Span, Style } from './renderRun.js';
+
+export interface RunWriterOptions {
+  out: NodeJS.WritableStream;
+  err: NodeJS.WritableStream;
+  /** Both streams are terminals: a spinner, and control characters from the pod defused. */
+  interactive: boolean;
+  /** Colours (a terminal, and `NO_COLOR` not set). */
+  color: boolean;
+  /** `ora`, loaded only for a terminal. */
+  ora?: typeof import('ora').default;
+  now?: () => number;
+}
+
+/**
+ * Writes what `renderRun` produces: plain text when piped; on a terminal with colours (unless
+ * `NO_COLOR`) and a spinner with the elapsed time while the pod thinks, runs a tool or
+ * compacts. The spinner is on stderr and only at the start of a line, so it never overwrites
+ * streamed text.
+ */
+export class RunWriter {
+  private readonly colors: ReturnType<typeof pc.createColors>;
+  private spinner?: Ora;
+  private activity?: string;
+  private since = 0;
+  private ticker?: NodeJS.Timeout;
+  private readonly now: () => number;
+
+  constructor(private readonly opts: RunWriterOptions) {
+    this.colors = pc.createColors(opts.color);
+    this.now = opts.now ?? Date.now;
+  }
+
+  write(pieces: readonly Piece[]): void {
+    if (pieces.length === 0) return;
+    this.pause();
+    for (const piece of pieces) (piece.to === 'out' ? this.opts.out : this.opts.err).write(piece.spans.map((s) => this.paint(s)).join(''));
+  }
+
+  /** Shows what the pod is doing (a spinner) after the output of one event. */
+  show(state: RenderState): void {
+    if (!this.opts.interactive || !this.opts.ora) return;
+    const label = state.atLineStart ? state.activity : undefined;
+    if (label === undefined) {
+      this.stop();
+      return;
+    }
+    if (label !== this.activity) {
+      this.activity = label;
+      this.since = this.now();
+    }
+    this.spinner ??= this.opts.ora({ stream: this.opts.err, discardStdin: false, color: this.opts.color ? 'cyan' : false });
+    this.spinner.text = this.label();
+    if (!this.spinner.isSpinning) this.spinner.start();
+    this.ticker ??= setInterval(() => {
+      if (this.spinner?.isSpinning) this.spinner.text = this.label();
+    }, 1000).unref();
+  }
+
+  /** Removes the spinner (before output, and at the end). */
+  stop(): void {
+    this.pause();
+    this.activity = undefined;
+    clearInterval(this.ticker);
+    this.ticker = undefined;
+  }
+
+  private pause(): void {
+    if (this.spinner?.isSpinning) this.spinner.stop();
+  }
+
+  private label(): string {
+    const seconds = Math.floor((this.now() - this.since) / 1000);
+    const elapsed = seconds < 60 ? `${seconds}s` : `${Math.floor(seconds / 60)}m ${String(seconds % 60).padStart(2, '0')}s`;
+    return `${this.opts.interactive ? defuse(this.activity ?? '') : this.activity}… ${this.colors.dim(elapsed)}`;
+  }
+
+  private paint(s: Span): string {
+    // On a terminal, what the pod sends must not drive the terminal (escape sequences).
+    const text = this.opts.interactive ? defuse(s.text) : s.text;
+    return PAINT[s.style](this.colors, text);
+  }
+}
+
+const PAINT: Record<Style, (c: ReturnType<typeof pc.createColors>, text: string) => string> = {
+  reply: (_c, t) => t,
+  ok: (c, t) => c.green(t),
+  fail: (c, t) => c.red(t),
+  name: (c, t) => c.bold(t),
+  dim: (c, t) => c.dim(t),
+  warn: (c, t) => c.yellow(t),
+  error: (c, t) => c.red(t),
+};
+
+/** Control characters other than newline and tab become U+FFFD (CRLF is a newline). */
+function defuse(text: string): string {
+  return text.replaceAll('\r\n', '\n').replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '\ufffd');
+}

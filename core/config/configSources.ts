@@ -1,0 +1,109 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { YoiError } from '../errors/YoiError.js';
+
+/** One file of a config's content: its path and the SHA-256 of what counts of it. */
+export interface ConfigSourceFile {
+  readonly path: string;
+  readonly sha256: string;
+}
+
+/** What a config is made of, and its digest (what `yoi trust` records and children compare). */
+export interface ConfigSources {
+  readonly files: readonly ConfigSourceFile[];
+  readonly digest: string;
+}
+
+/** Local modules followed from one config, at most (a config is a few files). */
+const MAX_FILES = 256;
+/** Largest file hashed or scanned. */
+const MAX_BYTES = 16 * 1024 * 1024;
+const CODE = /\.(?:[cm]?[jt]sx?)$/;
+const VERSION = 'yoi-config-digest-v1';
+
+/**
+ * Module specifiers in JS/TS source: `import … from 'x'`, `import 'x'`, `export … from 'x'`,
+ * `import('x')` and `require('x')` with a literal. A scan, not a parse: a specifier in a comment
+ * only adds a file to the digest (more is covered, never less of what is really imported).
+ */
+const SPECIFIER = /\b(?:import|export)\s*(?:[\w*${}\s,]*?\bfrom\s*)?["']([^"'\n]+)["']|\b(?:import|require)\s*\(\s*["']([^"'\n]+)["']\s*\)/g;
+
+const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
+
+/** The digest of no config at all (a pod that found none; a child must find none either). */
+export const NO_CONFIG_DIGEST = digestOf([]);
+
+function digestOf(files: readonly ConfigSourceFile[]): string {
+  const lines = [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)).map((f) => `${f.path}\0${f.sha256}\n`);
+  return sha256(`${VERSION}\n${lines.join('')}`);
+}
+
+function read(file: string): Buffer {
+  const st = fs.statSync(file);
+  if (st.size > MAX_BYTES) throw new YoiError('YOI_ERR_CONFIG', `${file}: a config file over ${MAX_BYTES / 1024 / 1024} MiB is not loaded`);
+  return fs.readFileSync(file);
+}
+
+/**
+ * The files a config consists of, found without running any of it, and their digest: the
+ * config file, and for a JS/TS config every local module reachable through static imports
+ * (relative or absolute specifiers, resolved as jiti resolves them; packages under
+ * node_modules are not followed). `package.json` counts with its `yoi` key only (the rest of
+ * the file is the project's). Dynamic imports with a computed name are not seen.
+ */
+export async function configSources(configPath: string | null): Promise<ConfigSources> {
+  if (configPath === null) return { files: [], digest: NO_CONFIG_DIGEST };
+  const file = path.resolve(configPath);
+  if (path.basename(file) === 'package.json') {
+    const bytes = read(file);
+    let counted: string | Buffer = bytes;
+    try {
+      counted = JSON.stringify((JSON.parse(bytes.toString('utf8')) as { yoi?: unknown }).yoi ?? null);
+    } catch {
+      // not JSON: the whole file counts (loading it fails anyway)
+    }
+    const files = [{ path: file, sha256: sha256(counted) }];
+    return { files, digest: digestOf(files) };
+  }
+  if (!CODE.test(file)) {
+    const files = [{ path: file, sha256: sha256(read(file)) }];
+    return { files, digest: digestOf(files) };
+  }
+  const { createJiti } = await import('jiti');
+  const jiti = createJiti(pathToFileURL(file).href, { fsCache: false, moduleCache: false });
+  const files: ConfigSourceFile[] = [];
+  const queue = [file];
+  const seen = new Set(queue);
+  while (queue.length > 0) {
+    const current = queue.shift()!;
+    const bytes = read(current);
+    files.push({ path: current, sha256: sha256(bytes) });
+    if (!CODE.test(current)) continue;
+    for (const spec of specifiers(bytes.toString('utf8'))) {
+      const dep = resolveLocal(jiti, spec, current);
+      if (dep === undefined || seen.has(dep)) continue;
+      if (seen.size >= MAX_FILES) throw new YoiError('YOI_ERR_CONFIG', `${file}: imports more than ${MAX_FILES} local modules`);
+      seen.add(dep);
+      queue.push(dep);
+    }
+  }
+  return { files, digest: digestOf(files) };
+}
+
+function specifiers(source: string): string[] {
+  const out: string[] = [];
+  for (const m of source.matchAll(SPECIFIER)) out.push(m[1] ?? m[2]);
+  return out;
+}
+
+/** A relative or absolute specifier resolved to a local file (not a package, not a builtin). */
+function resolveLocal(jiti: { esmResolve: (id: string, opts: { parentURL: string; try: true }) => string | undefined }, spec: string, from: string): string | undefined {
+  if (!spec.startsWith('.') && !spec.startsWith('/') && !spec.startsWith('file:')) return undefined;
+  const resolved = jiti.esmResolve(spec, { parentURL: pathToFileURL(from).href, try: true });
+  if (!resolved?.startsWith('file:')) return undefined;
+  const p = fileURLToPath(resolved);
+  if (p.split(path.sep).includes('node_modules')) return undefined;
+  return fs.statSync(p, { throwIfNoEntry: false })?.isFile() ? p : undefined;
+}
