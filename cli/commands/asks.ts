@@ -13,7 +13,7 @@ export default class Asks extends YoiCommand {
     const [{ connectPod }, { YoiError }, { askLines }] = await Promise.all([
       import('../podTarget.js'), import('../../core/errors/YoiError.js'), import('../permissionLines.js'),
     ]);
-    const { client, name } = await connectPod(flags);
+    const { client, name, target } = await connectPod(flags);
     let reply;
     try {
       reply = await client.requestExtension('permission_list');
@@ -27,6 +27,6 @@ export default class Asks extends YoiCommand {
       this.print(JSON.stringify(requests, null, 2));
       return;
     }
-    for (const line of askLines(requests, name)) this.print(line);
+    for (const line of askLines(requests, target)) this.print(line);
   }
 }
