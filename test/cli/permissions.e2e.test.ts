@@ -70,7 +70,7 @@ describeSandboxed('Bash through yoi send, the ask answered by a second client', 
     expect(r.stdout).toContain('✓ Bash');
     expect(fs.readFileSync(path.join(dir, 'out.txt'), 'utf8')).toBe('approved\n');
     expect(JSON.parse(yoi(['asks', '--json'], { cwd: dir, env }).stdout)).toEqual([]);
-  });
+  }, 240_000);
 });
 
 describe('asks from the command line', () => {
@@ -84,7 +84,7 @@ describe('asks from the command line', () => {
     expect(r.stderr).toContain(`[permission ${id}] reject_once (timeout)`);
     expect(r.stdout).toContain('✗ Read a.txt');
     expect(r.stdout).not.toContain('secret');
-  });
+  }, 240_000);
 
   it('yoi asks lists the pending ask; yoi deny --message refuses it with the reason; a second answer is a one-line error', async () => {
     const { dir, env, pod } = await podWith([{ name: 'Read', arguments: { file_path: 'a.txt' } }], { rules: [{ tool: 'Read', action: 'ask' }] }, { 'a.txt': 'secret\n' });
@@ -113,5 +113,5 @@ describe('asks from the command line', () => {
     expect(yoi(['asks'], { cwd: dir, env }).stdout).toBe('no pending permission requests (pod asker)\n');
     // The pod kept running.
     expect(yoi(['pod', 'status'], { cwd: dir, env }).status).toBe(0);
-  });
+  }, 240_000);
 });
