@@ -32,6 +32,8 @@ export interface PodClientOptions {
   welcomeTimeoutMs?: number;
   /** A listener registered before `hello`, so it also sees what the pod sends on connect (replayed alerts). */
   onEvent?: (event: Event) => void;
+  /** Likewise for events this build cannot decode (a plugin's: the asks a pod re-sends on connect). */
+  onUnknownEvent?: (event: UnknownEvent) => void;
 }
 
 type MethodInput = Method extends infer M ? (M extends Method ? Omit<M, 'request_id'> : never) : never;
@@ -111,6 +113,7 @@ export class PodClient {
     const socket = await openSocket(opts.socketPath, opts.connectTimeoutMs ?? 5000);
     const client = new PodClient(socket, opts);
     if (opts.onEvent) client.onEvent(opts.onEvent);
+    if (opts.onUnknownEvent) client.onUnknownEvent(opts.onUnknownEvent);
     if ((opts.protocol ?? 2) === 2) {
       try {
         await client.negotiate(opts.welcomeTimeoutMs ?? WELCOME_TIMEOUT_MS);
