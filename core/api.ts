@@ -56,7 +56,7 @@ export { formatZodError } from './errors/formatZodError.js';
 // Clients and pods on this machine
 export { PodClient, PodRequestError, type PodClientOptions, type UnknownEvent } from './client/PodClient.js';
 export { runtimeBase, podPaths, validatePodName, checkSocketPath, type PodPaths } from './pod/runtimePaths.js';
-export { ensurePrivateDir, isPidAlive, isSocketLive, readStatusFile, writeFileAtomic, type PodStatusFile } from './pod/podFiles.js';
+export { AtomicFileWriter, ensurePrivateDir, isPidAlive, isSocketLive, readStatusFile, writeFileAtomic, type PodStatusFile } from './pod/podFiles.js';
 export { POD_NODE_FLAGS } from './pod/podNodeFlags.js';
 export { PodNameSchema } from './pod/PodNameSchema.js';
 // Paths and sockets yoi trusts are the user's own (another local user's are refused).
