@@ -1,4 +1,3 @@
-import path from 'node:path';
 import {
   MethodError, canonicalPath, runStopOf, type ClientInfo, type EventChannel, type PodInfo, type ToolCallDecision, type ToolCallInfo,
 } from '../../core/api.js';
@@ -24,8 +23,6 @@ export interface GateParts {
 
 /** Decisions given to asks restored after a restart, kept for the same call made again. */
 const MAX_GRANTS = 100;
-/** Tools that write files: never allowed to write the policy's own state. */
-const WRITERS = new Set(['Write', 'Edit']);
 
 /**
  * The permission policy of one pod, on `beforeToolCall`: allow, deny (the model gets the
@@ -37,7 +34,6 @@ export class PermissionGate {
   readonly book: AskBook;
   readonly saved: SavedRules;
   readonly #projectDir: string;
-  readonly #guarded: readonly string[];
   readonly #grants = new Map<string, Outcome>();
   #problemSaid?: string;
 
@@ -45,16 +41,12 @@ export class PermissionGate {
     this.book = new AskBook((ask) => void this.finish(ask, { decision: ask.record.request.default, by: 'timeout', ended: 'timeout' }));
     this.#projectDir = canonicalPath(p.pod.projectDir) ?? p.pod.projectDir;
     this.saved = new SavedRules(permissionsFile(this.#projectDir));
-    const configPath = p.pod.services.config?.configPath;
-    this.#guarded = [this.saved.file, ...(configPath ? [canonicalPath(configPath) ?? configPath] : [])];
   }
 
   /** The `beforeToolCall` tap. */
   async check(call: ToolCallInfo): Promise<ToolCallDecision | undefined> {
     const subject = callSubject(call.name, call.arguments, { cwd: call.cwd, projectDir: this.#projectDir });
-    if (WRITERS.has(call.name) && subject?.kind === 'path' && this.#isGuarded(subject.absolute)) {
-      return { action: 'refuse', reason: `${path.basename(subject.absolute)} is part of the pod's control plane: tools may not write it` };
-    }
+    // The saved rules and the config are the pod's control plane: the scope refuses every tool's writes there.
     const sandboxed = this.p.bashSandboxed();
     const verdict = evaluatePolicy(this.p.policy, this.#savedRules(), { tool: call.name, subject }, { unsandboxedBash: sandboxed === false });
     if (verdict.action === 'allow') return undefined;
@@ -236,12 +228,6 @@ export class PermissionGate {
       if (problem) this.p.pod.services.alert('warn', `${this.p.plugin}: saved permission rules are ignored: ${problem}`);
     }
     return rules.map(asRule);
-  }
-
-  #isGuarded(absolute: string): boolean {
-    const dir = path.dirname(this.saved.file);
-    if (absolute === dir || (path.dirname(absolute) === dir && path.basename(absolute).match(/^\.?permissions\.json/))) return true;
-    return this.#guarded.includes(absolute);
   }
 
   #grant(key: string, outcome: Outcome): void {
