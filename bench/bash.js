@@ -33,7 +33,7 @@ if (!probe.ok) {
 const rounds = WARMUP + RUNS;
 const script = Array.from({ length: rounds }, () => [{ tool_calls: [{ name: 'Bash', arguments: { command: 'true' } }] }, { text: 'ok' }]).flat();
 const pod = await startPodProcess({
-  files: { 's.json': JSON.stringify(script), 'yoi.config.json': JSON.stringify({ model: { provider: 'scripted', script: 's.json' } }) },
+  files: { 's.json': JSON.stringify(script), 'yoi.config.json': JSON.stringify({ model: { provider: 'scripted', script: 's.json' }, permissions: { rules: [{ tool: 'Bash', action: 'allow' }] } }) },
 });
 
 // The command line the pod's Bash builds for `true` in that project.

@@ -41,6 +41,7 @@ export type { ResolveContext } from './pipeline/ResolveContext.js';
 export { defineTool, type ToolDefinition as ToolSpec } from './tools/defineTool.js';
 export { ToolRefusal, refusalsAsResults } from './tools/ToolRefusal.js';
 export type { Tool, ToolContext, ToolOutput, ToolProgress } from './tools/Tool.js';
+export { runStopOf, type RunStop } from './controller/RunStopped.js';
 export type { FileActivity } from './tools/FileActivity.js';
 export type { Provider, ProviderContext, ProviderPart, LlmRequest, ToolDefinition } from './provider/Provider.js';
 export {

@@ -24,12 +24,13 @@ import { listPodsTool } from './podtree/listPodsTool.js';
 import { podReporter } from './podtree/podReporter.js';
 import { spawnedPodEvents } from './podtree/spawnedPodEvents.js';
 import { podEventText } from './podtree/podEventText.js';
+import { permissionsPlugin } from './permissions/permissionsPlugin.js';
 import { mcp } from './mcp/mcpPlugin.js';
 import { wsPlugin } from './ws/wsPlugin.js';
 import { clusterPlugin } from './cluster/clusterPlugin.js';
 import type { YoiPlugin } from '../core/api.js';
 
-export { pasteResolver, fileRefResolver, knowledgeResolver, workflowResolver, bashTool };
+export { pasteResolver, fileRefResolver, knowledgeResolver, workflowResolver, bashTool, permissionsPlugin };
 export { TextKind, PasteKind, FileRefKind, KnowledgeRefKind, WorkflowInvokeKind } from './resolvers/shared/builtinKinds.js';
 export { PodTreeService } from './podtree/podTreePlugin.js';
 /** MCP servers' tools, resources and prompts: the `mcp` config section, or `mcp({ servers })` in place of the default one. */
@@ -75,6 +76,7 @@ export function defaultPlugins(opts: { exclude?: readonly string[] } = {}): YoiP
     mcp(),
     wsPlugin(),
     clusterPlugin(),
+    permissionsPlugin(),
   ];
   return plugins.filter((plugin) => !exclude.has(plugin.name));
 }

@@ -13,7 +13,7 @@ export async function lineSocket(path) {
     carry = lines.pop();
     for (const line of lines) {
       const now = process.hrtime.bigint();
-      waiters = waiters.filter((w) => !(line.includes(w.marker) && (w.resolve(now), true)));
+      waiters = waiters.filter((w) => !(line.includes(w.marker) && (w.resolve(w.withLine ? { at: now, line } : now), true)));
     }
   });
   return {
@@ -21,6 +21,8 @@ export async function lineSocket(path) {
     write: (line) => s.write(`${line}\n`),
     /** Resolves with the hrtime at which a line containing `marker` arrived. */
     next: (marker) => new Promise((resolve) => waiters.push({ marker, resolve })),
+    /** Likewise, with the line: `{ at, line }`. */
+    nextLine: (marker) => new Promise((resolve) => waiters.push({ marker, resolve, withLine: true })),
     close: () => s.destroy(),
   };
 }

@@ -3,6 +3,7 @@ import { useEffect, useState, useSyncExternalStore } from 'react';
 import { activityText, SPINNER, type Activity } from './activity.js';
 import type { AttachStore } from './AttachStore.js';
 import { inputLines } from './inputLines.js';
+import { modalLines } from './permissionModal.js';
 import { hintLine, queuedLines, statusLine } from './statusLine.js';
 import { color } from './style.js';
 import { viewport } from './viewport.js';
@@ -38,7 +39,10 @@ export function AttachApp({ store, podName, onLayout, columns, rows, now = Date.
   const activity = state.connection === 'connected' ? transcript.activity : undefined;
 
   const input = inputLines(state.input, width, Math.min(MAX_INPUT_LINES, Math.max(1, height - 5)), transcript.kinds);
-  const transcriptHeight = Math.max(1, height - input.length - 2 - (activity ? 1 : 0));
+  // A permission ask waits for a key: the oldest is drawn above the input, its countdown ticking.
+  const ask = state.asks?.[0];
+  const modal = ask ? modalLines(ask, { now: state.askClock ?? now(), width, podName: transcript.podName ?? podName, more: state.asks!.length - 1 }) : [];
+  const transcriptHeight = Math.max(1, height - input.length - 2 - (activity ? 1 : 0) - modal.length);
   const view = viewport(transcript.blocks, queuedLines(state), width, transcriptHeight, state.scroll, state.showTools, transcript.kinds);
   onLayout?.({ total: view.total, height: transcriptHeight });
 
@@ -51,6 +55,11 @@ export function AttachApp({ store, podName, onLayout, columns, rows, now = Date.
           </Text>
         ))}
       </Box>
+      {modal.map((line, i) => (
+        <Text key={`ask${i}`} wrap="truncate-end">
+          {line}
+        </Text>
+      ))}
       {activity && <ActivityLine activity={activity} since={state.runSince ?? now()} now={now} />}
       {input.map((line, i) => (
         <Text key={`in${i}`} wrap="truncate-end">

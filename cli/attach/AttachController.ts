@@ -7,6 +7,7 @@ import { InputHistory } from './InputHistory.js';
 import { keyIntent, type Intent } from './keyIntent.js';
 import { loadMarkdown } from './markdownLines.js';
 import { newPaste } from './pasteChip.js';
+import { PermissionPrompt } from './PermissionPrompt.js';
 import { PodLink } from './PodLink.js';
 import { answerOf } from './questions.js';
 import { RunSender } from './RunSender.js';
@@ -45,6 +46,7 @@ export class AttachController {
   private readonly completer: Completer;
   private readonly sender: RunSender;
   private readonly history: InputHistory;
+  private readonly asks: PermissionPrompt;
   private status: PodStatus | undefined;
   private quitting = false;
   private shutdownAsked = false;
@@ -60,9 +62,11 @@ export class AttachController {
       socketPath: opts.socketPath, url: opts.url, token: opts.token,
       batchMs: opts.batchMs,
       onEvent: (e) => this.onEvent(e),
+      onUnknownEvent: (e) => this.asks.onUnknownEvent(e),
       onEvents: (events) => this.update((s) => ({ ...s, transcript: reduceEvents(s.transcript, events) })),
       onConnection: (connection) => {
         if (connection !== 'connected') this.status = undefined;
+        if (connection !== 'connected') this.asks.reset();
         this.update((s) => (s.connection === connection ? s : { ...s, connection }));
         if (connection === 'connected') this.sender.sendQueued();
       },
@@ -70,6 +74,7 @@ export class AttachController {
     const client = () => (this.link.connected ? this.link.client : undefined);
     this.sender = new RunSender({ state: () => this.state, update: (f) => this.update(f), client, status: () => this.status, notice: (t) => this.notice(t) });
     this.completer = new Completer({ state: () => this.state, update: (f) => this.update(f), client });
+    this.asks = new PermissionPrompt({ state: () => this.state, update: (f) => this.update(f), client, now: this.now });
     this.history = new InputHistory((message) => this.update((s) => ({ ...s, transcript: addNote(s.transcript, 'info', message) })));
   }
 
@@ -102,12 +107,14 @@ export class AttachController {
     this.quitting = true;
     clearTimeout(this.noticeTimer);
     this.completer.dispose();
+    this.asks.dispose();
     this.terminal.dispose();
     await this.link.close();
   }
 
   /** Handles one intent (a key press after `keyIntent`); exposed for tests. */
   handle(intent: Intent): void {
+    if (this.asks.handle(intent)) return; // a permission ask on screen takes its keys first
     const question = this.state.question;
     if (question) {
       const answer = answerOf(question, intent);

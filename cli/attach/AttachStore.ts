@@ -1,4 +1,5 @@
 import type { Segment } from '../../core/protocol/index.js';
+import type { PermissionRequest } from '../../plugins/permissions/permissionWire.js';
 import { InputBuffer } from './InputBuffer.js';
 import { emptyTranscript, type TranscriptState } from './transcriptReducer.js';
 import type { Scroll } from './viewport.js';
@@ -40,6 +41,10 @@ export interface AttachState {
   readonly runSince?: number;
   /** Replies are rendered as markdown (the renderer is loaded after the first frame). */
   readonly markdown?: boolean;
+  /** Permission asks waiting for an answer, oldest first; the first is shown as a modal (PermissionPrompt). */
+  readonly asks?: readonly PermissionRequest[];
+  /** The time the asks' countdown was last drawn at. */
+  readonly askClock?: number;
 }
 
 export const initialAttachState: AttachState = {

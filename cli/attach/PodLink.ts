@@ -1,4 +1,4 @@
-import { PodClient } from '../../core/client/PodClient.js';
+import { PodClient, type UnknownEvent } from '../../core/client/PodClient.js';
 import type { Event } from '../../core/protocol/index.js';
 import type { Connection } from './AttachStore.js';
 
@@ -12,6 +12,8 @@ export interface PodLinkOptions {
   /** Events in order, in batches of at most one per `batchMs` (for rendering). */
   onEvents: (events: Event[]) => void;
   onConnection: (state: Connection) => void;
+  /** Events this build cannot decode (a plugin's, e.g. permission asks), as they arrive. */
+  onUnknownEvent?: (event: UnknownEvent) => void;
   batchMs?: number;
   clientName?: string;
 }
@@ -61,6 +63,7 @@ export class PodLink {
     const client = await PodClient.connect({
       ...(this.opts.url !== undefined ? { url: this.opts.url, token: this.opts.token } : { socketPath: this.opts.socketPath }), protocol: 2, clientName: this.opts.clientName ?? 'yoi-attach', connectTimeoutMs: 3000,
       onEvent: (e) => this.receive(e),
+      ...(this.opts.onUnknownEvent ? { onUnknownEvent: this.opts.onUnknownEvent } : {}),
     });
     if (this.closing) {
       void client.close();

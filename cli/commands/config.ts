@@ -12,7 +12,11 @@ export default class ConfigCommand extends YoiCommand {
     const { loadProject } = await import('../loadProject.js');
     const { configToJson } = await import('../../core/config/configToJson.js');
     const { config } = await loadProject({ configFile: flags.config });
+    const { effectivePolicy } = await import('../effectivePolicy.js');
     const json = configToJson(config);
+    // The permission policy as it applies includes the rules saved in .yoi/permissions.json.
+    const policy = effectivePolicy(config);
+    if (policy) json.permissions = policy;
     if (flags.json) {
       this.print(JSON.stringify(json, null, 2));
       return;

@@ -11,8 +11,10 @@ export default class PluginsCommand extends YoiCommand {
     const { flags } = await this.parse(PluginsCommand);
     const { loadProject } = await import('../loadProject.js');
     // Listing must work even when model.provider is wrong: this is where one looks it up.
-    const { host } = await loadProject({ configFile: flags.config, checkProvider: false });
-    const plugins = host.describePlugins();
+    const { config, host } = await loadProject({ configFile: flags.config, checkProvider: false });
+    const { effectivePolicy, policyLine } = await import('../effectivePolicy.js');
+    const policy = effectivePolicy(config);
+    const plugins = host.describePlugins().map((p) => (policy && p.name === 'yoi:permissions' ? { ...p, policy } : p));
     if (flags.json) {
       this.print(JSON.stringify(plugins, null, 2));
       return;
@@ -32,6 +34,7 @@ export default class PluginsCommand extends YoiCommand {
         p.protocol.length > 0 && p.protocol.join(', '),
       ].filter(Boolean);
       if (more.length > 0) this.print(`${''.padEnd(width)}  ${more.join(' · ')}`);
+      if ('policy' in p && policy) this.print(`${''.padEnd(width)}  ${policyLine(policy)}`);
     }
     const kinds = host.keysOf('resolveSegment').map((k) => {
       const sigil = host.segmentKinds.get(k)?.sigil;

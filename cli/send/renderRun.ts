@@ -1,6 +1,7 @@
 import type { UnknownEvent } from '../../core/client/PodClient.js';
 import { isAnotherClientsError } from '../../core/client/v1Replies.js';
 import type { ErrorCode, Event } from '../../core/protocol/index.js';
+import { permissionEventLine, type AskTarget } from '../permissionLines.js';
 import { mainArgument, outcomeText } from './toolCallLine.js';
 
 /** How a span of output looks on a terminal; plain text ignores it. */
@@ -27,6 +28,8 @@ export interface RenderOptions {
   v1: boolean;
   /** stdout and stderr are the same terminal: an alert first ends the transcript's line. */
   sharedTerminal: boolean;
+  /** The pod this run goes to, for the `yoi approve ID --pod NAME` a permission ask prints. */
+  target?: AskTarget;
 }
 
 export interface RenderState {
@@ -124,7 +127,14 @@ export function renderEvent(state: RenderState, event: Event): Rendered {
 
 /** An event this build cannot read (a newer pod's, a plugin's): one dim line, not repeated. */
 export function renderUnknownEvent(state: RenderState, event: UnknownEvent): Rendered {
-  if (state.outcome || !state.accepted || state.lastUnknown === event.event) return { state, pieces: [] };
+  if (state.outcome || !state.accepted) return { state, pieces: [] };
+  // A permission ask stops the run until someone answers: say so on stderr, with how to answer.
+  const asked = permissionEventLine(event, state.options.target ?? { name: '', flag: '' });
+  if (asked) {
+    const r = new Builder(state).err([span(asked.line, asked.request ? 'warn' : 'dim')]);
+    return r.set({ activity: asked.request ? `waiting for permission ${asked.request.id}` : running(state.calls) ?? 'thinking' }).done();
+  }
+  if (state.lastUnknown === event.event) return { state, pieces: [] };
   const data = (typeof event.data === 'object' && event.data !== null ? event.data : {}) as Record<string, unknown>;
   const about = ['summary', 'message', 'text', 'tool'].map((k) => data[k]).find((v): v is string => typeof v === 'string' && v !== '');
   return new Builder(state).note(`${event.event}${about ? `: ${oneLine(about)}` : ''}`).set({ lastUnknown: event.event }).done();

@@ -26,7 +26,7 @@ export async function runSend({ flags, input }: SendOptions): Promise<void> {
     out: process.stdout, err: process.stderr, interactive, color,
     ora: spinner ? (await import('ora')).default : undefined,
   });
-  let state: RenderState = initialRenderState({ quiet: flags.quiet === true, v1: client.protocol === 1, sharedTerminal: interactive });
+  let state: RenderState = initialRenderState({ quiet: flags.quiet === true, v1: client.protocol === 1, sharedTerminal: interactive, target });
   let ended!: (outcome: Outcome) => void;
   const outcome = new Promise<Outcome>((resolve) => (ended = resolve));
   const apply = ({ state: next, pieces }: Rendered) => {

@@ -49,6 +49,8 @@ export interface PodClientOptions {
   welcomeTimeoutMs?: number;
   /** A listener registered before `hello`, so it also sees what the pod sends on connect (replayed alerts). */
   onEvent?: (event: Event) => void;
+  /** Likewise for events this build cannot decode (a plugin's: the asks a pod re-sends on connect). */
+  onUnknownEvent?: (event: UnknownEvent) => void;
 }
 
 /** A method line as `request()` and `send()` take it (the client adds the `request_id`). */
@@ -126,6 +128,7 @@ export class PodClient {
     const socket = await PodClient.open(opts);
     const client = new PodClient(socket, opts);
     if (opts.onEvent) client.onEvent(opts.onEvent);
+    if (opts.onUnknownEvent) client.onUnknownEvent(opts.onUnknownEvent);
     if ((opts.protocol ?? 2) === 2) {
       try {
         await client.negotiate(opts.welcomeTimeoutMs ?? WELCOME_TIMEOUT_MS);
@@ -174,32 +177,30 @@ export class PodClient {
   request(method: MethodInput, timeoutMs = this.opts.requestTimeoutMs ?? 10_000): Promise<Reply> {
     if (this.isClosed) return Promise.reject(new YoiError('YOI_ERR_CONNECTION', 'the connection to the pod is closed'));
     if (this.v1 && this.protocol === 1) return this.v1.request(method, timeoutMs);
-    const id = `r${this.nextId++}`;
-    return new Promise<Reply>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.pending.delete(id);
-        reject(new YoiError('YOI_ERR_TIMEOUT', `the pod did not answer \`${method.method}\` within ${timeoutMs} ms`));
-      }, timeoutMs);
-      this.pending.set(id, { resolve: resolve as Pending['resolve'], reject, timer });
-      this.socket.write(`${encodeMethod({ ...method, request_id: id } as Method)}\n`);
-    });
+    return this.requestLine(method.method, (id) => encodeMethod({ ...method, request_id: id } as Method), timeoutMs) as Promise<Reply>;
   }
 
   /**
    * Sends a method a plugin added to the protocol (`permission_reply`); resolves with the pod's
-   * `ack` or the plugin's reply event, rejects with the pod's error (v2 only).
+   * `ack` or the plugin's reply event (unchecked data: validate it with the plugin's schema),
+   * rejects with the pod's error (v2 only).
    */
   requestExtension(method: string, params?: unknown, timeoutMs = this.opts.requestTimeoutMs ?? 10_000): Promise<EventOf<'ack'> | UnknownEvent> {
     if (this.isClosed) return Promise.reject(new YoiError('YOI_ERR_CONNECTION', 'the connection to the pod is closed'));
     if (this.protocol !== 2) return Promise.reject(new YoiError('YOI_ERR_UNSUPPORTED', `the pod speaks protocol v1, which has no \`${method}\``));
+    const line = (id: string) => JSON.stringify({ method, request_id: id, ...(params !== undefined ? { params } : {}) });
+    return this.requestLine(method, line, timeoutMs) as Promise<EventOf<'ack'> | UnknownEvent>;
+  }
+
+  private requestLine(name: string, encode: (id: string) => string, timeoutMs: number): Promise<Reply | UnknownEvent> {
     const id = `r${this.nextId++}`;
-    return new Promise<EventOf<'ack'> | UnknownEvent>((resolve, reject) => {
+    return new Promise<Reply | UnknownEvent>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);
-        reject(new YoiError('YOI_ERR_TIMEOUT', `the pod did not answer \`${method}\` within ${timeoutMs} ms`));
+        reject(new YoiError('YOI_ERR_TIMEOUT', `the pod did not answer \`${name}\` within ${timeoutMs} ms`));
       }, timeoutMs);
       this.pending.set(id, { resolve: resolve as Pending['resolve'], reject, timer });
-      this.socket.write(`${JSON.stringify({ method, request_id: id, ...(params !== undefined ? { params } : {}) })}\n`);
+      this.socket.write(`${encode(id)}\n`);
     });
   }
 

@@ -10,6 +10,7 @@ import { notificationPreview } from './notificationPreview.js';
 import { notificationText } from './notificationText.js';
 import { CANCELLED_BY_USER, INTERRUPTED_BY_USER, INTERRUPT_NOTE, closeOrphans, orphanToolCalls } from './orphanToolCalls.js';
 import { RecentRequestIds } from './RecentRequestIds.js';
+import { RunStopped, type RunStop } from './RunStopped.js';
 import { renderPodEvent } from './renderPodEvent.js';
 import { runToolCalls } from './runToolCalls.js';
 import { ToolSet } from './ToolSet.js';
@@ -109,15 +110,15 @@ export class PodController {
   /** Stops accepting methods, cancels the active run (it still ends with its terminal event). */
   async shutdown(): Promise<void> {
     this.stopping = true;
-    if (this.active) this.stopRun('cancel');
+    if (this.active) this.stopRun('cancel', 'shutdown');
     await this.rt.work.settled();
   }
 
-  private stopRun(kind: 'pause' | 'cancel'): Reply {
+  private stopRun(kind: 'pause' | 'cancel', why: RunStop = kind): Reply {
     const run = this.active!;
     if (kind === 'cancel') run.stop = 'cancel';
     else run.stop ??= 'pause';
-    run.abort.abort();
+    run.abort.abort(new RunStopped(why));
     return { ok: true };
   }
 

@@ -32,6 +32,8 @@ export const ERROR_CODES = {
   YOI_ERR_NOT_A_TERMINAL: 'yoi attach needs an interactive terminal',
   /** What was opened is not the path that was checked: a directory on the way was moved or swapped for a symlink meanwhile. */
   YOI_ERR_PATH_CHANGED: '<path> changed while it was being opened; try again',
+  /** `.yoi/permissions.json` (the saved permission rules) is invalid, unsafe (not the user's, a link) or cannot be written. */
+  YOI_ERR_PERMISSIONS_FILE: 'the permissions file <file> cannot be used: <cause>',
   /** A plugin's tap or `apply()` threw or rejected; the message names the plugin and the hook. */
   YOI_ERR_PLUGIN: 'plugin <name> failed in <hook>: <cause>',
   /** A plugin lists in `dependsOn` a plugin that is not applied before it. */

@@ -41,7 +41,8 @@ export const SegmentKindInfoSchema = struct({
 });
 export type SegmentKindInfo = z.infer<typeof SegmentKindInfoSchema>;
 
-export const WelcomeDataSchema = struct({
+/** Loose: plugins add fields through the `welcome` hook (pending permission asks), kept on both ends. */
+export const WelcomeDataSchema = z.looseObject({
   protocol_version: U32,
   pod_name: Str,
   session_id: Str,

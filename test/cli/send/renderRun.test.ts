@@ -149,6 +149,27 @@ describe('renderRun', () => {
     expect(out).toBe('· permission_request: Write /etc/hosts\n· tool_progress\n');
   });
 
+  it('a permission ask: a line on stderr with its id and how to answer, the spinner waiting for it; its end as a line too', () => {
+    const request = {
+      id: '3f9a1c2e', tool: 'Bash', args: { command: 'npm test' }, summary: 'Bash: npm test', options: ['allow_once', 'reject_once'],
+      deadline_ms: 125_000, default: 'reject_once', pod: 'worker', expires_at: 1,
+    };
+    const asked = { event: 'permission_request', data: request, line: '' };
+    const second = { event: 'permission_request', data: { ...request, id: '0b0b0b0b' }, line: '' };
+    const resolved = { event: 'permission_resolved', data: { id: '3f9a1c2e', decision: 'allow_once', by: 'yoi-cli', pod: 'worker' }, line: '' };
+    const target = { name: 'lead', flag: '--pod lead' };
+    const { out, err, activities } = play([ack, ...call('c1', 'Bash', { command: 'npm test' }), { unknown: asked }, { unknown: second }, { unknown: resolved }, end()], { target });
+    expect(err).toBe([
+      '[permission 3f9a1c2e] [pod worker] Bash: npm test — answer: yoi approve 3f9a1c2e --pod lead | yoi deny 3f9a1c2e --pod lead (reject_once in 2m 05s)',
+      '[permission 0b0b0b0b] [pod worker] Bash: npm test — answer: yoi approve 0b0b0b0b --pod lead | yoi deny 0b0b0b0b --pod lead (reject_once in 2m 05s)',
+      '[permission 3f9a1c2e] allow_once (yoi-cli)',
+      '',
+    ].join('\n'));
+    expect(out).toBe('');
+    expect(activities).toContain('waiting for permission 3f9a1c2e');
+    expect(activities).toContain('Bash npm test');
+  });
+
   it('remembers at most 256 calls waiting for a result (a pod cannot grow it without bound)', () => {
     const calls = Array.from({ length: 300 }, (_, i) => call(`c${i}`, 'Read', { file_path: `f${i}` })).flat();
     const { out, state } = play([ack, ...calls, result('c0', 'Read 1 line from /f0'), result('c299', 'Read 1 line from /f299')]);

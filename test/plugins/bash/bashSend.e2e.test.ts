@@ -19,7 +19,7 @@ describeSandboxed('Bash end to end: `yoi pod start` on the scripted provider, dr
       ] },
       // then the script is exhausted: the echo answer shows the model what the tools returned
     ];
-    const config = JSON.stringify({ model: { provider: 'scripted', script: 's.json' } });
+    const config = JSON.stringify({ model: { provider: 'scripted', script: 's.json' }, permissions: { rules: [{ tool: 'Bash', action: 'allow' }] } });
     const dir = makeProject({ 's.json': JSON.stringify(script), 'yoi.config.json': config });
     const env = { YOI_RUNTIME_DIR: path.join(dir, 'run'), ANTHROPIC_API_KEY: 'sk-never-in-a-command' };
     const pod = await startPodProcess([], { cwd: dir, env });

@@ -20,7 +20,7 @@ async function podWith(rounds: Call[][], files: Record<string, string> = {}) {
   const socket = path.join(dir, 'run', 'test', 'sock');
   const script = [...rounds.map((calls) => ({ tool_calls: calls })), { text: 'done' }];
   fs.writeFileSync(path.join(dir, 's.json'), JSON.stringify(script).replaceAll('$SOCK', socket));
-  tp = await startTestPod({ dir, config: { model: { provider: 'scripted', script: 's.json' } } });
+  tp = await startTestPod({ dir, config: { model: { provider: 'scripted', script: 's.json' }, permissions: { rules: [{ tool: 'Bash', action: 'allow' }] } } });
   expect(tp.socket).toBe(socket);
   return tp;
 }
