@@ -14,7 +14,7 @@ import { PodClient } from '../dist/core/client/PodClient.js';
 import { createHostFromConfig } from '../dist/core/config/createHostFromConfig.js';
 import { loadConfig } from '../dist/core/config/loadConfig.js';
 import { Pod } from '../dist/core/pod/Pod.js';
-import { estimateItemsTokens, loadTokenizer } from '../dist/core/tokens/estimateTokens.js';
+import { countItemsTokens, loadTokenizer } from '../dist/core/tokens/estimateTokens.js';
 import { defaultPlugins } from '../dist/plugins/index.js';
 import { report } from './measure.js';
 
@@ -25,14 +25,14 @@ await loadTokenizer();
 // A coding session: requests, replies, and tool rounds reading ~3 KiB of source each.
 const code = (i) => Array.from({ length: 60 }, (_, l) => `${String(l + 1).padStart(4)}  export function step${i}_${l}(input: Item[]): number { return input.length * ${l}; }`).join('\n');
 const items = [];
-for (let i = 0; estimateItemsTokens(items) < TOKENS; i++) {
+for (let i = 0; (await countItemsTokens(items)) < TOKENS; i++) {
   items.push({ type: 'message', role: 'user', content: [{ type: 'text', text: `Please look at src/module${i}.ts and fix the off-by-one in step ${i}.` }] });
   items.push({ type: 'message', role: 'assistant', content: [{ type: 'text', text: `Reading src/module${i}.ts first.` }] });
   items.push({ type: 'tool_call', call_id: `call_${i}`, name: 'Read', arguments: JSON.stringify({ path: `src/module${i}.ts` }) });
   items.push({ type: 'tool_result', call_id: `call_${i}`, summary: 'Read 60 lines', content: code(i) });
   items.push({ type: 'message', role: 'assistant', content: [{ type: 'text', text: `Fixed step ${i}: the loop now stops at length - 1, and the test passes.` }] });
 }
-const tokens = estimateItemsTokens(items);
+const tokens = await countItemsTokens(items);
 const sessionId = '01900000-0000-7000-8000-000000000001';
 const start = { type: 'session_start', v: 1, ts: 1, session_id: sessionId, pod_name: 'bench', cwd: '/', provider: 'scripted', model: 's.json', system_prompt: 'You help.' };
 const lines = [JSON.stringify(start)];
@@ -68,7 +68,7 @@ const client = await PodClient.connect({ socketPath: pod.paths.socket, clientNam
 async function compactOnce(warm) {
   pod.controller.replaceHistory(warm ? items : structuredClone(items));
   pod.compactor.tracker.reset();
-  if (warm) pod.compactor.contextTokens();
+  if (warm) await countItemsTokens(items);
   // Stopped when the pod sends compact_done (what follows is bookkeeping after the fact).
   let sent = 0;
   const off = pod.bus.subscribe((e) => {

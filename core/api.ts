@@ -32,7 +32,7 @@ export type { Tool, ToolContext, ToolOutput } from './tools/Tool.js';
 export type { FileActivity } from './tools/FileActivity.js';
 export type { Provider, ProviderContext, ProviderPart, LlmRequest, ToolDefinition } from './provider/Provider.js';
 export { messageItem, itemText, HistoryItemSchema, type HistoryItem } from './history/HistoryItem.js';
-export { estimateItemsTokens, estimateTextTokens } from './tokens/estimateTokens.js';
+export { countItemsTokens, countTextTokens, estimateItemsTokens, estimateTextTokens } from './tokens/estimateTokens.js';
 
 // Scope, and opening only what was checked (what was opened must be the checked path)
 export { Scope, canonicalPath, isWithin, ruleMatches, type ScopeCheck, type ScopeConfigInput, type ScopeLock, type ResolvedRule } from './scope/index.js';

@@ -1,5 +1,6 @@
 import type { Connection } from '../server/Connection.js';
 import { ExtensionEvent, encodeExtensionEvent } from '../protocol/ExtensionEvent.js';
+import { replyRefused } from '../server/backlogErrors.js';
 import { downgradeToV1, encodeEvent, type Alert, type Event, type EventName } from '../protocol/index.js';
 
 /** What the bus carries: a protocol event, or one a plugin defined. */
@@ -106,12 +107,16 @@ export class EventBus {
     this.deliver(events, this.batchFrom, true);
   }
 
-  /** Sends an event to one connection only (replies: history, welcome, ack, errors). */
+  /**
+   * Sends an event to one connection only (replies: history, welcome, ack, errors). A reply that
+   * would take a client that does not read past its queue bound is replaced by an error.
+   */
   reply(conn: Connection, event: AnyEvent): void {
     this.flush();
     this.beforeDeliver();
     const buf = this.encodeFor(conn, event);
-    if (buf.length > 0) conn.send(buf, false);
+    if (buf.length === 0 || conn.sendReply(buf)) return;
+    conn.sendReply(this.encodeFor(conn, replyRefused(conn, event, buf.length)));
   }
 
   /** Encodes consecutive broadcasts once per protocol version in use and queues them everywhere. */

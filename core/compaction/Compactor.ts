@@ -37,6 +37,8 @@ export class Compactor {
   private pendingManual = false;
   private compactedSinceRequest = false;
   private job?: Job;
+  /** The post-run threshold check counting the context (stopped with the pod). */
+  private idleCheck?: AbortController;
 
   constructor(private readonly rt: PodRuntime) {
     rt.state.onChange((status) => this.statusChanged(status));
@@ -56,9 +58,14 @@ export class Compactor {
     return this.autoDisabled;
   }
 
-  /** Estimated tokens of the next LLM request. */
+  /** Estimated tokens of the next LLM request (synchronous, so long items are estimated roughly). */
   contextTokens(): number {
     return this.tracker.current(this.rt.history, this.rt.systemPrompt);
+  }
+
+  /** Tokens of the next LLM request, counted without blocking the event loop. */
+  private countContext(signal?: AbortSignal): Promise<number> {
+    return this.tracker.measure(this.rt.history, this.rt.systemPrompt, signal);
   }
 
   /** After each LLM request: the usage the provider reported and the history length it saw. */
@@ -70,7 +77,7 @@ export class Compactor {
   /** Before each LLM request of a run: compacts mid-turn when due; throws if the run was stopped meanwhile. */
   async beforeRequest(signal: AbortSignal): Promise<void> {
     if (this.pendingManual || this.settings.requestThreshold !== undefined) await loadTokenizer();
-    const reason = this.pendingManual ? 'manual' : this.due(this.settings.requestThreshold) ? 'request' : undefined;
+    const reason = this.pendingManual ? 'manual' : (await this.due(this.settings.requestThreshold, signal)) ? 'request' : undefined;
     if (!reason) return;
     this.pendingManual = false;
     await this.compact(reason, signal);
@@ -81,7 +88,15 @@ export class Compactor {
   async afterIdle(): Promise<void> {
     if (this.settings.threshold === undefined) return;
     await loadTokenizer();
-    if (this.job || !this.due(this.settings.threshold)) return;
+    const check = (this.idleCheck = new AbortController());
+    try {
+      if (this.job || !(await this.due(this.settings.threshold, check.signal))) return;
+    } catch (e) {
+      if (check.signal.aborted) return; // the pod is stopping
+      throw e;
+    } finally {
+      if (this.idleCheck === check) this.idleCheck = undefined;
+    }
     await this.compact('threshold');
   }
 
@@ -109,6 +124,7 @@ export class Compactor {
 
   /** Aborts the running compaction (pause, cancel, shutdown); false if none runs. */
   abort(why: string): boolean {
+    this.idleCheck?.abort();
     if (!this.job) return false;
     this.job.why ??= why;
     this.job.abort.abort();
@@ -126,9 +142,9 @@ export class Compactor {
     });
   }
 
-  private due(threshold: number | undefined): boolean {
+  private async due(threshold: number | undefined, signal: AbortSignal): Promise<boolean> {
     if (threshold === undefined || this.autoDisabled || this.compactedSinceRequest) return false;
-    return this.contextTokens() > threshold;
+    return (await this.countContext(signal)) > threshold;
   }
 
   /**
@@ -150,10 +166,12 @@ export class Compactor {
       await Promise.resolve(); // the `compact` request's ack (sent synchronously) goes out first
       bus.broadcast({ event: 'compact_start' });
       await loadTokenizer();
-      const tokensBefore = this.contextTokens();
+      const tokensBefore = await this.countContext(job.abort.signal);
       const done = await runCompaction(this.rt, { reason, signal: job.abort.signal, tokens: this.tracker });
+      // The session has switched: counted to the end, an abort no longer undoes anything.
+      const tokensAfter = await this.countContext();
       bus.broadcast({ event: 'compact_done', data: { new_session_id: done.newSessionId } });
-      outcome = { ok: true, reason, oldSessionId, newSessionId: done.newSessionId, tokensBefore, tokensAfter: this.contextTokens() };
+      outcome = { ok: true, reason, oldSessionId, newSessionId: done.newSessionId, tokensBefore, tokensAfter };
     } catch (e) {
       const aborted = job.abort.signal.aborted;
       const error = aborted ? `aborted: ${job.why ?? 'stopped'}` : oneLine(e);

@@ -5,7 +5,7 @@ import { HistoryItemSchema } from '../history/HistoryItem.js';
 import type { CompactContext, CompactReason, CompactRequest, PodInfo } from '../hooks/HookTypes.js';
 import type { PodRuntime } from '../pod/PodRuntime.js';
 import type { ContextTracker } from '../tokens/ContextTracker.js';
-import { estimateItemsTokens } from '../tokens/estimateTokens.js';
+import { countItemsTokens, estimateItemsTokens } from '../tokens/estimateTokens.js';
 import { completeText } from './completeText.js';
 import { writeCompactedSession } from './writeCompactedSession.js';
 
@@ -42,7 +42,8 @@ export async function runCompaction(rt: PodRuntime, opts: RunCompactionOptions):
   let request: CompactRequest = {
     items,
     retainedTokens: rt.config.compaction.retainedTokens,
-    totalTokens: estimateItemsTokens(items),
+    // Counted here without blocking the loop; the strategy's synchronous countTokens then finds each item cached.
+    totalTokens: await countItemsTokens(items, '', signal),
     reason: opts.reason,
     recentFiles: recentFiles(info.services),
   };

@@ -31,12 +31,20 @@ export const DirSchema = z.strictObject({ dir: z.string().min(1).optional() });
 export const LimitsSchema = z.strictObject({
   /** Longest protocol line a pod accepts; longer lines are refused with an error. */
   maxLineBytes: z.int().min(1).default(16 * MiB),
-  /** Outbound buffer per client; beyond it a slow client loses deltas (and is told so). */
+  /**
+   * Outbound buffer per client; beyond it a slow client loses deltas (and is told so), and its
+   * requests get an error instead of a reply until it reads.
+   */
   clientQueueBytes: z.int().min(1).default(8 * MiB),
+  /** Input buffered for all clients together (unfinished lines); a line that does not fit is dropped. */
+  inputBufferBytes: z.int().min(1).default(64 * MiB),
   /** Tool output the model sees per call; longer output is cut (and says so). */
   toolOutputBytes: z.int().min(1).default(16 * KiB),
   /** Longest a tool call may run; past it the call is stopped and the model told it timed out. */
   toolTimeoutMs: z.int().min(1).default(DEFAULT_TOOL_TIMEOUT_MS),
+}).refine((l) => l.inputBufferBytes >= l.maxLineBytes, {
+  path: ['inputBufferBytes'],
+  message: 'must be at least limits.maxLineBytes (one line must fit)',
 });
 
 /**

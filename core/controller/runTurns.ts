@@ -4,7 +4,7 @@ import type { PodRuntime } from '../pod/PodRuntime.js';
 import type { LlmRequest } from '../provider/Provider.js';
 import { AbortedError } from '../provider/providerErrors.js';
 import type { RunResult } from '../protocol/index.js';
-import { estimateItemsTokens, estimateTextTokens, loadTokenizer } from '../tokens/estimateTokens.js';
+import { countItemsTokens, countTextTokens, loadTokenizer } from '../tokens/estimateTokens.js';
 import type { ActiveRun } from './PodController.js';
 import { runToolCalls } from './runToolCalls.js';
 import { streamTurn } from './streamTurn.js';
@@ -37,10 +37,13 @@ export async function runTurns(rt: PodRuntime, run: ActiveRun, parts: TurnLoopPa
     bus.broadcast({ event: 'turn_start', data: { turn } });
     const out = await streamTurn(provider, request, bus);
     parts.compactor.onUsage(out.usage, sent);
+    // A provider without usage: estimate now (in pieces that yield: any text may be huge), and
+    // load the tokenizer so later ones are exact. Not stopped by a pause: the reply is complete
+    // and goes into the history (each count is bounded, see countInPieces).
+    if (out.usage.input_tokens === undefined) void loadTokenizer().catch(() => undefined);
     const usage = {
-      // A provider without usage: estimate now, and load the tokenizer so later ones are exact.
-      input_tokens: out.usage.input_tokens ?? (void loadTokenizer().catch(() => undefined), estimateItemsTokens(request.items, request.system)),
-      output_tokens: out.usage.output_tokens ?? estimateTextTokens(out.text),
+      input_tokens: out.usage.input_tokens ?? (await countItemsTokens(request.items, request.system)),
+      output_tokens: out.usage.output_tokens ?? (await countTextTokens(out.text)),
     };
     bus.broadcast({ event: 'usage', data: usage });
     rt.session.append({ type: 'usage', ts: Date.now(), turn, ...usage });

@@ -179,6 +179,7 @@ export class Pod {
     this.server = new SocketServer({
       socketPath: this.paths.socket, bus: this.bus,
       maxLineBytes: config.limits.maxLineBytes, queueLimitBytes: config.limits.clientQueueBytes,
+      inputBufferBytes: config.limits.inputBufferBytes,
       onMethod: (conn, method) => this.onMethod(conn, method),
       onOtherLine: (conn, line) => handleExtensionMethod(host.protocol, this.bus, this.info, conn, line, clientOf(conn)),
     });

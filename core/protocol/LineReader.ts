@@ -5,12 +5,27 @@ export const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
 
 export type LineError =
   | { kind: 'line_too_long'; message: string; limit: number }
+  | { kind: 'input_budget'; message: string; limit: number }
   | { kind: 'invalid_utf8'; message: string };
+
+/** Bytes shared by several readers (a pod's budget for buffered input, see InputBudget). */
+export interface ByteBudget {
+  readonly limit: number;
+  /** Takes `bytes` if they fit, else takes nothing and returns false. */
+  take(bytes: number): boolean;
+  give(bytes: number): void;
+}
 
 export interface LineReaderOptions {
   maxLineBytes?: number;
-  /** A complete, trimmed, non-blank line. */
-  onLine: (line: string) => void;
+  /**
+   * Every byte of an unfinished line is taken from this budget before it is buffered; a line
+   * that does not fit is dropped (reported as `input_budget`, the rest of it discarded). A line
+   * completed from buffered bytes keeps them until its receiver calls `release`.
+   */
+  budget?: ByteBudget;
+  /** A complete, trimmed, non-blank line; `release` gives its buffered bytes back to the budget. */
+  onLine: (line: string, release: () => void) => void;
   /** A line that could not be delivered; reading continues with the next line. */
   onError: (error: LineError) => void;
 }
@@ -28,12 +43,15 @@ function isWs(c: number): boolean {
  * Unicode whitespace is trimmed (CRLF works), blank lines are skipped, a final unterminated line
  * is delivered at {@link end}. Beyond the original, each failure is reported per line and the
  * stream continues: invalid UTF-8, and a line over `maxLineBytes` (reported as soon as the limit
- * is crossed; the rest of that line is discarded without being buffered).
+ * is crossed; the rest of that line is discarded without being buffered), and a line that does
+ * not fit the shared `budget` (dropped the same way).
  */
 export class LineReader {
   private readonly max: number;
   private parts: Buffer[] = [];
   private size = 0;
+  /** Bytes of the unfinished line taken from the budget. */
+  private held = 0;
   private discarding = false;
 
   constructor(private readonly opts: LineReaderOptions) {
@@ -54,12 +72,14 @@ export class LineReader {
         this.overflow();
         this.discarding = false;
       } else if (this.size === 0) {
-        this.deliver(chunk.subarray(start, nl));
+        this.deliver(chunk.subarray(start, nl), 0);
       } else {
         this.parts.push(chunk.subarray(start, nl));
         const line = Buffer.concat(this.parts, this.size + (nl - start));
+        const held = this.held;
+        this.held = 0;
         this.reset();
-        this.deliver(line);
+        this.deliver(line, held);
       }
       start = nl + 1;
     }
@@ -69,11 +89,23 @@ export class LineReader {
   end(): void {
     if (!this.discarding && this.size > 0) {
       const line = Buffer.concat(this.parts, this.size);
+      const held = this.held;
+      this.held = 0;
       this.reset();
-      this.deliver(line);
+      this.deliver(line, held);
     }
+    this.discard();
+  }
+
+  /** Drops the unfinished line (the stream was closed): its bytes go back to the budget. */
+  discard(): void {
     this.reset();
     this.discarding = false;
+  }
+
+  /** Bytes of the unfinished line held in memory. */
+  get bufferedBytes(): number {
+    return this.size;
   }
 
   private buffer(piece: Buffer): void {
@@ -81,6 +113,14 @@ export class LineReader {
     if (this.size + piece.length > this.max) {
       this.overflow();
       return;
+    }
+    const { budget } = this.opts;
+    if (budget) {
+      if (!budget.take(piece.length)) {
+        this.starved(budget.limit);
+        return;
+      }
+      this.held += piece.length;
     }
     // Copy: the caller may reuse its chunk buffer.
     this.parts.push(Buffer.from(piece));
@@ -97,25 +137,47 @@ export class LineReader {
     });
   }
 
+  private starved(limit: number): void {
+    this.reset();
+    this.discarding = true;
+    this.opts.onError({
+      kind: 'input_budget',
+      limit,
+      message: `line dropped: the pod's ${formatBytes(limit)} for unfinished lines of all clients (limits.inputBufferBytes) is in use; the rest of the line was discarded`,
+    });
+  }
+
+  /** Forgets the unfinished line, giving back what it held of the budget. */
   private reset(): void {
     this.parts = [];
     this.size = 0;
+    if (this.held > 0) this.opts.budget?.give(this.held);
+    this.held = 0;
   }
 
-  private deliver(bytes: Buffer): void {
+  private deliver(bytes: Buffer, held: number): void {
+    let released = held === 0;
+    const release = () => {
+      if (released) return;
+      released = true;
+      this.opts.budget?.give(held);
+    };
     if (!isUtf8(bytes)) {
+      release();
       this.opts.onError({ kind: 'invalid_utf8', message: 'line is not valid UTF-8' });
       return;
     }
     let line = bytes.toString('utf8');
-    if (line.length === 0) return;
-    if (isWs(line.charCodeAt(0)) || isWs(line.charCodeAt(line.length - 1))) line = line.replace(EDGE_WS, '');
-    if (line.length > 0) this.opts.onLine(line);
+    if (line.length > 0 && (isWs(line.charCodeAt(0)) || isWs(line.charCodeAt(line.length - 1)))) line = line.replace(EDGE_WS, '');
+    if (line.length > 0) this.opts.onLine(line, release);
+    else release();
   }
 }
 
-function formatBytes(n: number): string {
-  if (n % (1024 * 1024) === 0) return `${n / (1024 * 1024)} MiB`;
-  if (n % 1024 === 0) return `${n / 1024} KiB`;
+/** `16 MiB`, `4 KiB`, `100 bytes`: sizes in messages. */
+export function formatBytes(n: number): string {
+  const MiB = 1024 * 1024;
+  if (n >= MiB) return n % MiB === 0 ? `${n / MiB} MiB` : `${(n / MiB).toFixed(1)} MiB`;
+  if (n >= 1024) return n % 1024 === 0 ? `${n / 1024} KiB` : `${(n / 1024).toFixed(1)} KiB`;
   return `${n} bytes`;
 }

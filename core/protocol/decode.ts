@@ -8,19 +8,33 @@ import { EVENT_DATA, type Event } from './schemas/Event.js';
 /** The outcome of decoding one value: the typed value, or one readable line saying why not. */
 export type Decoded<T> = { ok: true; value: T } | { ok: false; error: string };
 
+/** Longest error a decoder returns: it may quote what the client sent (a method name, a key). */
+const MAX_ERROR_CHARS = 500;
+
+/**
+ * An error as one line: what it quotes from the client may hold line breaks and control
+ * characters (`{"method":"a\nb"}`), written as escapes here, and is cut if very long.
+ */
+export function oneLineError(message: string): string {
+  const flat = message.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return flat.length > MAX_ERROR_CHARS ? `${flat.slice(0, MAX_ERROR_CHARS - 1)}…` : flat;
+}
+
+const failed = <T>(d: Decoded<T>): Decoded<T> => (d.ok ? d : { ok: false, error: oneLineError(d.error) });
+
 /** Parses one JSON text exactly (serde_json semantics); never throws. */
 export function parseLine(line: string): Decoded<unknown> {
   try {
     return { ok: true, value: parseJson(line) };
   } catch (e) {
-    return { ok: false, error: `malformed JSON: ${(e as Error).message}` };
+    return { ok: false, error: oneLineError(`malformed JSON: ${(e as Error).message}`) };
   }
 }
 
 /** Validates a parsed value against any protocol schema. */
 export function decodeWith<S extends z.ZodType>(schema: S, value: unknown): Decoded<z.output<S>> {
   const r = schema.safeParse(value);
-  return r.success ? { ok: true, value: r.data } : { ok: false, error: formatIssues(r.error) };
+  return r.success ? { ok: true, value: r.data } : { ok: false, error: oneLineError(formatIssues(r.error)) };
 }
 
 /** Decodes a client → pod line (`{"method":...}`). */
@@ -30,7 +44,7 @@ export function decodeMethodLine(line: string): Decoded<Method> {
 }
 
 export function decodeMethod(value: unknown): Decoded<Method> {
-  return decodeEnvelope(value, 'method', 'params', METHOD_PARAMS) as Decoded<Method>;
+  return failed(decodeEnvelope(value, 'method', 'params', METHOD_PARAMS)) as Decoded<Method>;
 }
 
 /** Decodes a pod → client line (`{"event":...}`). */
@@ -40,7 +54,7 @@ export function decodeEventLine(line: string): Decoded<Event> {
 }
 
 export function decodeEvent(value: unknown): Decoded<Event> {
-  return decodeEnvelope(value, 'event', 'data', EVENT_DATA) as Decoded<Event>;
+  return failed(decodeEnvelope(value, 'event', 'data', EVENT_DATA)) as Decoded<Event>;
 }
 
 /**

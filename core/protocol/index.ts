@@ -10,7 +10,7 @@ export * from './schemas/Event.js';
 export { decodeMethod, decodeMethodLine, decodeEvent, decodeEventLine, decodeWith, parseLine, type Decoded } from './decode.js';
 export { encodeMethod, encodeEvent, encodeWith, ProtocolEncodeError } from './encode.js';
 export { downgradeToV1 } from './downgradeToV1.js';
-export { LineReader, DEFAULT_MAX_LINE_BYTES, type LineError, type LineReaderOptions } from './LineReader.js';
+export { LineReader, DEFAULT_MAX_LINE_BYTES, formatBytes, type ByteBudget, type LineError, type LineReaderOptions } from './LineReader.js';
 export { formatIssues, formatPath } from './formatIssues.js';
 
 /** The protocol version this build speaks after `hello`. */

@@ -1,8 +1,15 @@
 import type { Socket } from 'node:net';
-import { LineReader, type LineError } from '../protocol/index.js';
+import { LineReader, type ByteBudget, type LineError } from '../protocol/index.js';
+import { SocketBacklog } from './SocketBacklog.js';
 
 /** Bytes the kernel/socket may hold before we keep lines in our own (bounded) queue. */
 const SOCKET_HIGH_WATER = 64 * 1024;
+
+/** Replies this small (acks, errors, welcome) are always queued once their request was admitted. */
+const SMALL_REPLY_BYTES = 4 * 1024;
+
+/** Received lines waiting for their turn (characters) before the connection stops reading. */
+const PENDING_INPUT_CHARS = 1024 * 1024;
 
 /** Events a slow client lost: replaced in its queue by one `lagged` (v2) or alert (v1) line. */
 interface LagMarker {
@@ -26,6 +33,8 @@ export interface ConnectionOptions {
   maxLineBytes: number;
   /** Bound of the outbound queue in bytes (ARCHITECTURE §4.3, default 8 MiB). */
   queueLimitBytes: number;
+  /** The pod's budget for buffered input, shared by every connection (`limits.inputBufferBytes`). */
+  inputBudget?: ByteBudget;
   onLine: (conn: Connection, line: string) => void | Promise<void>;
   onLineError: (conn: Connection, error: LineError) => void;
   onClose: (conn: Connection) => void;
@@ -38,6 +47,9 @@ export interface ConnectionOptions {
  * incoming bytes and hands each line on in order, and writes go through a bounded queue so a
  * stalled client never blocks the pod or other clients and never grows memory without bound.
  * On overflow the queued droppable events are replaced by a lag marker; it is not disconnected.
+ * What cannot be dropped (replies, never-dropped events) counts against the same bound: past it
+ * the client's requests are refused with an error (see `admits`, `sendReply`) and the
+ * connection stops reading until the client reads, so nothing it sends grows the pod's memory.
  */
 export class Connection {
   readonly id: number;
@@ -51,8 +63,14 @@ export class Connection {
   private queue: (QueuedLine | LagMarker)[] = [];
   private head = 0;
   private queuedBytes = 0;
+  /** The part of `queuedBytes` that is never dropped (replies, never-dropped broadcasts). */
+  private fixedBytes = 0;
+  /** Characters of received lines not yet handled. */
+  private pendingInput = 0;
+  private readPaused = false;
   private closed = false;
   private readonly reader: LineReader;
+  private readonly written: SocketBacklog;
   /** Lines are handled one after another, in arrival order. */
   private chain: Promise<void> = Promise.resolve();
   private droppedTotal = 0;
@@ -67,9 +85,11 @@ export class Connection {
     private readonly opts: ConnectionOptions,
   ) {
     this.id = opts.id;
+    this.written = new SocketBacklog(socket);
     this.reader = new LineReader({
       maxLineBytes: opts.maxLineBytes,
-      onLine: (line) => this.enqueueLine(line),
+      budget: opts.inputBudget,
+      onLine: (line, release) => this.enqueueLine(line, release),
       onError: (err) => opts.onLineError(this, err),
     });
     socket.on('data', (chunk: Buffer) => this.reader.push(chunk));
@@ -86,6 +106,9 @@ export class Connection {
       this.queue = [];
       this.head = 0;
       this.queuedBytes = 0;
+      this.fixedBytes = 0;
+      this.written.clear();
+      this.reader.discard(); // an unfinished line gives its bytes back to the pod's budget
       opts.onClose(this);
     });
   }
@@ -99,6 +122,11 @@ export class Connection {
     return this.queuedBytes + this.socket.writableLength;
   }
 
+  /** The bound of this client's outbound queue. */
+  get queueLimitBytes(): number {
+    return this.opts.queueLimitBytes;
+  }
+
   /** Events dropped for this client so far. */
   get dropped(): number {
     return this.droppedTotal;
@@ -109,11 +137,52 @@ export class Connection {
     return this.chain;
   }
 
-  private enqueueLine(line: string): void {
-    this.chain = this.chain.then(
-      () => this.opts.onLine(this, line),
-      () => this.opts.onLine(this, line),
-    ) as Promise<void>;
+  private enqueueLine(line: string, release: () => void): void {
+    this.pendingInput += line.length;
+    this.updateReading();
+    const handle = () => {
+      release();
+      this.pendingInput -= line.length;
+      this.updateReading();
+      return this.opts.onLine(this, line);
+    };
+    this.chain = this.chain.then(handle, handle) as Promise<void>;
+  }
+
+  /** Bytes held for this client that cannot be dropped: our fixed queue and the socket's buffer. */
+  private get undroppableBytes(): number {
+    return this.fixedBytes + this.written.undroppableBytes;
+  }
+
+  /**
+   * Whether a new request from this client is served: not while what it has not read and
+   * cannot be dropped fills its queue bound (its reply would only add to it). So a client
+   * holds at most the bound plus one reply (a history larger than the bound still goes out).
+   */
+  admits(): boolean {
+    return this.undroppableBytes < this.opts.queueLimitBytes;
+  }
+
+  /**
+   * Queues a reply, unless the client's undroppable backlog reached its bound meanwhile (then
+   * the caller sends an error instead). Small replies (acks, errors) always go: their request
+   * was admitted, and its effect happened.
+   */
+  sendReply(buf: Buffer): boolean {
+    if (this.closed) return true;
+    if (buf.length > SMALL_REPLY_BYTES && !this.admits()) return false;
+    this.send(buf, false);
+    return true;
+  }
+
+  /** Stops reading while lines wait to be handled or the client does not read what it asked for. */
+  private updateReading(): void {
+    if (this.closed) return;
+    const pause = this.pendingInput > PENDING_INPUT_CHARS || this.undroppableBytes >= this.opts.queueLimitBytes;
+    if (pause === this.readPaused) return;
+    this.readPaused = pause;
+    if (pause) this.socket.pause();
+    else this.socket.resume();
   }
 
   /**
@@ -129,7 +198,8 @@ export class Connection {
         this.socket.cork();
         setImmediate(this.uncork);
       }
-      this.socket.write(buf);
+      this.written.write(buf, droppable);
+      if (!droppable && buf.length >= SOCKET_HIGH_WATER) this.updateReading();
       return;
     }
     if (this.queuedBytes + buf.length > this.opts.queueLimitBytes) {
@@ -141,6 +211,10 @@ export class Connection {
     }
     this.queue.push({ buf, droppable, from, to });
     this.queuedBytes += buf.length;
+    if (!droppable) {
+      this.fixedBytes += buf.length;
+      this.updateReading();
+    }
   }
 
   /** Ends the connection after the queued lines were written (or after `graceMs`). */
@@ -169,16 +243,18 @@ export class Connection {
     while (this.pending > 0 && this.socket.writableLength < SOCKET_HIGH_WATER && !this.closed) {
       const item = this.queue[this.head++];
       if (item.lag) {
-        this.socket.write(this.opts.renderLag(this, item.from, item.to, item.count));
+        this.written.write(this.opts.renderLag(this, item.from, item.to, item.count), false);
       } else {
         this.queuedBytes -= item.buf.length;
-        this.socket.write(item.buf);
+        if (!item.droppable) this.fixedBytes -= item.buf.length;
+        this.written.write(item.buf, item.droppable);
       }
     }
     if (this.head > 1024 && this.head * 2 > this.queue.length) {
       this.queue = this.queue.slice(this.head);
       this.head = 0;
     }
+    if (this.readPaused) this.updateReading();
   }
 
   /** Replaces every queued droppable line by lag markers, keeping everything else in order. */
@@ -198,6 +274,7 @@ export class Connection {
     this.queue = kept;
     this.head = 0;
     this.queuedBytes = bytes;
+    this.fixedBytes = bytes; // what is left is never dropped
   }
 
   private markLost(from: number | undefined, to: number | undefined): void {

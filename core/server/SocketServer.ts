@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import net from 'node:net';
 import type { EventBus } from '../bus/EventBus.js';
 import { Connection } from './Connection.js';
+import { requestRefused } from './backlogErrors.js';
+import { InputBudget } from './InputBudget.js';
 import { decodeMethodLine, downgradeToV1, encodeEvent, type Event, type Method } from '../protocol/index.js';
 
 export interface SocketServerOptions {
@@ -9,6 +11,8 @@ export interface SocketServerOptions {
   bus: EventBus;
   maxLineBytes: number;
   queueLimitBytes: number;
+  /** Unfinished lines of all connections together (`limits.inputBufferBytes`). */
+  inputBufferBytes?: number;
   /** A decoded method from a client. Lines of one connection are handled in order. */
   onMethod: (conn: Connection, method: Method) => void | Promise<void>;
   /**
@@ -26,9 +30,12 @@ export interface SocketServerOptions {
 export class SocketServer {
   private readonly server: net.Server;
   private nextId = 1;
+  /** Shared by every connection: input buffered for all clients is bounded as a whole. */
+  readonly inputBudget: InputBudget;
 
   constructor(private readonly opts: SocketServerOptions) {
     this.server = net.createServer({ allowHalfOpen: true }, (socket) => this.accept(socket));
+    this.inputBudget = new InputBudget(opts.inputBufferBytes ?? Infinity);
   }
 
   listen(): Promise<void> {
@@ -60,7 +67,13 @@ export class SocketServer {
       id: this.nextId++,
       maxLineBytes: this.opts.maxLineBytes,
       queueLimitBytes: this.opts.queueLimitBytes,
+      inputBudget: this.inputBudget,
       onLine: (c, line) => {
+        // A client that does not read its replies gets no more work done for it, only this.
+        if (!c.admits()) {
+          bus.reply(c, requestRefused(c, requestIdOf(line)));
+          return;
+        }
         const decoded = decodeMethodLine(line);
         if (!decoded.ok) {
           const handled = this.opts.onOtherLine?.(c, line);
@@ -70,7 +83,7 @@ export class SocketServer {
         }
         return this.opts.onMethod(c, decoded.value);
       },
-      onLineError: (c, err) => bus.reply(c, badLine(`invalid method: ${err.message}`)),
+      onLineError: (c, err) => bus.reply(c, badLine(err.kind === 'input_budget' ? err.message : `invalid method: ${err.message}`)),
       onClose: (c) => bus.detach(c),
       renderLag: (c, from, to, count) => {
         const lagged: Event = { event: 'lagged', data: { from_seq: from, to_seq: to } };

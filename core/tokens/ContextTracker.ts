@@ -1,5 +1,5 @@
 import type { HistoryItem } from '../history/HistoryItem.js';
-import { estimateItemTokens, estimateItemsTokens } from './estimateTokens.js';
+import { countItemsTokens, estimateItemTokens, estimateItemsTokens } from './estimateTokens.js';
 
 /** The last LLM request whose size the provider reported. */
 interface Measured {
@@ -36,5 +36,12 @@ export class ContextTracker {
     let n = m.inputTokens;
     for (let i = m.historyLength; i < history.length; i++) n += estimateItemTokens(history[i]);
     return n;
+  }
+
+  /** As `current`, counted in pieces that yield to the event loop; rejects once `signal` aborts. */
+  async measure(history: readonly HistoryItem[], system: string, signal?: AbortSignal): Promise<number> {
+    const m = this.measured;
+    if (!m || m.historyLength > history.length) return countItemsTokens(history, system, signal);
+    return m.inputTokens + (await countItemsTokens(history.slice(m.historyLength), '', signal));
   }
 }

@@ -1,14 +1,33 @@
 import type { HistoryItem } from '../history/HistoryItem.js';
+import { FULL_LIMITS, SYNC_LIMITS, countInPieces, countInPiecesAsync, type PieceCounter } from './countInPieces.js';
+import { TimeSlice } from './TimeSlice.js';
 
 /** Tokens a message costs beyond its text (role and separators), as chat formats count them. */
 const MESSAGE_OVERHEAD = 4;
 
-type Count = (text: string) => number;
+/**
+ * Characters one synchronous call may hand to the tokenizer in all (~40 ms for the most hostile
+ * text on a loaded machine); what is left of a longer list is estimated at ~4 characters per
+ * token until an asynchronous count (which yields) replaces the estimate.
+ */
+const SYNC_BUDGET_CHARS = 2 * 1024;
 
-let count: Count | undefined;
+/**
+ * gpt-tokenizer keeps the words it merged in an LRU cache keyed by the word (100,000 entries by
+ * default); with pieces of up to 512 characters, hostile text could make that ~100 MB that is
+ * never released. A tenth of it keeps prose fast.
+ */
+const MERGE_CACHE_ENTRIES = 10_000;
+
+let count: PieceCounter | undefined;
 let loading: Promise<void> | undefined;
-/** Per-item counts: history items are immutable once committed, so each is tokenized once. */
-let cache = new WeakMap<HistoryItem, number>();
+
+/**
+ * Per-item counts: history items are immutable once committed, so each is tokenized once.
+ * `full`: counted as well as the asynchronous path counts (or as well as possible before the
+ * tokenizer is loaded); a synchronous count of a long item is provisional.
+ */
+let cache = new WeakMap<HistoryItem, { n: number; full: boolean }>();
 
 /**
  * Loads the tokenizer (gpt-tokenizer, o200k_base) once per process. Imported lazily: its
@@ -17,6 +36,7 @@ let cache = new WeakMap<HistoryItem, number>();
  */
 export function loadTokenizer(): Promise<void> {
   loading ??= import('gpt-tokenizer/encoding/o200k_base').then((m) => {
+    m.setMergeCacheSize(MERGE_CACHE_ENTRIES);
     // Text like `<|endoftext|>` in a user's file is ordinary text here, not a special token.
     const options = { disallowedSpecial: new Set<string>() };
     count = (text) => m.countTokens(text, options);
@@ -30,40 +50,123 @@ export function tokenizerLoaded(): boolean {
   return count !== undefined;
 }
 
-/** Tokens of a text: exact for o200k_base once the tokenizer is loaded, else about chars/4. */
+const rough = (text: string) => Math.ceil(text.length / 4);
+
+/** What is left of the current synchronous call's budget (see SYNC_BUDGET_CHARS). */
+let syncBudget = SYNC_BUDGET_CHARS;
+
+/** A synchronous count within the call's budget: `full` when it is as good as an asynchronous one. */
+function syncCount(text: string): { n: number; full: boolean } {
+  if (text === '') return { n: 0, full: true };
+  if (!count) return { n: rough(text), full: true };
+  const cost = Math.min(text.length, text.length <= SYNC_LIMITS.exactChars ? SYNC_LIMITS.exactChars : SYNC_LIMITS.sampleChars);
+  if (cost > syncBudget) return { n: rough(text), full: false };
+  syncBudget -= cost;
+  return { n: countInPieces(text, count, SYNC_LIMITS), full: text.length <= SYNC_LIMITS.exactChars };
+}
+
+/** Runs `work` with a fresh synchronous budget (calls nest: the outermost one sets it). */
+function withBudget<T>(work: () => T): T {
+  const outer = budgetDepth++ === 0;
+  if (outer) syncBudget = SYNC_BUDGET_CHARS;
+  try {
+    return work();
+  } finally {
+    budgetDepth--;
+  }
+}
+let budgetDepth = 0;
+
+/**
+ * Tokens of a text: exact for o200k_base once the tokenizer is loaded (long texts from a sample,
+ * see countInPieces), else about chars/4. Synchronous, so bounded: prefer `countTextTokens`.
+ */
 export function estimateTextTokens(text: string): number {
-  if (text === '') return 0;
-  return count ? count(text) : Math.ceil(text.length / 4);
+  return withBudget(() => syncCount(text).n);
+}
+
+/** Tokens of a text, counted in pieces that yield to the event loop; rejects once `signal` aborts. */
+export function countTextTokens(text: string, signal?: AbortSignal): Promise<number> {
+  return textAsync(text, new TimeSlice(signal));
+}
+
+function textAsync(text: string, slice: TimeSlice): Promise<number> {
+  if (text === '') return Promise.resolve(0);
+  if (!count) return Promise.resolve(rough(text));
+  return countInPiecesAsync(text, count, () => slice.pause(), FULL_LIMITS);
+}
+
+function itemTexts(item: HistoryItem): string[] {
+  if (item.type === 'message') return item.content.map((p) => p.text);
+  if (item.type === 'tool_call') return [item.name, item.arguments];
+  return [item.summary, item.content ?? ''];
 }
 
 /** Tokens of one history item (cached per item). */
 export function estimateItemTokens(item: HistoryItem): number {
+  return withBudget(() => syncItem(item));
+}
+
+function syncItem(item: HistoryItem): number {
   const cached = cache.get(item);
-  if (cached !== undefined) return cached;
+  if (cached !== undefined) return cached.n;
   let n = MESSAGE_OVERHEAD;
-  if (item.type === 'message') for (const p of item.content) n += estimateTextTokens(p.text);
-  else if (item.type === 'tool_call') n += estimateTextTokens(item.name) + estimateTextTokens(item.arguments);
-  else n += estimateTextTokens(item.summary) + estimateTextTokens(item.content ?? '');
+  let full = true;
+  for (const text of itemTexts(item)) {
+    const c = syncCount(text);
+    n += c.n;
+    full &&= c.full;
+  }
   // Cached either way: loading the tokenizer starts a fresh cache, so rough counts do not linger.
-  cache.set(item, n);
+  cache.set(item, { n, full });
   return n;
 }
 
-let lastSystem: { text: string; tokens: number; exact: boolean } | undefined;
+async function itemAsync(item: HistoryItem, slice: TimeSlice): Promise<number> {
+  let n = MESSAGE_OVERHEAD;
+  for (const text of itemTexts(item)) n += await textAsync(text, slice);
+  cache.set(item, { n, full: true });
+  return n;
+}
+
+let lastSystem: { text: string; tokens: number; full: boolean; exact: boolean } | undefined;
 
 /** The system prompt is the same request after request: count it once. */
 function systemTokens(text: string): number {
   if (lastSystem?.text === text && lastSystem.exact === (count !== undefined)) return lastSystem.tokens;
-  lastSystem = { text, tokens: estimateTextTokens(text), exact: count !== undefined };
-  return lastSystem.tokens;
+  const c = syncCount(text);
+  lastSystem = { text, tokens: c.n, full: c.full, exact: count !== undefined };
+  return c.n;
+}
+
+async function systemAsync(text: string, slice: TimeSlice): Promise<number> {
+  if (lastSystem?.text === text && lastSystem.exact === (count !== undefined) && lastSystem.full) return lastSystem.tokens;
+  const tokens = await textAsync(text, slice);
+  lastSystem = { text, tokens, full: true, exact: count !== undefined };
+  return tokens;
 }
 
 /**
- * Tokens of a request's context: the system prompt plus every item. Used where a provider
- * reports no usage, and by the offline providers; cheap before every request (items cached).
+ * Tokens of a request's context: the system prompt plus every item. Synchronous, so bounded
+ * (see SYNC_BUDGET_CHARS); the pod itself uses `countItemsTokens`. Cheap when items are cached.
  */
 export function estimateItemsTokens(items: readonly HistoryItem[], system = ''): number {
-  return systemTokens(system) + itemsTokens(items);
+  return withBudget(() => systemTokens(system) + itemsTokens(items));
+}
+
+/**
+ * Tokens of a request's context, counted in pieces that yield to the event loop (no step blocks
+ * it for more than a few milliseconds, whatever the input); rejects once `signal` aborts.
+ * Every item counted is cached, so synchronous counts of the same items are exact afterwards.
+ */
+export async function countItemsTokens(items: readonly HistoryItem[], system = '', signal?: AbortSignal): Promise<number> {
+  const slice = new TimeSlice(signal);
+  let n = await systemAsync(system, slice);
+  for (const item of items) {
+    const cached = cache.get(item);
+    n += cached?.full ? cached.n : await itemAsync(item, slice);
+  }
+  return n;
 }
 
 /** The last list counted: history only grows by appending, so the next count starts there. */
@@ -77,7 +180,12 @@ function itemsTokens(items: readonly HistoryItem[]): number {
     start = prev.length;
     n = prev.tokens;
   }
-  for (let i = start; i < items.length; i++) n += estimateItemTokens(items[i]);
-  if (items.length > 0) lastList = { first: items[0], last: items[items.length - 1], length: items.length, tokens: n, exact: count !== undefined };
+  let full = true;
+  for (let i = start; i < items.length; i++) {
+    n += syncItem(items[i]);
+    full &&= cache.get(items[i])?.full === true;
+  }
+  // Only complete counts are a base to continue from: a provisional one is redone later.
+  if (items.length > 0 && full) lastList = { first: items[0], last: items[items.length - 1], length: items.length, tokens: n, exact: count !== undefined };
   return n;
 }

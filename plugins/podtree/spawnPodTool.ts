@@ -67,14 +67,11 @@ export const spawnPodTool = definePlugin({
           throw e;
         }
         const config = ctx.services.config;
-        // Recorded before it starts: its first report may come before the tool's next line.
+        // Known before it starts: its first report may come before it is recorded.
         const secret = randomBytes(32).toString('hex');
-        tree.registry.add({
-          pod_name: name, socket_path: paths.socket, scope_delegated: rules, callback_address: tree.socket,
-          spawned_at: Date.now(), log_path: paths.log, secret,
-        });
+        tree.expectChild(name, secret);
         const forgetChild = async () => {
-          tree.registry.remove(name);
+          tree.forgetStarting(name);
           await tree.release(name).catch(() => undefined);
         };
         try {
@@ -103,6 +100,11 @@ export const spawnPodTool = definePlugin({
           throw new ToolRefusal(`spawned pod \`${name}\` did not accept its task (${(e as Error).message}); it was stopped`);
         }
 
+        tree.registry.add({
+          pod_name: name, socket_path: paths.socket, scope_delegated: rules, callback_address: tree.socket,
+          spawned_at: Date.now(), log_path: paths.log, secret,
+        });
+        tree.forgetStarting(name);
         tree.reportUpward({ kind: 'scope_sub_delegated', parent_pod: ctx.podName, sub_pod: name, sub_socket: paths.socket, scope: rules, secret });
         return {
           summary: `spawned pod \`${name}\` listening on ${paths.socket}`,

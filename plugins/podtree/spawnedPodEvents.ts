@@ -44,9 +44,9 @@ export const spawnedPodEvents = definePlugin({
 /** Why a report is refused, or undefined when it comes from the pod it is about. */
 function refusal(tree: PodTree, event: PodEvent, credential: string | undefined): string | undefined {
   const source = podEventSource(event);
-  const record = tree.registry.get(source);
-  if (!record) return `pod_event refused: \`${source}\` is not a pod this pod spawned or was told about`;
-  if (!record.secret || credential === undefined || !sameSecret(record.secret, credential)) {
+  const secret = tree.secretOf(source);
+  if (!tree.registry.get(source) && secret === undefined) return `pod_event refused: \`${source}\` is not a pod this pod spawned or was told about`;
+  if (!secret || credential === undefined || !sameSecret(secret, credential)) {
     return `pod_event refused: the sender did not authenticate as pod \`${source}\``;
   }
   if (event.kind === 'scope_sub_delegated' && event.sub_pod === tree.name) return 'pod_event refused: a pod cannot report this pod as its own child';

@@ -1,4 +1,4 @@
-import { estimateItemsTokens, type HistoryItem, type LlmRequest, type ProviderPart } from '../../core/api.js';
+import { countItemsTokens, type HistoryItem, type LlmRequest, type ProviderPart } from '../../core/api.js';
 
 /**
  * What the echo provider answers: every context item given since the model's last reply, one
@@ -30,10 +30,14 @@ export function chunkText(text: string, size = 64): string[] {
 /** Streams the echo answer to `request`, with usage estimated from the context size. */
 export async function* echoStream(request: LlmRequest): AsyncGenerator<ProviderPart> {
   const text = echoText(request.items, request.instructions);
-  for (const chunk of chunkText(text)) {
+  const chunks = chunkText(text);
+  for (let i = 0; i < chunks.length; i++) {
+    // Like a network stream, let the pod read other clients' methods (a cancel) between chunks.
+    if (i % 64 === 63) await new Promise((r) => setImmediate(r));
     if (request.signal.aborted) return;
-    yield { type: 'text-delta', text: chunk };
+    yield { type: 'text-delta', text: chunks[i] };
   }
-  yield { type: 'usage', input_tokens: estimateItemsTokens(request.items, request.system), output_tokens: Math.ceil(text.length / 4) };
+  const input = await countItemsTokens(request.items, request.system, request.signal);
+  yield { type: 'usage', input_tokens: input, output_tokens: Math.ceil(text.length / 4) };
   yield { type: 'finish', reason: 'stop' };
 }

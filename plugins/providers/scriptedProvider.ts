@@ -3,7 +3,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { echoStream } from './echoReply.js';
-import { definePlugin, estimateItemsTokens, formatZodError, type LlmRequest, type Provider, type ProviderPart } from '../../core/api.js';
+import { countItemsTokens, definePlugin, formatZodError, type LlmRequest, type Provider, type ProviderPart } from '../../core/api.js';
 
 export const SCRIPTED = 'yoi:scripted';
 
@@ -84,7 +84,7 @@ async function* replay(reply: ScriptReply, request: LlmRequest, newId: () => str
   const text = chunks.join('');
   yield {
     type: 'usage',
-    input_tokens: reply.usage?.input_tokens ?? estimateItemsTokens(request.items, request.system),
+    input_tokens: reply.usage?.input_tokens ?? (await countItemsTokens(request.items, request.system, signal)),
     output_tokens: reply.usage?.output_tokens ?? Math.ceil(text.length / 4),
   };
   yield { type: 'finish', reason: reply.tool_calls?.length ? 'tool-calls' : 'stop' };

@@ -213,7 +213,7 @@ describe('finding your way', () => {
     expect(setup.code).toBe(0);
     const complete = (...words: string[]) => spawnSync('bash', ['-c', `${setup.stdout.trim()}\nCOMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _yoi_autocomplete; echo "\${COMPREPLY[@]}"`], { encoding: 'utf8', env: { ...process.env, ...env } }).stdout.trim();
     expect(runCli(['autocomplete', '--refresh-cache'], { cwd: p.root, env }).code).toBe(0);
-    expect(complete('yoi', 'se')).toBe('send');
+    expect(complete('yoi', 'sen')).toBe('send');
     expect(complete('yoi', 'send', '--se')).toBe('--segment');
     expect(complete('yoi', 'pod', 'st').split(' ').sort()).toEqual(['start', 'status', 'stop']);
   });

@@ -109,7 +109,7 @@ describe('config trust', () => {
     await eventually('the second spawn', () => results().length >= 3);
     const refused = results()[2];
     expect(refused.is_error).toBe(true);
-    expect(refused.summary).toBe(`spawned pod \`second\` exited with code 1 before listening: config ${path.join(p.dir, 'yoi.config.ts')} changed since the spawning pod loaded it; a spawned pod loads a changed config only once you trust it: run \`yoi trust\` in ${p.dir}`);
+    expect(refused.summary).toBe(`spawned pod \`second\` exited with code 1 before listening: config ${path.join(p.dir, 'yoi.config.ts')} changed since the spawning pod loaded it; a spawned pod loads a changed config only once you trust it: run \`yoi trust\` in ${p.dir} [YOI_ERR_CONFIG_UNTRUSTED]`);
     expect(p.executed()).toEqual([]);
     expect(p.lockNames()).toEqual(['root', 'first']);
     expect(fs.existsSync(path.join(p.run, 'second'))).toBe(false);

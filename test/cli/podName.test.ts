@@ -78,7 +78,7 @@ describe('pod names', () => {
     fs.writeFileSync(path.join(p.dir, 'yoi.config.json'), JSON.stringify({ name: 'scope.lock' }));
     const r = yoi(['pod', 'start'], { cwd: p.dir, env: p.env });
     expect(r.status).toBe(1);
-    expect(r.stderr).toBe('yoi: yoi.config.json: name: invalid pod name "scope.lock": reserved for yoi\'s runtime files\n');
+    expect(r.stderr).toBe('yoi: yoi.config.json: name: invalid pod name "scope.lock": reserved for yoi\'s runtime files [YOI_ERR_CONFIG]\n');
     expect(p.lock()).toBe(before);
   });
 });

@@ -39,7 +39,7 @@ withOther('a second local user cannot take over the runtime directory', () => {
   it('her pre-created fallback directory: the pod refuses to start (one line) and writes nothing there', async () => {
     const v = victim();
     asOther(her, mkdir777, [v.base]);
-    const line = `yoi: runtime directory ${v.base} ${owned}: remove it, or set YOI_RUNTIME_DIR to a directory you own\n`;
+    const line = `yoi: runtime directory ${v.base} ${owned}: remove it, or set YOI_RUNTIME_DIR to a directory you own [YOI_ERR_UNTRUSTED_PATH]\n`;
     for (const args of [['pod', 'start'], ['pod', 'start', '--detach']]) {
       const r = v.run(args);
       expect([args.join(' '), r.status, r.stderr]).toEqual([args.join(' '), 1, line]);
@@ -69,17 +69,17 @@ withOther('a second local user cannot take over the runtime directory', () => {
     for (const args of refusals) {
       const r = v.run(args, 'pasted secret');
       expect([args.join(' '), r.status]).toEqual([args.join(' '), 1]);
-      expect(r.stderr).toBe(`yoi: pod socket ${sock} ${owned}: not connecting to it; remove it, or set YOI_RUNTIME_DIR to a directory you own\n`);
+      expect(r.stderr).toBe(`yoi: pod socket ${sock} ${owned}: not connecting to it; remove it, or set YOI_RUNTIME_DIR to a directory you own [YOI_ERR_UNTRUSTED_PATH]\n`);
     }
     const list = v.run(['pod', 'list']);
     expect(list.status).toBe(1);
-    expect(list.stderr).toBe(`yoi: runtime directory ${v.base} ${owned}: remove it, or set YOI_RUNTIME_DIR to a directory you own\n`);
+    expect(list.stderr).toBe(`yoi: runtime directory ${v.base} ${owned}: remove it, or set YOI_RUNTIME_DIR to a directory you own [YOI_ERR_UNTRUSTED_PATH]\n`);
     // A socket she bound in a shared (sticky) directory, given with --socket: refused as well.
     const loose = path.join(v.tmp, 'her.sock');
     const second = await serveAs(her, loose);
     cleanups.push(second.stop);
     const r = v.run(['send', '--socket', loose, 'my paste'], 'pasted secret');
-    expect(r.stderr).toBe(`yoi: pod socket ${loose} ${owned}: not connecting to it; remove it, or set YOI_RUNTIME_DIR to a directory you own\n`);
+    expect(r.stderr).toBe(`yoi: pod socket ${loose} ${owned}: not connecting to it; remove it, or set YOI_RUNTIME_DIR to a directory you own [YOI_ERR_UNTRUSTED_PATH]\n`);
     expect(server.connections() + second.connections()).toBe(0);
   });
 
@@ -93,7 +93,7 @@ withOther('a second local user cannot take over the runtime directory', () => {
     let r = v.run(['pod', 'start']);
     expect(r.status).toBe(1);
     // The pod tree plugin found it, and the line says so.
-    expect(r.stderr).toBe(`yoi: plugin yoi:pod-tree failed in podInit: scope lock ${lock} ${owned}: remove it when no pod is running, or set YOI_RUNTIME_DIR to a directory you own\n`);
+    expect(r.stderr).toBe(`yoi: plugin yoi:pod-tree failed in podInit: scope lock ${lock} ${owned}: remove it when no pod is running, or set YOI_RUNTIME_DIR to a directory you own [YOI_ERR_PLUGIN]\n`);
     expect(fs.statSync(v.base).mode & 0o777).toBe(0o700); // its own directory was tightened
     expect(fs.readFileSync(lock, 'utf8')).toBe(forged);
 
@@ -103,14 +103,14 @@ withOther('a second local user cannot take over the runtime directory', () => {
     asOther(her, `require('fs').writeFileSync(process.argv[1], process.argv[2])`, [hers, forged]);
     fs.symlinkSync(hers, lock);
     r = v.run(['pod', 'start']);
-    expect(r.stderr).toBe(`yoi: plugin yoi:pod-tree failed in podInit: scope lock ${lock} is a symbolic link: remove it when no pod is running, or set YOI_RUNTIME_DIR to a directory you own\n`);
+    expect(r.stderr).toBe(`yoi: plugin yoi:pod-tree failed in podInit: scope lock ${lock} is a symbolic link: remove it when no pod is running, or set YOI_RUNTIME_DIR to a directory you own [YOI_ERR_PLUGIN]\n`);
 
     // Her pod directory (with her socket) inside the victim's runtime directory.
     fs.rmSync(lock);
     fs.chmodSync(v.base, 0o777);
     asOther(her, mkdir777, [path.join(v.base, 'default')]);
     r = v.run(['pod', 'start']);
-    expect(r.stderr).toBe(`yoi: runtime directory ${path.join(v.base, 'default')} ${owned}: remove it, or set YOI_RUNTIME_DIR to a directory you own\n`);
+    expect(r.stderr).toBe(`yoi: runtime directory ${path.join(v.base, 'default')} ${owned}: remove it, or set YOI_RUNTIME_DIR to a directory you own [YOI_ERR_UNTRUSTED_PATH]\n`);
     expect(r.status).toBe(1);
 
     // Once it is private (0700, the victim's), she can neither swap the lock nor plant a socket.

@@ -69,7 +69,7 @@ describe('sessions per pod', () => {
     const [betaSession] = sessionsJson(p, ['--pod', 'beta']);
     const refused = p.run(['pod', 'start', '--name', 'alpha', '--resume', betaSession.id]);
     expect(refused.status).toBe(1);
-    expect(refused.stderr).toBe(`yoi: session ${betaSession.id} belongs to pod beta, not alpha (start it with --name beta)\n`);
+    expect(refused.stderr).toBe(`yoi: session ${betaSession.id} belongs to pod beta, not alpha (start it with --name beta) [YOI_ERR_SESSION_OTHER_POD]\n`);
   });
 
   it('a crash restart without --resume leaves no empty session to be "the newest"', async () => {
@@ -198,9 +198,9 @@ describe('yoi sessions', () => {
     writeUnchainedSession(p.sessions, '01900000-0000-7000-8000-00000000000a', 'alpha', ['a']);
     writeUnchainedSession(p.sessions, '01900000-0000-7000-8000-00000000000b', 'alpha', ['b']);
     const missing = p.run(['sessions', 'show', 'nope']);
-    expect([missing.status, missing.stderr]).toEqual([1, `yoi: no session nope in ${p.sessions}\n`]);
+    expect([missing.status, missing.stderr]).toEqual([1, `yoi: no session nope in ${p.sessions} [YOI_ERR_SESSION_NOT_FOUND]\n`]);
     const ambiguous = p.run(['sessions', 'show', '0190']);
-    expect([ambiguous.status, ambiguous.stderr]).toEqual([1, 'yoi: session id 0190 matches 2 sessions; give more of it\n']);
+    expect([ambiguous.status, ambiguous.stderr]).toEqual([1, 'yoi: session id 0190 matches 2 sessions; give more of it [YOI_ERR_SESSION_AMBIGUOUS]\n']);
     expect(p.run(['sessions', 'show', '01900000-0000-7000-8000-00000000000b']).stdout).toContain('unchained (written before session logs were hash-chained)');
   });
 });

@@ -1,5 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
+import fc from 'fast-check';
 import * as P from '../../core/protocol/index.js';
+import { fuzzAssert } from '../support/fuzzRuns.js';
+import { anyString, asWire, damagedLine, envelopeLike, methodArb } from '../support/protocolArbitraries.js';
 
 const dm = (line: string) => P.decodeMethodLine(line);
 const de = (line: string) => P.decodeEventLine(line);
@@ -120,16 +123,81 @@ describe('downgradeToV1', () => {
 
 describe('the delta fast path', () => {
   it('writes exactly what the schema path writes, for any text', async () => {
-    const fc = (await import('fast-check')).default;
     const { encodeWith, EVENT_DATA } = P;
-    fc.assert(
+    await fuzzAssert('encoder: delta fast path',
       fc.property(fc.string({ unit: 'grapheme' }), fc.string(), fc.option(fc.nat(), { nil: undefined }), (text, id, seq) => {
         const head = seq === undefined ? '' : `"seq":${seq},`;
         expect(P.encodeEvent({ event: 'text_delta', data: { text }, seq })).toBe(`{"event":"text_delta",${head}"data":${encodeWith(EVENT_DATA.text_delta, { text })}}`);
         expect(P.encodeEvent({ event: 'tool_call_args_delta', data: { id, json: text }, seq })).toBe(
           `{"event":"tool_call_args_delta",${head}"data":${encodeWith(EVENT_DATA.tool_call_args_delta, { id, json: text })}}`,
         );
-      }),
-    );
+      }), 300);
+  });
+});
+
+describe('fuzzing the decoder', () => {
+  /** A decode result: the value, or one readable line (never a throw). */
+  const oneLine = (d: P.Decoded<unknown>) => {
+    if (d.ok) return;
+    expect(d.error.length).toBeGreaterThan(0);
+    expect(d.error).not.toMatch(/[\n\r\u2028\u2029]/);
+  };
+  /** A decoded method re-encodes to a line that decodes to the same encoding (canonical form). */
+  const fixedPoint = (m: P.Method) => {
+    const line = P.encodeMethod(m);
+    const again = P.decodeMethodLine(line);
+    expect(again).toMatchObject({ ok: true });
+    if (again.ok) expect(P.encodeMethod(again.value)).toBe(line);
+  };
+
+  it('never throws on any line, method or event side; errors are one line', async () => {
+    await fuzzAssert('decoder: any line', fc.property(fc.oneof(anyString, fc.string({ unit: 'grapheme', maxLength: 80 }), damagedLine), (line) => {
+      oneLine(P.decodeMethodLine(line)); // even strings no socket delivers (lone surrogates)
+      oneLine(P.decodeEventLine(line));
+      const m = P.decodeMethodLine(asWire(line));
+      if (m.ok) fixedPoint(m.value);
+    }), 2000);
+  });
+
+  it('never throws on envelopes with any method name and any params; errors are one line', async () => {
+    await fuzzAssert('decoder: any envelope', fc.property(envelopeLike, (value) => {
+      const m = P.decodeMethod(value);
+      oneLine(m);
+      if (m.ok) fixedPoint(m.value);
+      oneLine(P.decodeEvent(value));
+    }), 1500);
+  });
+
+  it("every method's params: valid ones round-trip byte for byte, damaged ones get one-line errors", async () => {
+    const damaged = fc.tuple(methodArb, fc.jsonValue({ maxDepth: 2 }), fc.nat()).map(([m, junk, pick]) => {
+      const params = m.params as Record<string, unknown> | undefined;
+      if (!params || typeof params !== 'object') return { method: m.method, params: junk };
+      const raw = JSON.parse(P.encodeMethod(m)).params as Record<string, unknown>;
+      const keys = Object.keys(raw);
+      return { method: m.method, params: keys.length ? { ...raw, [keys[pick % keys.length]]: junk } : junk };
+    });
+    await fuzzAssert('decoder: every method, valid', fc.property(methodArb, (m) => {
+      const line = P.encodeMethod(m);
+      const d = P.decodeMethodLine(line);
+      expect(d).toMatchObject({ ok: true, value: { method: m.method } });
+      if (d.ok) expect(P.encodeMethod(d.value)).toBe(line);
+    }), 1000);
+    await fuzzAssert('decoder: every method, damaged params', fc.property(damaged, (value) => {
+      const d = P.decodeMethod(value);
+      oneLine(d);
+      if (d.ok) fixedPoint(d.value);
+    }), 1500);
+    // Every method is generated (the arbitraries are typed per method; this checks they all occur).
+    const seen = new Set(fc.sample(methodArb, 2000).map((m) => m.method));
+    expect([...seen].sort()).toEqual([...P.METHOD_NAMES].sort());
+  });
+});
+
+describe('decoder errors quote what the client sent on one line', () => {
+  it('escapes line breaks and controls, and cuts a very long quote', () => {
+    expect(P.decodeMethodLine('{"method":"a\\nb\\u2028c"}')).toEqual({ ok: false, error: 'unknown method `a\\u000ab\\u2028c`' });
+    const long = P.decodeMethodLine(JSON.stringify({ method: 'x'.repeat(10_000) }));
+    expect(long.ok).toBe(false);
+    if (!long.ok) expect(long.error.length).toBeLessThanOrEqual(500);
   });
 });

@@ -8,9 +8,10 @@ export class RawClient {
   private readonly socket: net.Socket;
   private waiters: (() => void)[] = [];
 
-  private constructor(socket: net.Socket) {
+  private constructor(socket: net.Socket, maxLineBytes?: number) {
     this.socket = socket;
     const reader = new LineReader({
+      maxLineBytes,
       onLine: (line) => {
         this.lines.push(line);
         const d = decodeEventLine(line);
@@ -23,9 +24,10 @@ export class RawClient {
     socket.on('error', () => undefined);
   }
 
-  static connect(path: string): Promise<RawClient> {
+  /** `maxLineBytes`: longest event line read (default 16 MiB, the pod's own default limit). */
+  static connect(path: string, opts: { maxLineBytes?: number } = {}): Promise<RawClient> {
     return new Promise((resolve, reject) => {
-      const s = net.connect(path, () => resolve(new RawClient(s)));
+      const s = net.connect(path, () => resolve(new RawClient(s, opts.maxLineBytes)));
       s.once('error', reject);
     });
   }

@@ -15,12 +15,20 @@ export function stringifyJsonExact(value: unknown, options: StringifyExactOption
   return write(value, options.sortKeys === true);
 }
 
+const I64_MIN = -(2 ** 63);
+const U64_LIMIT = 2 ** 64;
+
 function write(value: unknown, sortKeys: boolean): string {
   switch (typeof value) {
     case 'string':
       return JSON.stringify(value);
     case 'number':
-      return Number.isFinite(value) ? String(value) : 'null';
+      if (!Number.isFinite(value)) return 'null';
+      // An integer serde can hold as i64/u64 stays one (all its digits: `String` would round
+      // 2^60 to `…847000`); anything else is an f64 there, written as Rust writes it (`1e-6`, not
+      // `0.000001`), so what we write reads back the same.
+      if (Number.isSafeInteger(value)) return String(value);
+      return Number.isInteger(value) && value >= I64_MIN && value < U64_LIMIT ? BigInt(value).toString() : formatRustFloat(value);
     case 'bigint':
       return value.toString();
     case 'boolean':

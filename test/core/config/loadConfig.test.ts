@@ -81,7 +81,7 @@ describe('loadConfig: finding the file', () => {
       plugins: [plugin], scope: { allow: [], deny: [] },
       sessions: { dir: p.path('.yoi/sessions') },
       compaction: { retainedTokens: 8000 },
-      limits: { maxLineBytes: 16 * 1024 * 1024, clientQueueBytes: 8 * 1024 * 1024, toolOutputBytes: 16 * 1024, toolTimeoutMs: 300_000 },
+      limits: { maxLineBytes: 16 * 1024 * 1024, clientQueueBytes: 8 * 1024 * 1024, inputBufferBytes: 64 * 1024 * 1024, toolOutputBytes: 16 * 1024, toolTimeoutMs: 300_000 },
     });
     // The built-ins' keys are not the core's: `knowledge`, `workflows`, `limits.fileRefBytes` belong to their plugins.
     expect(config).not.toHaveProperty('knowledge');
@@ -153,6 +153,7 @@ describe('loadConfig: errors are one line naming the file and the key', () => {
     ['bad number', { 'yoi.config.json': '{"maxTurns":0}' }, 'yoi.config.json: maxTurns: must be ≥ 1'],
     ['not an integer', { 'yoi.config.json': '{"compaction":{"threshold":1.5}}' }, 'yoi.config.json: compaction.threshold: expected an integer'],
     ['not an object', { 'yoi.config.json': '[1]' }, 'yoi.config.json: expected object'],
+    ['input budget below one line', { 'yoi.config.json': '{"limits":{"inputBufferBytes":1024}}' }, 'yoi.config.json: limits.inputBufferBytes: must be at least limits.maxLineBytes (one line must fit)'],
     ['in package.json', { 'package.json': '{"yoi":{"model":{}}}' }, 'package.json: yoi.model.provider: expected string'],
     ['ts syntax error', { 'yoi.config.ts': "export default {\n  name: 'x',,\n};" }, 'yoi.config.ts:2:12: syntax error: Unexpected token'],
     ['json syntax error', { 'yoi.config.json': '{\n  "name": "x",\n}' }, "yoi.config.json:3:1: invalid JSON: Expected double-quoted property name"],
