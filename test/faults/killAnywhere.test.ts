@@ -97,7 +97,6 @@ describe('SIGKILL at seeded points', () => {
       const killAt = rand.int(1, 12 * runs);
       let seen = 0;
       const ledger = new RunLedger();
-      // eslint-disable-next-line prefer-const
       let pid = 0;
       const { pod, client } = await p.start(resume, (e) => {
         ledger.onEvent(e);
@@ -191,7 +190,6 @@ describe('SIGKILL at seeded points', () => {
       p.script(`child${round}`, [{ text: 'child answer' }]);
       const killAt = rand.int(1, 10);
       let seen = 0;
-      // eslint-disable-next-line prefer-const
       let pid = 0;
       const { pod, client } = await p.start(['--name', 'root', ...resume], (e) => {
         if (e.seq !== undefined && ++seen === killAt) process.kill(pid, 'SIGKILL');
