@@ -5,7 +5,7 @@ import { PodClient } from '../../core/client/PodClient.js';
 import { isPidAlive } from '../../core/pod/podFiles.js';
 import type { Event } from '../../core/protocol/index.js';
 import { sessionIds } from '../support/logReplay.js';
-import { historyAndReplay, lockAllocations, runsWithSeveralEnds, tempFilesUnder } from '../support/killCheck.js';
+import { historyAndReplay, lockAllocations, doubledRunEnds, tempFilesUnder } from '../support/killCheck.js';
 import { RunLedger } from '../support/runLedger.js';
 import { startPodProcess } from '../support/runCli.js';
 import { faultCount, faultSeed, seededRandom } from '../support/seededRandom.js';
@@ -71,7 +71,7 @@ async function checkRestored(p: Project, client: PodClient, ended: { input: stri
     expect([run.input, users.includes(run.input)]).toEqual([run.input, true]);
     expect([run.reply, replies.includes(run.reply)]).toEqual([run.reply, true]);
   }
-  expect(runsWithSeveralEnds(p.sessions)).toBe(0);
+  expect(doubledRunEnds(p.sessions)).toBe(0);
   // Stale temp files go at start (in the background for the tools' ones): wait, bounded.
   await waitUntil(() => tempFilesUnder(p.dir).length === 0, `no temp files left (${tempFilesUnder(p.dir).join(', ')})`, 30_000);
   for (const a of lockAllocations(p.run)) expect([a.pod_name, isPidAlive(a.pid)]).toEqual([a.pod_name, true]);
@@ -211,7 +211,7 @@ describe('SIGKILL at seeded points', () => {
       const { live, replayed, chain } = await historyAndReplay(p.cli, again.client.welcome!.session_id, 'root');
       expect(chain).toBe('intact');
       expect(replayed).toEqual(live);
-      expect(runsWithSeveralEnds(p.sessions)).toBe(0);
+      expect(doubledRunEnds(p.sessions)).toBe(0);
       const allocations = lockAllocations(p.run);
       const what = `seed ${seed} round ${round} (kill at event ${killAt})`;
       for (const a of allocations) expect([what, a.pod_name, isPidAlive(a.pid)]).toEqual([what, a.pod_name, true]);

@@ -15,18 +15,22 @@ function logLines(dir: string): Record<string, unknown>[][] {
     }));
 }
 
-/** Runs in the logs (one per `user_input`) that ended with more than one `run_end`: must be none. */
-export function runsWithSeveralEnds(sessionDir: string): number {
+/**
+ * `run_end` entries that follow another with nothing a run adds in between (input, items): a
+ * run ended twice. Runs a notification starts have no `user_input`, so runs are told apart by
+ * what they add, not by their input. Must be none in every log of `sessionDir`.
+ */
+export function doubledRunEnds(sessionDir: string): number {
   let bad = 0;
   for (const lines of logLines(sessionDir)) {
-    let ends = 0;
+    let endedAlready = false;
     for (const e of lines) {
-      if (e.type === 'user_input') {
-        if (ends > 1) bad++;
-        ends = 0;
-      } else if (e.type === 'run_end') ends++;
+      if (e.type === 'user_input' || e.type === 'items' || e.type === 'session_start') endedAlready = false;
+      else if (e.type === 'run_end') {
+        if (endedAlready) bad++;
+        endedAlready = true;
+      }
     }
-    if (ends > 1) bad++;
   }
   return bad;
 }
