@@ -1,7 +1,7 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.scratch/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.scratch/**', 'examples/*/dist/**', 'examples/*/node_modules/**'] },
   ...tseslint.configs.recommended,
   {
     rules: {

@@ -41,7 +41,7 @@ const input = [
 // The resolution stage, exactly as the controller calls it on this pod: its hooks, plugins, scope.
 const stage = await medianMs(async () => {
   const signal = new AbortController().signal;
-  const r = await resolveSegments(pod.host.hooks, input, (index) => ({ ...pod.info, index, signal }));
+  const r = await resolveSegments(pod.host.hooks, pod.host.segmentKinds, input, (index) => ({ ...pod.info, index, signal, input }));
   if (r.alerts.length > 0 || r.contextItems.length !== 100) throw new Error(r.alerts.join('; '));
 }, { runs: 9, warmup: 2 });
 

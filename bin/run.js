@@ -7,6 +7,9 @@
 import { readFileSync, statSync } from 'node:fs';
 
 const argv = process.argv.slice(2);
+// The bundle's stack traces name the TypeScript sources (dist/bundle/*.map) when they are
+// asked for; mapping them costs start-up time, so only then.
+if (process.env.YOI_DEBUG) process.setSourceMapsEnabled(true);
 const root = new URL('../', import.meta.url);
 
 if (argv[0] === '--version' || argv[0] === '-v') {
@@ -16,12 +19,12 @@ if (argv[0] === '--version' || argv[0] === '-v') {
 } else if (argv[0] === 'pod' && argv[1] === 'start' && argv[2] === '--adopt') {
   // A child pod as SpawnPod starts it (hidden flags yoi writes itself): no oclif to load.
   try {
-    const { startAdoptedPod } = await import('../dist/cli/startAdoptedPod.js');
+    const { startAdoptedPod } = await import('../dist/bundle/yoi.js');
     await startAdoptedPod(argv.slice(2));
   } catch (error) {
     await reportError(error);
   }
-} else if (!printPrerenderedHelp()) {
+} else if (!printPrerenderedHelp() && !(await runHot())) {
   const { run, flush } = await import('@oclif/core');
   try {
     await run(argv, import.meta.url);
@@ -35,10 +38,28 @@ if (argv[0] === '--version' || argv[0] === '-v') {
   }
 }
 
+/**
+ * The commands that address a pod (`send`, `history`, `cancel` …) and `pod start`: their oclif
+ * command classes run from the bundle, without oclif's command discovery (see
+ * cli/hot/hotCommands.ts). False when the command line is not one of them.
+ */
+async function runHot() {
+  try {
+    const { runHotCommand } = await import('../dist/bundle/yoi.js');
+    const pkg = JSON.parse(readFileSync(new URL('package.json', root), 'utf8'));
+    return await runHotCommand(argv, pkg);
+  } catch (error) {
+    if (error?.code === 'EEXIT') process.exitCode = error.oclif?.exit ?? 0;
+    else if (error?.code === 'ERR_MODULE_NOT_FOUND' && String(error.message).includes('dist/bundle/')) return false;
+    else await reportError(error);
+    return true;
+  }
+}
+
 /** One line on stderr, or a JSON object on stdout with --json (the stack too with YOI_DEBUG), and a non-zero exit code. */
 async function reportError(error) {
   // Without a build (dist/ missing) the formatter is gone too; still print one line.
-  const { formatCliError, cliErrorJson } = await import('../dist/cli/formatCliError.js').catch(() => ({
+  const { formatCliError, cliErrorJson } = await import('../dist/bundle/yoi.js').catch(() => import('../dist/cli/formatCliError.js')).catch(() => ({
     formatCliError: (e) => ({ line: `yoi: ${String(e?.message ?? e).split('\n')[0]}`, exitCode: 1 }),
   }));
   const formatted = formatCliError(error);

@@ -31,9 +31,9 @@ async function findPodTarget(flags: PodTargetFlags): Promise<PodTarget> {
   if (flags.socket) return { name: flags.socket, socket: flags.socket, flag: `--socket ${flags.socket}` };
   let name = flags.pod;
   if (!name) {
-    const { loadProject } = await import('./loadProject.js');
-    const { config } = await loadProject({ configFile: flags.config, checkProvider: false });
-    name = config.name;
+    // The name is all a pod's client needs of the config: its plugins are not applied.
+    const { loadProjectConfig } = await import('./loadProject.js');
+    name = (await loadProjectConfig({ configFile: flags.config })).name;
   }
   const bad = validatePodName(name);
   if (bad) throw new YoiError('YOI_ERR_POD_NAME', bad);

@@ -7,9 +7,10 @@ import { fileURLToPath } from 'node:url';
  * Starts `yoi pod start` (without --detach) as a background process in its own session, its
  * output in `<pod dir>/pod.log`, and returns the socket path once the pod accepts connections.
  * If the pod exits first, its last log line becomes the error; a pod of that name already
- * listening is refused like `yoi pod start` in the foreground refuses it.
+ * listening is refused like `yoi pod start` in the foreground refuses it. `where.cwd` is the
+ * pod's directory (default: this process's).
  */
-export async function startDetached(argv: string[], flags: { name?: string; socket?: string; config?: string }): Promise<string> {
+export async function startDetached(argv: string[], flags: { name?: string; socket?: string; config?: string }, where: { cwd?: string } = {}): Promise<string> {
   const { resolvePodTarget } = await import('./podTarget.js');
   const { podPaths } = await import('../core/pod/runtimePaths.js');
   const { ensurePrivateDir, isSocketLive } = await import('../core/pod/podFiles.js');
@@ -26,7 +27,7 @@ export async function startDetached(argv: string[], flags: { name?: string; sock
   const log = openOwnFile(logFile, RUNTIME_FILE, { create: true, append: true })!;
   const bin = fileURLToPath(new URL('../../bin/run.js', import.meta.url));
   const { POD_NODE_FLAGS } = await import('../core/pod/podNodeFlags.js');
-  const child = spawn(process.execPath, [...POD_NODE_FLAGS, bin, 'pod', 'start', ...argv], { detached: true, stdio: ['ignore', log, log], env: process.env });
+  const child = spawn(process.execPath, [...POD_NODE_FLAGS, bin, 'pod', 'start', ...argv], { detached: true, stdio: ['ignore', log, log], env: process.env, ...(where.cwd ? { cwd: where.cwd } : {}) });
   fs.closeSync(log);
   let exited: number | null | undefined;
   child.once('exit', (code) => (exited = code));

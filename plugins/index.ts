@@ -24,11 +24,16 @@ import { listPodsTool } from './podtree/listPodsTool.js';
 import { podReporter } from './podtree/podReporter.js';
 import { spawnedPodEvents } from './podtree/spawnedPodEvents.js';
 import { podEventText } from './podtree/podEventText.js';
+import { mcp } from './mcp/mcpPlugin.js';
 import type { YoiPlugin } from '../core/api.js';
 
 export { pasteResolver, fileRefResolver, knowledgeResolver, workflowResolver, bashTool };
 export { TextKind, PasteKind, FileRefKind, KnowledgeRefKind, WorkflowInvokeKind } from './resolvers/shared/builtinKinds.js';
 export { PodTreeService } from './podtree/podTreePlugin.js';
+/** MCP servers' tools, resources and prompts: the `mcp` config section, or `mcp({ servers })` in place of the default one. */
+export { mcp };
+export { McpResourceKind } from './mcp/mcpResourceSegment.js';
+export { McpConfigSchema, McpServerConfigSchema, type McpConfig, type McpServerConfig } from './mcp/McpConfigSchema.js';
 
 /**
  * The built-in plugins, in the order they are applied. A config without `plugins` gets this
@@ -65,6 +70,7 @@ export function defaultPlugins(opts: { exclude?: readonly string[] } = {}): YoiP
     podReporter(),
     spawnedPodEvents(),
     podEventText(),
+    mcp(),
   ];
   return plugins.filter((plugin) => !exclude.has(plugin.name));
 }

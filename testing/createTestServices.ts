@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { FileActivity, Scope, YoiConfigSchema, resolveConfig, type PodServices, type ResolvedConfig, type RuntimeDir, type ServiceKey } from './api.js';
+import type { PodServices, ResolvedConfig, RuntimeDir, Scope, ServiceKey } from 'yoi';
+import { FileActivity, Scope as ScopeClass, YoiConfigSchema, resolveConfig } from './api.js';
 
 export interface TestServicesOptions {
   /** The project directory (the default scope: write access to it). */
@@ -27,7 +28,7 @@ export function createTestServices(opts: TestServicesOptions): PodServices & { r
     alerts,
     alert: (level, message) => void alerts.push(`${level}: ${message}`),
     note: (message) => void alerts.push(`note: ${message}`),
-    scope: opts.scope ?? new Scope(config.scope, opts.projectDir),
+    scope: opts.scope ?? new ScopeClass(config.scope, opts.projectDir),
     config,
     files: new FileActivity(),
     runtime,

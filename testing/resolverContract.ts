@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { ResolutionSchema, Scope, type PluginHost, type Resolution, type ResolveContext, type YoiPlugin } from './api.js';
-import { hostWith, resolveContext, resolveWith, tempDir, within } from './resolverHarness.js';
+import type { Resolution, ResolveContext, Scope, YoiPlugin } from 'yoi';
+import { ResolutionSchema, Scope as ScopeClass } from './api.js';
+import { hostWith, resolveContext, resolveWith, tempDir, within, type TestHost } from './resolverHarness.js';
 
 /**
  * The test runner's functions the suite registers its cases with. jest:
@@ -73,7 +74,7 @@ function wellFormed(result: Resolution | undefined): void {
  */
 export function resolverContract(t: TestRunner, plugin: YoiPlugin, kind: string, fixtures: ResolverFixtures): void {
   t.describe(`resolver contract: ${plugin.name} (${kind})`, () => {
-    let host: PluginHost;
+    let host: TestHost;
     let env: ContractEnv;
     let remove: () => void;
     const savedSecret = process.env.YOI_CONTRACT_SECRET;
@@ -91,7 +92,7 @@ export function resolverContract(t: TestRunner, plugin: YoiPlugin, kind: string,
       fs.symlinkSync(outsideDir, path.join(projectDir, 'outside-link'));
       fs.symlinkSync(path.join(outsideDir, 'secret.txt'), path.join(projectDir, 'secret-link'));
       process.env.YOI_CONTRACT_SECRET = secret;
-      const scope = Scope.writable(projectDir);
+      const scope = ScopeClass.writable(projectDir);
       env = { projectDir, outsideDir, secret, scope, context: (signal) => resolveContext({ projectDir, scope, signal }) };
       await fixtures.setup?.(env);
       host = hostWith(plugin);

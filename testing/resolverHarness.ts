@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+// Types come from 'yoi' (what a plugin package imports), so yoi/testing's API speaks yoi's types.
+import type { CompleteContext, HookName, Hooks, PodServices, Resolution, ResolveContext, Scope, SegmentInput, YoiPlugin } from 'yoi';
 import { createTestServices } from './createTestServices.js';
-import type { CompleteContext, PodServices, Resolution, ResolveContext, Scope, SegmentInput, YoiPlugin } from './api.js';
 import { PluginHost, parseSections, schemaWithSections } from './api.js';
 
 /**
@@ -10,13 +11,20 @@ import { PluginHost, parseSections, schemaWithSections } from './api.js';
  * contexts the pod passes, and the calls.
  */
 
+/** What the helpers use of a started host: its hooks, and the keys of a HookMap that are tapped. */
+export interface TestHost {
+  readonly hooks: Hooks;
+  /** The tapped keys of a HookMap hook (`resolveSegment`, `tools`, ...), in registration order. */
+  keysOf(hook: HookName): string[];
+}
+
 /** A started host with `plugins` applied, as a pod builds it. */
-export function hostWith(...plugins: YoiPlugin[]): PluginHost {
+export function hostWith(...plugins: YoiPlugin[]): TestHost {
   return hostWithConfig({}, ...plugins);
 }
 
 /** Like `hostWith`, with the plugins' config sections taken from `config` (a config file's contents). */
-export function hostWithConfig(config: Record<string, unknown>, ...plugins: YoiPlugin[]): PluginHost {
+export function hostWithConfig(config: Record<string, unknown>, ...plugins: YoiPlugin[]): TestHost {
   const { claims } = schemaWithSections(plugins, 'config: ');
   const host = new PluginHost();
   host.applyPlugins(plugins, { sections: parseSections(config, claims, 'config: ', []) });
@@ -68,12 +76,12 @@ export function completeContext(opts: ContextOptions & { prefix: string; limit?:
 }
 
 /** Calls the hook exactly as the pod does: `resolveSegment.for(kind).promise(payload, ctx)`. */
-export function resolveWith(host: PluginHost, kind: string, segment: unknown, ctx: ResolveContext): Promise<Resolution | undefined> {
+export function resolveWith(host: TestHost, kind: string, segment: unknown, ctx: ResolveContext): Promise<Resolution | undefined> {
   return host.hooks.resolveSegment.for(kind).promise(segment as SegmentInput, ctx);
 }
 
 /** Calls `completeSegment.for(kind)` as the pod does for `list_completions`. */
-export function completeWith(host: PluginHost, kind: string, ctx: CompleteContext): Promise<string[]> {
+export function completeWith(host: TestHost, kind: string, ctx: CompleteContext): Promise<string[]> {
   return host.hooks.completeSegment.for(kind).promise([], ctx);
 }
 

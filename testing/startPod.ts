@@ -1,11 +1,16 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { PodClient, type Event, type Segment, type YoiPlugin } from './api.js';
+import type { Event, PodClient, Segment, YoiPlugin } from 'yoi';
+import { PodClient as Client } from './api.js';
 import { Pod, createHostFromConfig, defaultPlugins, loadConfig } from './pod.js';
 
 export interface StartPodOptions {
-  /** The plugins to apply; default: the built-ins. Pass `[...defaultPlugins(), mine()]` to add yours. */
+  /**
+   * The plugins to apply; default: the built-ins. Pass `[...defaultPlugins(), mine()]` to add
+   * yours. They stand where a config file's `plugins` would (so `config` may hold their sections);
+   * a JS/TS config in `dir` that lists plugins itself takes precedence.
+   */
   readonly plugins?: readonly YoiPlugin[];
   /** Files to create in the project directory (relative path → content). */
   readonly files?: Readonly<Record<string, string>>;
@@ -19,7 +24,8 @@ export interface StartPodOptions {
 
 /** A real pod on a real Unix socket in this process, with a connected v2 client. */
 export interface TestPodHandle {
-  readonly pod: Pod;
+  /** The pod's name (`test` unless given). */
+  readonly name: string;
   /** The project directory (a temp dir unless `dir` was given). */
   readonly dir: string;
   readonly socket: string;
@@ -49,18 +55,34 @@ export async function startPod(opts: StartPodOptions = {}): Promise<TestPodHandl
   // A short runtime dir of its own (sun_path is 107 bytes): other pods on the machine are not touched.
   const runtimeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'yoi-rt-'));
   const env = { ...process.env, YOI_RUNTIME_DIR: runtimeDir };
-  const loaded = await loadConfig({ cwd: dir, env, defaultPlugins: defaultPlugins() });
-  const config = opts.plugins ? { ...loaded, plugins: opts.plugins } : loaded;
-  const pod = await Pod.start({ config, host: createHostFromConfig(config), name: opts.name ?? 'test', env });
-  const connect = (protocol: 1 | 2 = 2) => PodClient.connect({ socketPath: pod.paths.socket, protocol, clientName: 'yoi-testing' });
-  const client = await connect();
+  const removeDirs = () => {
+    fs.rmSync(runtimeDir, { recursive: true, force: true });
+    if (temp) fs.rmSync(dir, { recursive: true, force: true });
+  };
+  const name = opts.name ?? 'test';
+  let pod: Pod;
+  try {
+    // The given plugins stand where a config file's `plugins` would: their sections are validated.
+    const config = await loadConfig({ cwd: dir, env, defaultPlugins: opts.plugins ?? defaultPlugins() });
+    pod = await Pod.start({ config, host: createHostFromConfig(config), name, env });
+  } catch (error) {
+    removeDirs();
+    throw error;
+  }
+  const connect = (protocol: 1 | 2 = 2): Promise<PodClient> => Client.connect({ socketPath: pod.paths.socket, protocol, clientName: 'yoi-testing' });
+  const client = await connect().catch(async (error: unknown) => {
+    await pod.stop();
+    removeDirs();
+    throw error;
+  });
   return {
-    pod, dir, socket: pod.paths.socket, client, connect,
+    name, dir, socket: pod.paths.socket, client, connect,
     async run(input, timeoutMs = 30_000) {
       const segments: readonly Segment[] = typeof input === 'string' ? [{ kind: 'text', content: input }] : input;
       const events: Event[] = [];
       const off = client.onEvent((e) => events.push(e));
       const ended = client.waitFor((e) => e.event === 'run_end' || (e.event === 'error' && e.request_id === undefined), timeoutMs);
+      ended.catch(() => undefined); // awaited below; a refused request must not leave it unhandled
       try {
         await client.request({ method: 'run', params: { input: [...segments] } });
         await ended;
@@ -72,8 +94,7 @@ export async function startPod(opts: StartPodOptions = {}): Promise<TestPodHandl
     async stop() {
       await client.close().catch(() => undefined);
       await pod.stop();
-      fs.rmSync(runtimeDir, { recursive: true, force: true });
-      if (temp) fs.rmSync(dir, { recursive: true, force: true });
+      removeDirs();
     },
   };
 }

@@ -27,10 +27,10 @@ export default class History extends YoiCommand {
       else for (const item of reply.data.items) this.print(formatHistoryItem(item));
       return;
     }
-    const [{ loadProject }, { readSessionChain }, { formatChain }] = await Promise.all([
+    const [{ loadProjectConfig }, { readSessionChain }, { formatChain }] = await Promise.all([
       import('../loadProject.js'), import('../../core/session/readSessionChain.js'), import('../historyChain.js'),
     ]);
-    const { config } = await loadProject({ configFile: flags.config, checkProvider: false });
+    const config = await loadProjectConfig({ configFile: flags.config });
     const { sessions, missing } = readChainOrNone(readSessionChain, config.sessions.dir, sessionId);
     const { describeChain } = await import('../../core/session/ChainCheck.js');
     // The newest session is the pod's live history (it may be ahead of what was synced).

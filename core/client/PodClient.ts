@@ -34,8 +34,10 @@ export interface PodClientOptions {
   onEvent?: (event: Event) => void;
 }
 
-type MethodInput = Method extends infer M ? (M extends Method ? Omit<M, 'request_id'> : never) : never;
-type WelcomeData = EventOf<'welcome'>['data'];
+/** A method line as `request()` and `send()` take it (the client adds the `request_id`). */
+export type MethodInput = Method extends infer M ? (M extends Method ? Omit<M, 'request_id'> : never) : never;
+/** The v2 `welcome` a pod greeted this client with. */
+export type WelcomeData = EventOf<'welcome'>['data'];
 
 interface Pending {
   resolve: (event: Reply) => void;
@@ -53,8 +55,8 @@ export const WELCOME_TIMEOUT_MS = 2000;
  * `onEvent` listeners, in order.
  *
  * A pod that answers `hello` with an error (the original's unknown method) or not at all
- * within {@link WELCOME_TIMEOUT_MS} speaks v1 only: the client carries on in v1 behind the same
- * API ({@link V1Emulation}); `protocol` says which one is spoken.
+ * within `WELCOME_TIMEOUT_MS` speaks v1 only: the client carries on in v1 behind the same
+ * API (`V1Emulation`); `protocol` says which one is spoken.
  */
 export class PodClient {
   welcome?: WelcomeData;

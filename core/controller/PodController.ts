@@ -6,6 +6,7 @@ import { resolveSegments } from '../pipeline/resolveSegments.js';
 import { podEventSource, type ErrorCode, type Method, type PodEvent, type RunResult, type Segment } from '../protocol/index.js';
 import { AbortedError, ProviderError } from '../provider/providerErrors.js';
 import type { Tool } from '../tools/Tool.js';
+import { notificationPreview } from './notificationPreview.js';
 import { notificationText } from './notificationText.js';
 import { CANCELLED_BY_USER, INTERRUPTED_BY_USER, INTERRUPT_NOTE, closeOrphans, orphanToolCalls } from './orphanToolCalls.js';
 import { RecentRequestIds } from './RecentRequestIds.js';
@@ -101,7 +102,7 @@ export class PodController {
   notify(text: string, trigger: 'notify' | 'pod_event'): void {
     this.notes.push(text);
     // v2 clients see it as it arrives (the model, before its next request).
-    this.rt.bus.broadcast({ event: 'notification', data: { source: trigger, message: text } });
+    this.rt.bus.broadcast({ event: 'notification', data: { source: trigger, message: notificationPreview(text) } });
     if (!this.active && this.rt.state.status === 'idle' && !this.stopping) this.start(trigger);
   }
 

@@ -3,7 +3,7 @@ import { DEFAULT_TOOL_TIMEOUT_MS } from '../config/YoiConfigSchema.js';
 import type { Hooks } from '../hooks/createHooks.js';
 import type { ClientInfo, PodInfo, ToolCallInfo } from '../hooks/HookTypes.js';
 import type { ToolResultItem } from '../history/HistoryItem.js';
-import type { Tool, ToolOutput } from '../tools/Tool.js';
+import type { Tool, ToolOutput, ToolProgress } from '../tools/Tool.js';
 import type { ModelToolCall } from './streamTurn.js';
 import { callWithDeadline } from './callWithDeadline.js';
 import { truncateOutput } from './truncateOutput.js';
@@ -78,7 +78,10 @@ async function runOne(call: ModelToolCall, opts: ToolRunOptions): Promise<ToolRe
   const timeoutMs = opts.toolTimeoutMs ?? opts.pod.services.config?.limits.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
   let output: ToolOutput;
   try {
-    const outcome = await callWithDeadline((callSignal) => tool.execute(parsed.data, { ...opts.pod, signal: callSignal, callId: call.id }), { signal, timeoutMs });
+    const progress = (p: ToolProgress) => {
+      if (!signal.aborted) opts.bus.broadcast({ event: 'tool_progress', data: { id: call.id, ...p } });
+    };
+    const outcome = await callWithDeadline((callSignal) => tool.execute(parsed.data, { ...opts.pod, signal: callSignal, callId: call.id, progress }), { signal, timeoutMs });
     if (outcome.timedOut) {
       output = { summary: `Timed out: ${call.name} did not finish within ${duration(timeoutMs)} (limits.toolTimeoutMs) and was stopped`, is_error: true };
       opts.alert(`tool \`${call.name}\` timed out after ${duration(timeoutMs)} (limits.toolTimeoutMs)`);

@@ -28,6 +28,8 @@ export const REVERSED_HOOKS: ReadonlySet<string> = new Set(['podStop']);
  * host freezes them when the pod starts. Tap with `tap` (sync hooks) or `tapPromise`
  * (async hooks); `tapAsync` is refused. Every tap's failure becomes a `PluginError` naming
  * the plugin and the hook.
+ *
+ * Exported because `Hooks` is its return type; plugins get their pod's hooks as `api.hooks`.
  */
 export function createHooks() {
   return Object.freeze({
@@ -82,17 +84,18 @@ export function createHooks() {
     tools: new HookMap(() => new SyncBailHook<[ToolFactoryContext], Tool | undefined>(['ctx'])),
 
     /**
+     * The tools offered to the model, asked before each LLM request (and before running a paused
+     * run's calls): starts with the tools made at pod start; a plugin whose tools change at run
+     * time (MCP servers) returns the list with its current ones added. Calls are looked up in the
+     * same list. Failure: the run ends with an `error` naming the plugin.
+     */
+    listTools: new SyncWaterfallHook<[Tool[], PodInfo]>(['tools', 'pod']),
+
+    /**
      * Before each LLM request. Return: the request to send (waterfall: rewrite system prompt or
      * items). Failure: the run ends with an `error` naming the plugin.
      */
     beforeTurn: new AsyncSeriesWaterfallHook<[LlmRequest, TurnContext]>(['request', 'ctx']),
-
-    /**
-     * The tools offered for the next LLM request (waterfall; the initial value is every tool
-     * the `tools` factories made). Fires before each request, so a plugin whose tools change
-     * (MCP servers) adds its current ones here. Sync and cheap: return a cached list.
-     */
-    listTools: new SyncWaterfallHook<[Tool[], PodInfo]>(['tools', 'pod']),
 
     /** After each LLM request's stream ended. Observers only; failures become alerts. */
     afterTurn: new AsyncParallelHook<[TurnSummary, PodInfo]>(['turn', 'pod']),

@@ -19,16 +19,19 @@ export interface PluginDefinition<S extends z.ZodType | undefined, C extends z.Z
   /** Plugins that must be applied before this one (by name). */
   dependsOn?: readonly string[];
   /** Taps hooks. Synchronous and free of I/O: do the work inside the hooks. */
-  apply(api: PluginApi<ConfigOut<C>>, options: OptionsOut<S>): void;
+  apply(api: PluginApi<PluginConfigOut<C>>, options: PluginOptionsOut<S>): void;
 }
 
-type OptionsOut<S> = S extends z.ZodType ? z.output<S> : undefined;
-type OptionsIn<S> = S extends z.ZodType ? z.input<S> : undefined;
-type ConfigOut<C> = C extends z.ZodType ? z.output<C> : undefined;
+/** The options `apply` receives: the schema's output (defaults applied). */
+export type PluginOptionsOut<S> = S extends z.ZodType ? z.output<S> : undefined;
+/** The options the factory takes: the schema's input. */
+export type PluginOptionsIn<S> = S extends z.ZodType ? z.input<S> : undefined;
+/** `api.config`: the config section's schema output. */
+export type PluginConfigOut<C> = C extends z.ZodType ? z.output<C> : undefined;
 
 /** Options are optional when the schema accepts `undefined` (or there is no schema). */
 export type PluginFactory<S extends z.ZodType | undefined> =
-  undefined extends OptionsIn<S> ? (options?: OptionsIn<S>) => YoiPlugin : (options: OptionsIn<S>) => YoiPlugin;
+  undefined extends PluginOptionsIn<S> ? (options?: PluginOptionsIn<S>) => YoiPlugin : (options: PluginOptionsIn<S>) => YoiPlugin;
 
 const KEY = /^[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z][A-Za-z0-9_]*)?$/;
 
@@ -69,7 +72,7 @@ export function definePlugin<S extends z.ZodType | undefined = undefined, C exte
       options,
       dependsOn,
       ...(section ? { config: section } : {}),
-      apply: (api: PluginApi) => apply(api as PluginApi<ConfigOut<C>>, options as OptionsOut<S>),
+      apply: (api: PluginApi) => apply(api as PluginApi<PluginConfigOut<C>>, options as PluginOptionsOut<S>),
     });
   };
   return factory as PluginFactory<S>;

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { PodStatus } from '../protocol/index.js';
 import { RUNTIME_DIR, ensureOwnDir, readOwnFile, socketTrustProblem, type TrustLabel } from './trustedPath.js';
 
-/** `status.json` of a pod: what `yoi pod list/status` shows without connecting. */
+/** `status.json` of a pod: what `yoi pod list/status` shows without connecting. @beta */
 export interface PodStatusFile {
   pod_name: string;
   state: PodStatus;
@@ -18,6 +18,7 @@ export interface PodStatusFile {
 /**
  * Writes a file atomically (temp file + rename) with owner-only permissions. The temp file is
  * created anew (`wx`: never written through a link or into a file someone left there).
+ * @beta
  */
 export function writeFileAtomic(file: string, data: string): void {
   const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
@@ -29,6 +30,7 @@ export function writeFileAtomic(file: string, data: string): void {
 /**
  * Keeps one file rewritten atomically without blocking: writes are asynchronous and coalesced
  * (at most one in flight; the latest content wins). `drain()` waits for the last one.
+ * @beta
  */
 export class AtomicFileWriter {
   private pending: string | undefined;
@@ -65,6 +67,7 @@ export class AtomicFileWriter {
 /**
  * Creates a directory with mode 0700, tightening it if it already exists and is ours; one of
  * another user (or a link, or in a directory others can swap it in) is refused (trustedPath.ts).
+ * @beta
  */
 export function ensurePrivateDir(dir: string, label: TrustLabel = RUNTIME_DIR): void {
   ensureOwnDir(dir, label);
@@ -73,6 +76,7 @@ export function ensurePrivateDir(dir: string, label: TrustLabel = RUNTIME_DIR): 
 /**
  * True when something accepts connections on `socket` (within `timeoutMs`). A socket that is
  * not the user's (see checkOwnSocket) is never connected to: false.
+ * @beta
  */
 export function isSocketLive(socket: string, timeoutMs = 1000): Promise<boolean> {
   if (socketTrustProblem(socket) !== undefined) return Promise.resolve(false);
@@ -89,7 +93,7 @@ export function isSocketLive(socket: string, timeoutMs = 1000): Promise<boolean>
   });
 }
 
-/** A pod's status.json; undefined when missing, unreadable, or not the user's own file. */
+/** A pod's status.json; undefined when missing, unreadable, or not the user's own file. @beta */
 export function readStatusFile(file: string): PodStatusFile | undefined {
   try {
     const text = readOwnFile(file);
@@ -99,7 +103,7 @@ export function readStatusFile(file: string): PodStatusFile | undefined {
   }
 }
 
-/** True when a process with this pid exists (EPERM means it exists but is not ours). */
+/** True when a process with this pid exists (EPERM means it exists but is not ours). @beta */
 export function isPidAlive(pid: number): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false;
   try {

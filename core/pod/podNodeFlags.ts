@@ -5,5 +5,6 @@
  * 100k-token run's growth near 20 MB at no measurable throughput cost (bench/slow-client,
  * bench/fanout). The `yoi` executable's shebang carries the same flag; processes that yoi
  * starts itself (`--detach`, SpawnPod children) get it from here.
+ * @beta
  */
 export const POD_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=4'];

@@ -6,7 +6,7 @@ import { podNameProblem } from './podName.js';
 /** Longest Unix socket path the OS accepts (sun_path minus its NUL): Linux 107, macOS/BSD 103. */
 export const MAX_SOCKET_PATH_BYTES = process.platform === 'linux' ? 107 : 103;
 
-/** `$YOI_RUNTIME_DIR`, else `$XDG_RUNTIME_DIR/yoi`, else `<os tmpdir>/yoi-<uid>` (ARCHITECTURE §4.1). */
+/** `$YOI_RUNTIME_DIR`, else `$XDG_RUNTIME_DIR/yoi`, else `<os tmpdir>/yoi-<uid>` (ARCHITECTURE §4.1). @beta */
 export function runtimeBase(env: NodeJS.ProcessEnv = process.env): string {
   if (env.YOI_RUNTIME_DIR) return path.resolve(env.YOI_RUNTIME_DIR);
   if (env.XDG_RUNTIME_DIR) return path.join(env.XDG_RUNTIME_DIR, 'yoi');
@@ -14,7 +14,7 @@ export function runtimeBase(env: NodeJS.ProcessEnv = process.env): string {
   return path.join(os.tmpdir(), `yoi-${uid}`);
 }
 
-/** The files of one pod under the runtime base. */
+/** The files of one pod under the runtime base. @beta */
 export interface PodPaths {
   readonly base: string;
   readonly dir: string;
@@ -25,12 +25,12 @@ export interface PodPaths {
   readonly log: string;
 }
 
-/** Why `name` cannot be a pod name (the one rule: see podName.ts), or undefined. */
+/** Why `name` cannot be a pod name (the one rule: see podName.ts), or undefined. @beta */
 export function validatePodName(name: string): string | undefined {
   return podNameProblem(name);
 }
 
-/** The runtime files of pod `name`; an invalid name throws (it never becomes a path). */
+/** The runtime files of pod `name`; an invalid name throws (it never becomes a path). @beta */
 export function podPaths(name: string, env: NodeJS.ProcessEnv = process.env, socketOverride?: string): PodPaths {
   const bad = podNameProblem(name);
   if (bad) throw new YoiError('YOI_ERR_POD_NAME', bad);
@@ -47,7 +47,7 @@ export function podPaths(name: string, env: NodeJS.ProcessEnv = process.env, soc
   };
 }
 
-/** Explains why a socket path cannot be bound, before the OS answers with a bare EINVAL. */
+/** Explains why a socket path cannot be bound, before the OS answers with a bare EINVAL. @beta */
 export function checkSocketPath(socket: string): string | undefined {
   const bytes = Buffer.byteLength(socket);
   if (bytes <= MAX_SOCKET_PATH_BYTES) return undefined;

@@ -10,13 +10,14 @@ import { YoiError } from '../errors/YoiError.js';
  * Where the OS has no uids (Windows) there is nothing to compare and the checks pass.
  */
 
-/** What a path is and how to fix it, for the one-line refusal. */
+/** What a path is and how to fix it, for the one-line refusal. @beta */
 export interface TrustLabel {
   readonly what: string;
   readonly fix: string;
 }
 
 export const RUNTIME_DIR: TrustLabel = { what: 'runtime directory', fix: 'remove it, or set YOI_RUNTIME_DIR to a directory you own' };
+/** @beta */
 export const RUNTIME_FILE: TrustLabel = { what: 'runtime file', fix: 'remove it when no pod is running, or set YOI_RUNTIME_DIR to a directory you own' };
 export const POD_SOCKET: TrustLabel = { what: 'pod socket', fix: 'not connecting to it; remove it, or set YOI_RUNTIME_DIR to a directory you own' };
 
@@ -131,6 +132,7 @@ export function checkOwnDir(dir: string, label: TrustLabel = RUNTIME_DIR): boole
  * the descriptor it got: a regular file, the user's, writable by nobody else. `create` makes
  * it (0600) when missing; `tighten` fixes a loose mode of the user's own file. Returns the
  * descriptor (the caller closes it), or undefined when the file does not exist.
+ * @beta
  */
 export function openOwnFile(
   file: string, label: TrustLabel, opts: { create?: boolean; tighten?: boolean; write?: boolean; append?: boolean } = {},
@@ -161,7 +163,7 @@ export function openOwnFile(
   }
 }
 
-/** The text of a file of the user's (see {@link openOwnFile}); undefined when it does not exist. */
+/** The text of a file of the user's (see {@link openOwnFile}); undefined when it does not exist. @beta */
 export function readOwnFile(file: string, label: TrustLabel = RUNTIME_FILE): string | undefined {
   const fd = openOwnFile(file, label);
   if (fd === undefined) return undefined;
@@ -174,9 +176,10 @@ export function readOwnFile(file: string, label: TrustLabel = RUNTIME_FILE): str
 
 /**
  * Checks a socket before connecting (Node has no SO_PEERCRED): the socket file must be the
- * user's and not a link, in a directory only the user controls (see {@link checkSocketDir}).
+ * user's and not a link, in a directory only the user controls (see `checkSocketDir`).
  * Returns false when there is nothing at that path; throws the refusal when someone else's
  * socket (or anything but a socket) is there.
+ * @beta
  */
 export function checkOwnSocket(socket: string, label: TrustLabel = POD_SOCKET): boolean {
   const uid = currentUid();
@@ -223,7 +226,7 @@ export function checkOwnSocketOrFile(socket: string, label: TrustLabel = POD_SOC
   return true;
 }
 
-/** Like {@link checkOwnSocket}, as a reason instead of a throw (`undefined`: safe to connect). */
+/** Like {@link checkOwnSocket}, as a reason instead of a throw (`undefined`: safe to connect). @beta */
 export function socketTrustProblem(socket: string): 'missing' | YoiError | undefined {
   try {
     return checkOwnSocket(socket) ? undefined : 'missing';

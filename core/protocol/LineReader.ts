@@ -41,7 +41,7 @@ function isWs(c: number): boolean {
 /**
  * NDJSON framing over a byte stream, as the Rust reader does it: lines end at `\n`, surrounding
  * Unicode whitespace is trimmed (CRLF works), blank lines are skipped, a final unterminated line
- * is delivered at {@link end}. Beyond the original, each failure is reported per line and the
+ * is delivered at {@link LineReader.end}. Beyond the original, each failure is reported per line and the
  * stream continues: invalid UTF-8, and a line over `maxLineBytes` (reported as soon as the limit
  * is crossed; the rest of that line is discarded without being buffered), and a line that does
  * not fit the shared `budget` (dropped the same way).

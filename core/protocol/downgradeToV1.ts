@@ -14,6 +14,7 @@ export function downgradeToV1(event: Event, now: () => number = Date.now): Event
     case 'status':
     case 'completions':
     case 'notification':
+    case 'tool_progress':
       return [];
     case 'lagged': {
       const count = BigInt(event.data.to_seq) - BigInt(event.data.from_seq) + 1n;

@@ -36,7 +36,7 @@ export interface ScopeLock {
  * No allow rule at all means the default: write access to the base (project) directory.
  *
  * Rules are fixed at construction. Runtime restrictions (a region delegated to a child pod)
- * are added with {@link lockWrite}: they act as extra deny-write rules until released.
+ * are added with {@link Scope.lockWrite}: they act as extra deny-write rules until released.
  */
 export class Scope {
   /** Directory relative paths and relative targets are resolved against (the project dir). */
@@ -77,7 +77,7 @@ export class Scope {
     return Object.freeze([...this.#protected]);
   }
 
-  /** Adds paths of the control plane (see {@link protectedPaths}); they stay for the scope's life. */
+  /** Adds paths of the control plane (see {@link Scope.protectedPaths}); they stay for the scope's life. */
   protect(entries: readonly ProtectedPathInput[]): void {
     for (const entry of entries) this.#protected.push(resolveProtected(entry, this.baseDir));
   }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Access levels, ordered: `read` < `write` (write includes read). */
+/** Access levels, ordered: `read < write` (write includes read). */
 export const PermissionSchema = z.enum(['read', 'write']);
 export type Permission = z.infer<typeof PermissionSchema>;
 

@@ -183,7 +183,7 @@ describeTmux('yoi attach keys and views in a terminal (tmux)', () => {
     tp = await startTestPod({ name: 'e2e', plugins: [...defaultPlugins(), envResolver({ allow: ['PUBLIC_*'] })] });
     // The example declares its kind with `defineSegmentKind({kind: 'env_ref', sigil: '$', field: 'name'})`.
     const pane = await open(tp);
-    expect(pane.screen()).toContain('Tab completes @ # / $');
+    expect(pane.screen()).toContain('Tab completes @ # / & $');
     pane.type('value of $PUBLIC_ATT\t');
     await pane.until((s) => inputLine(s) === '› value of $PUBLIC_ATTACH_TEST', 'the completed reference');
     pane.bytes(KEYS.enter);

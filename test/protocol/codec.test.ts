@@ -106,6 +106,7 @@ describe('downgradeToV1', () => {
       { event: 'welcome', data: { protocol_version: 2, pod_name: 'p', session_id: 's', status: 'idle', segment_kinds: [], pod_event_kinds: [] } },
       { event: 'completions', data: { kind: 'file_ref', prefix: '', items: [] } },
       { event: 'notification', data: { source: 'notify', message: 'm' } },
+      { event: 'tool_progress', data: { id: 'c1', progress: 1, total: 3 } },
       { event: 'lagged', data: { from_seq: 1, to_seq: 1 } },
       { event: 'notification', data: { source: 'pod_event', message: 'Pod `kid` finished a turn.' } },
       { event: 'run_end', data: { result: 'limit_reached' } },

@@ -61,6 +61,13 @@ export const CompletionsDataSchema = struct({ kind: Str, prefix: Str, items: seq
  * clients show it as it arrives.
  */
 export const NotificationDataSchema = struct({ source: z.enum(['notify', 'pod_event']), message: Str });
+/** How far a running tool call got (MCP progress notifications); `id` is the tool call's. */
+export const ToolProgressDataSchema = struct({
+  id: Str,
+  progress: z.number(),
+  total: z.number().optional(),
+  message: Str.optional(),
+});
 
 /** Every event, by name, with its data schema; `null` marks a unit event (no `data`). */
 export const EVENT_DATA = {
@@ -88,6 +95,7 @@ export const EVENT_DATA = {
   lagged: LaggedDataSchema,
   completions: CompletionsDataSchema,
   notification: NotificationDataSchema,
+  tool_progress: ToolProgressDataSchema,
 } as const;
 
 export type EventName = keyof typeof EVENT_DATA;

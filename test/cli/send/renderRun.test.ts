@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import fc from 'fast-check';
 import { initialRenderState, renderClosed, renderEvent, renderUnknownEvent, type RenderOptions, type RenderState } from '../../../cli/send/renderRun.js';
 import { mainArgument, outcomeText } from '../../../cli/send/toolCallLine.js';
 import type { Event } from '../../../core/protocol/index.js';
@@ -61,6 +62,13 @@ describe('renderRun', () => {
     ].join('\n'));
     expect(err).toBe('');
     expect(state.outcome).toEqual({ kind: 'finished' });
+  });
+
+  it('token counts are grouped as en-US numbers are, for any count (without loading locale data)', () => {
+    fc.assert(fc.property(fc.maxSafeNat(), fc.nat(), (context, output) => {
+      const { out } = play([ack, turn(0), usage(context, output), end()]);
+      expect(out).toBe(`1 request · context ${context.toLocaleString('en-US')} tokens · ${output.toLocaleString('en-US')} output tokens\n`);
+    }));
   });
 
   it('--quiet: the reply text only (turns still apart), ending with a newline', () => {

@@ -57,6 +57,9 @@ describe('a huge unbroken input does not freeze the pod', () => {
     const history = await pod.other.until((e) => e.event === 'history', 60_000);
     expect(JSON.stringify(history).length).toBeGreaterThan(HOSTILE.length);
     // The pod answered while it was still counting the context.
+    // Clients were shown the notification's head, not 10 MB each.
+    const shown = pod.other.events.find((e) => e.event === 'notification');
+    expect(shown?.event === 'notification' && shown.data.message.length).toBeLessThan(20_000);
     expect(answeredWhileRunning(pod.other.events)).toBe(true);
 
     pod.child.kill('SIGTERM');

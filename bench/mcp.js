@@ -1,0 +1,171 @@
+// Two goals of the MCP layer, each against a baseline measured in the same run:
+// 1. An MCP tool call through the pod (from the pod's first beforeToolCall tap through the SDK
+//    client, the server, the result's conversion and afterToolCall, to the tool_result a client
+//    has read from the socket) vs the same call made with the SDK client directly, against its
+//    own server-everything process. ratio = pod / direct (goal ≤ 1.3).
+// 2. `yoi pod start` until it prints `listening`, with 3 stdio MCP servers configured vs none
+//    (servers start after listening, so the goal is "not delayed": ratio ≤ 1.1).
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { spawn } from 'node:child_process';
+import { performance } from 'node:perf_hooks';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { PodClient } from '../dist/core/client/PodClient.js';
+import { createHostFromConfig } from '../dist/core/config/createHostFromConfig.js';
+import { loadConfig } from '../dist/core/config/loadConfig.js';
+import { Pod } from '../dist/core/pod/Pod.js';
+import { definePlugin } from '../dist/core/plugin/definePlugin.js';
+import { STAGE_EARLY } from '../dist/core/plugin/stages.js';
+import { defaultPlugins, mcp } from '../dist/plugins/index.js';
+import { report } from './measure.js';
+
+const root = fileURLToPath(new URL('../', import.meta.url));
+const EVERYTHING = path.join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+const server = { command: process.execPath, args: [EVERYTHING, 'stdio'] };
+const MESSAGE = 'x'.repeat(4096);
+const CALLS = 20;
+const RUNS = 9;
+const med = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+// --- 1. a tool call through the pod vs the SDK client directly ---
+// Each sample is one model reply with CALLS echo calls (the pod runs them concurrently), against
+// the same CALLS calls made concurrently with the SDK client: both keep their server busy, so
+// neither side pays for waking an idle process more often than the other.
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'yoi-bench-mcp-'));
+const reply = { tool_calls: Array.from({ length: CALLS }, () => ({ name: 'mcp__everything__echo', arguments: { message: MESSAGE } })) };
+const script = [];
+for (let r = 0; r < RUNS + 2; r++) script.push(reply, { text: 'done' });
+fs.writeFileSync(path.join(dir, 'script.json'), JSON.stringify(script));
+fs.writeFileSync(path.join(dir, 'yoi.config.json'), JSON.stringify({ model: { provider: 'scripted', script: 'script.json' } }));
+const env = { ...process.env, YOI_RUNTIME_DIR: path.join(dir, 'run') };
+const loaded = await loadConfig({ cwd: dir, env, defaultPlugins: defaultPlugins() });
+// The calls start where the pod starts handling them (the first beforeToolCall tap) and end when
+// the pod broadcasts the last tool_result (hooks, the SDK round trips, conversion, afterToolCall,
+// output limits): the ratio. Until a client has read it from the socket (the bus batch, the
+// session log write, encoding, decoding — costs of every tool, not of MCP) is shown for information.
+let batchStart = 0;
+const clock = definePlugin({
+  name: 'bench:clock',
+  apply(host) {
+    host.hooks.beforeToolCall.tapPromise({ name: 'bench:clock', stage: STAGE_EARLY }, async () => {
+      // One macrotask first: the turn's own events (20 calls' arguments) are flushed to the
+      // session log and the socket by then, work of the LLM turn rather than of the calls.
+      if (!batchStart) await new Promise((r) => setImmediate(r));
+      batchStart ||= performance.now();
+      return undefined;
+    });
+  },
+});
+const config = { ...loaded, plugins: [clock(), ...defaultPlugins(), mcp({ servers: { everything: server } })] };
+const pod = await Pod.start({ config, host: createHostFromConfig(config), name: 'bench-mcp', env });
+const podClient = await PodClient.connect({ socketPath: pod.paths.socket });
+const statePath = path.join(dir, 'run', 'bench-mcp', 'mcp.json');
+while (!fs.existsSync(statePath) || !JSON.parse(fs.readFileSync(statePath, 'utf8')).servers.every((s) => s.state === 'ready')) {
+  await new Promise((r) => setTimeout(r, 20));
+}
+
+let lastBroadcast = 0;
+pod.bus.subscribe((e) => {
+  if (e.event === 'tool_result') lastBroadcast = performance.now();
+});
+const readMs = [];
+
+/** One run: CALLS concurrent calls; returns ms from the first call handled to the last result broadcast. */
+async function podBatch() {
+  let results = 0;
+  let errors = 0;
+  let last = 0;
+  batchStart = 0;
+  const off = podClient.onEvent((e) => {
+    if (e.event !== 'tool_result') return;
+    results++;
+    last = performance.now();
+    if (e.data.is_error || e.data.output !== `Echo: ${MESSAGE}`) errors++;
+  });
+  const ended = podClient.waitFor((e) => e.event === 'run_end' || e.event === 'error', 120_000);
+  await podClient.request({ method: 'run', params: { input: [{ kind: 'text', content: 'go' }] } });
+  const end = await ended;
+  off();
+  if (end.event !== 'run_end' || errors > 0 || results !== CALLS) throw new Error(`pod run: ${JSON.stringify(end)}, ${errors} errors, ${results} results`);
+  readMs.push(last - batchStart);
+  return lastBroadcast - batchStart;
+}
+
+const direct = new Client({ name: 'bench', version: '1' });
+await direct.connect(new StdioClientTransport(server));
+async function directBatch() {
+  const t = performance.now();
+  const all = await Promise.all(Array.from({ length: CALLS }, () => direct.callTool({ name: 'echo', arguments: { message: MESSAGE } })));
+  const ms = performance.now() - t;
+  if (all.some((r) => r.content[0].text !== `Echo: ${MESSAGE}`)) throw new Error('direct: wrong answer');
+  return ms;
+}
+
+await podBatch(); // warm-up
+await directBatch();
+readMs.length = 0;
+const podTimes = [];
+const directTimes = [];
+for (let r = 0; r < RUNS; r++) {
+  directTimes.push(await directBatch());
+  podTimes.push(await podBatch());
+}
+const p = med(podTimes);
+const d = med(directTimes);
+report('mcp tool calls via pod / direct SDK client', p / d, 1.3, { detail: `median of ${RUNS} batches of ${CALLS} concurrent 4 KiB echo calls: pod ${p.toFixed(1)} ms (read by a client: ${med(readMs).toFixed(1)} ms), direct ${d.toFixed(1)} ms` });
+await podClient.close();
+await direct.close();
+await pod.stop();
+
+// --- 2. pod start with 3 stdio servers vs none ---
+const bin = path.join(root, 'bin/run.js');
+const { POD_NODE_FLAGS } = await import('../dist/core/pod/podNodeFlags.js');
+function project(servers) {
+  const d = fs.mkdtempSync(path.join(os.tmpdir(), 'yoi-bm-'));
+  const plugins = servers ? `[...defaultPlugins(), mcp({ servers: ${JSON.stringify(servers)} })]` : 'defaultPlugins()';
+  fs.writeFileSync(path.join(d, 'yoi.config.ts'), `import { defaultPlugins } from 'yoi';\nimport { mcp } from 'yoi/plugins';\nexport default { plugins: ${plugins} };\n`);
+  return d;
+}
+const three = { a: server, b: server, c: server };
+const dirs = { none: project(undefined), three: project(three) };
+let seq = 0;
+/**
+ * Starts a pod and returns how long it took to listen: from the spawn to the moment its status.json
+ * was written (synchronously, as it starts listening), read from the file's mtime, so the servers
+ * starting right after do not slow down this process's reading of `listening` and blur the measure.
+ */
+async function listeningMs(which) {
+  const name = `b${seq++}`;
+  const cwd = dirs[which];
+  const runtime = path.join(cwd, 'run');
+  const t0 = Date.now();
+  const child = spawn(process.execPath, [...POD_NODE_FLAGS, bin, 'pod', 'start', '--name', name], { cwd, env: { ...process.env, YOI_RUNTIME_DIR: runtime }, stdio: ['ignore', 'pipe', 'ignore'] });
+  await new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (c) => {
+      out += c;
+      if (/^listening /m.test(out)) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`pod exited with ${code}`)));
+  });
+  const ms = fs.statSync(path.join(runtime, name, 'status.json')).mtimeMs - t0;
+  child.kill('SIGTERM');
+  await new Promise((r) => child.once('exit', r));
+  return ms;
+}
+// Interleaved so both see the same load; the first start of each warms the disk cache.
+await listeningMs('none');
+await listeningMs('three');
+const noneMs = [];
+const threeMs = [];
+for (let i = 0; i < 7; i++) {
+  noneMs.push(await listeningMs('none'));
+  threeMs.push(await listeningMs('three'));
+}
+const n = med(noneMs);
+const t3 = med(threeMs);
+report('pod start until listening, 3 MCP servers / none', t3 / n, 1.1, { detail: `median: 3 servers ${t3.toFixed(0)} ms, none ${n.toFixed(0)} ms (7 starts each)` });
+for (const d of [dir, ...Object.values(dirs)]) fs.rmSync(d, { recursive: true, force: true });

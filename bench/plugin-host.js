@@ -1,0 +1,84 @@
+// Two costs of the plugin API, each against a baseline measured in the same run:
+// 1. Pod start (Pod.start → listening, then stop) with the default plugins vs with only the
+//    offline echo provider (the least a pod can run with). Goal ≤ 1.1.
+// 2. Resolving a run's input of 2,000 segments of declared kinds (text, paste, knowledge_ref,
+//    and a third-party kind declared with defineSegmentKind) with the typed-kind validation vs
+//    the same resolvers with no kinds declared (no validation: what resolution cost before typed
+//    kinds). Goal ≤ 1.1.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { z } from 'zod';
+import { createHostFromConfig } from '../dist/core/config/createHostFromConfig.js';
+import { loadConfig } from '../dist/core/config/loadConfig.js';
+import { Pod } from '../dist/core/pod/Pod.js';
+import { resolveSegments } from '../dist/core/pipeline/resolveSegments.js';
+import { SegmentKindRegistry } from '../dist/core/segments/SegmentKindRegistry.js';
+import { defineSegmentKind, definePlugin } from '../dist/index.js';
+import { defaultPlugins } from '../dist/plugins/index.js';
+import { medianMs, report } from './measure.js';
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'yoi-bench-host-'));
+fs.mkdirSync(path.join(dir, '.yoi', 'knowledge'), { recursive: true });
+fs.writeFileSync(path.join(dir, '.yoi', 'knowledge', 'style.md'), '---\ntitle: Style\n---\nShort lines.\n');
+const env = { ...process.env, YOI_RUNTIME_DIR: path.join(dir, 'run') };
+
+const TicketKind = defineSegmentKind({
+  kind: 'ticket_ref', schema: z.object({ kind: z.literal('ticket_ref'), id: z.string().regex(/^[A-Z]+-\d+$/) }), sigil: '!', field: 'id', description: 'a ticket',
+});
+const tickets = definePlugin({
+  name: 'bench:tickets',
+  apply(api) {
+    api.segmentKind(TicketKind).resolve(async (segment) => ({ type: 'context', label: `Ticket: ${segment.id}`, text: `ticket ${segment.id}` }));
+  },
+});
+
+const base = await loadConfig({ cwd: dir, env, defaultPlugins: defaultPlugins() });
+const echoOnly = defaultPlugins().filter((p) => p.name === 'yoi:echo');
+let n = 0;
+async function startStop(plugins) {
+  const config = { ...base, plugins };
+  const pod = await Pod.start({ config, host: createHostFromConfig(config), name: `b${n++}`, env });
+  await pod.stop();
+}
+const full = defaultPlugins();
+const withDefaults = [];
+const withNone = [];
+for (let round = 0; round < 3; round++) {
+  withDefaults.push(await medianMs(() => startStop([...full]), { runs: 7, warmup: 1 }));
+  withNone.push(await medianMs(() => startStop(echoOnly), { runs: 7, warmup: 1 }));
+}
+const med = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+report('plugin-host: pod start + stop, default plugins vs the echo provider alone', med(withDefaults) / med(withNone), 1.1, {
+  higherIsBetter: false,
+  detail: `defaults ${med(withDefaults).toFixed(1)} ms (${full.length} plugins), echo alone ${med(withNone).toFixed(1)} ms`,
+});
+
+// Resolution with and without the kinds declared.
+const config = { ...base, plugins: [...defaultPlugins(), tickets()] };
+const pod = await Pod.start({ config, host: createHostFromConfig(config), name: 'resolve', env });
+const input = [];
+for (let i = 0; i < 500; i++) {
+  input.push({ kind: 'text', content: `line ${i} of the request` });
+  input.push({ kind: 'paste', id: i, chars: 20, lines: 1, content: 'pasted text, twenty.' });
+  input.push({ kind: 'knowledge_ref', slug: 'style' });
+  input.push({ kind: 'ticket_ref', id: `YOI-${i}` });
+}
+const undeclared = new SegmentKindRegistry();
+const resolve = async (kinds) => {
+  const signal = new AbortController().signal;
+  const r = await resolveSegments(pod.host.hooks, kinds, input, (index) => ({ ...pod.info, index, signal, input }));
+  if (r.alerts.length > 0 || r.contextItems.length !== 1000) throw new Error(`${r.contextItems.length} items; ${r.alerts.slice(0, 3).join('; ')}`);
+};
+const typed = [];
+const plain = [];
+for (let round = 0; round < 5; round++) {
+  typed.push(await medianMs(() => resolve(pod.host.segmentKinds), { runs: 9, warmup: 2 }));
+  plain.push(await medianMs(() => resolve(undeclared), { runs: 9, warmup: 2 }));
+}
+await pod.stop();
+fs.rmSync(dir, { recursive: true, force: true });
+report('plugin-host: resolving 2,000 segments, typed-kind validation vs none', med(typed) / med(plain), 1.1, {
+  higherIsBetter: false,
+  detail: `validated ${med(typed).toFixed(1)} ms, unvalidated ${med(plain).toFixed(1)} ms`,
+});

@@ -1,0 +1,8 @@
+/**
+ * What bin/run.js takes from the bundle (dist/bundle/yoi.js, built by scripts/bundle.js): the
+ * hot commands, an adopted child pod, and the error formatter. Everything else these reach is
+ * loaded lazily from chunks of the same bundle.
+ */
+export { runHotCommand } from './runHotCommand.js';
+export { startAdoptedPod } from '../startAdoptedPod.js';
+export { cliErrorJson, formatCliError } from '../formatCliError.js';

@@ -1,0 +1,261 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { CallToolResult, GetPromptResult, Prompt, ReadResourceResult, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { connectClient, type Connected } from './connectClient.js';
+import type { Sdk } from './loadSdk.js';
+import { oneLine as describe } from './oneLine.js';
+import { DEFAULT_TIMEOUT_MS, isStdio, type McpServerConfig } from './McpConfigSchema.js';
+import type { ServerState } from './McpStateSchema.js';
+import { listAll } from './listAll.js';
+import { descendantsOf, killSurvivors, processId, type ProcessId } from './processTree.js';
+
+export interface ServerContext {
+  projectDir: string;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  /** Something a user should know (a failure, a crash, a late start); one line. */
+  alert(message: string): void;
+  /** State or lists changed. */
+  changed(): void;
+}
+
+/** Restarts after crashes in a row before the server is given up (`failed`). */
+export const MAX_RESTARTS = 5;
+const BACKOFF_MS = [500, 1000, 2000, 4000, 8000];
+/** A server that stayed up this long has recovered: its crash count starts again. */
+const RECOVERED_AFTER_MS = 60_000;
+
+/** Thrown for a request to a server that is not ready. */
+export class ServerUnavailableError extends Error {}
+
+/**
+ * One configured MCP server: its connection (through the SDK's client), its state
+ * (starting/ready/failed/restarting/disabled), its tools, resources, resource templates and prompts
+ * (kept current on `list_changed`), and its last error. A crashed stdio server is restarted with
+ * backoff, at most MAX_RESTARTS times in a row. `close()` ends the server and every process it
+ * started.
+ */
+export class McpServerConnection {
+  state: ServerState;
+  tools: Tool[] = [];
+  resources: Resource[] = [];
+  templates: ResourceTemplate[] = [];
+  prompts: Prompt[] = [];
+  lastError?: string;
+  restarts = 0;
+  serverInfo?: { name: string; version: string };
+  transport: 'stdio' | 'streamable-http' | 'sse';
+  /** Bumped by every tool list change: lets the manager rebuild pod tools only when needed. */
+  toolsVersion = 0;
+
+  private connected?: Connected;
+  private process?: ProcessId;
+  private generation = 0;
+  private closing = false;
+  private crashesInARow = 0;
+  private readySince = 0;
+  private restartTimer?: NodeJS.Timeout;
+  private reportedProtocolError = false;
+  /** Clients of connection attempts under way (closed by `close()`). */
+  private readonly connecting = new Set<Client>();
+  /** List refreshes under way (after `list_changed`). */
+  private readonly refreshing = new Set<Promise<void>>();
+
+  constructor(
+    readonly name: string,
+    readonly config: McpServerConfig,
+    private readonly ctx: ServerContext,
+  ) {
+    this.state = config.enabled === false ? 'disabled' : 'starting';
+    this.transport = isStdio(config) ? 'stdio' : 'streamable-http';
+  }
+
+  get timeoutMs(): number {
+    return this.config.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  }
+
+  get pid(): number | undefined {
+    return this.connected?.pid;
+  }
+
+  /** Starts connecting (not awaited by anyone: a slow server becomes ready later). */
+  start(): Promise<void> {
+    if (this.state === 'disabled') return Promise.resolve();
+    return this.connect(false);
+  }
+
+  /**
+   * Calls a tool. A `list_changed` the server sent before its answer is applied before this
+   * returns (the server sends it first), so the next LLM request sees the new lists.
+   */
+  async callTool(name: string, args: Record<string, unknown>, signal: AbortSignal, onprogress?: (p: { progress: number; total?: number; message?: string }) => void): Promise<CallToolResult> {
+    const client = this.readyClient();
+    const result = await client.callTool({ name, arguments: args }, undefined, {
+      signal, timeout: this.timeoutMs, resetTimeoutOnProgress: true, ...(onprogress ? { onprogress } : {}),
+    });
+    if (this.refreshing.size > 0) await Promise.race([Promise.all(this.refreshing), new Promise((r) => setTimeout(r, this.timeoutMs).unref())]);
+    return result as CallToolResult;
+  }
+
+  readResource(uri: string, signal: AbortSignal): Promise<ReadResourceResult> {
+    return this.readyClient().readResource({ uri }, { signal, timeout: this.timeoutMs });
+  }
+
+  getPrompt(name: string, args: Record<string, string>, signal: AbortSignal): Promise<GetPromptResult> {
+    return this.readyClient().getPrompt({ name, arguments: args }, { signal, timeout: this.timeoutMs });
+  }
+
+  /** Closes the connection and ends the server's processes; no restart follows. */
+  async close(): Promise<void> {
+    this.closing = true;
+    clearTimeout(this.restartTimer);
+    // A server still starting is ended too (its client closes the transport and the process).
+    await Promise.all([...this.connecting].map((client) => client.close().catch(() => undefined)));
+    await this.disconnect();
+  }
+
+  private readyClient(): Client {
+    if (this.state !== 'ready' || !this.connected) {
+      const why = this.lastError ? `: ${this.lastError}` : '';
+      throw new ServerUnavailableError(`MCP server ${this.name} is ${this.state}${this.state === 'failed' || this.state === 'restarting' ? why : ''}`);
+    }
+    return this.connected.client;
+  }
+
+  private async connect(restart: boolean): Promise<void> {
+    const generation = ++this.generation;
+    this.state = restart ? 'restarting' : 'starting';
+    this.ctx.changed();
+    let connected: Connected;
+    try {
+      connected = await connectClient(this.config, {
+        projectDir: this.ctx.projectDir, cwd: this.ctx.cwd, env: this.ctx.env, timeoutMs: this.timeoutMs,
+        prepare: (client, sdk) => this.prepare(client, sdk, generation),
+      });
+      this.connecting.clear();
+    } catch (e) {
+      this.connecting.clear();
+      if (this.closing || generation !== this.generation) return;
+      this.lastError = describe(e);
+      if (restart) return this.crashed(`could not be restarted: ${this.lastError}`);
+      this.state = 'failed';
+      this.ctx.alert(`MCP server ${this.name} failed to start: ${this.lastError}`);
+      this.ctx.changed();
+      return;
+    }
+    if (this.closing || generation !== this.generation) {
+      await connected.client.close().catch(() => undefined);
+      return;
+    }
+    this.connected = connected;
+    this.transport = connected.transport;
+    this.process = connected.pid !== undefined ? processId(connected.pid) : undefined;
+    this.serverInfo = connected.client.getServerVersion();
+    try {
+      await this.refreshAll(connected.client);
+    } catch (e) {
+      // A server that connects but cannot list what it offers is still usable for what it listed.
+      this.lastError = `listing failed: ${describe(e)}`;
+    }
+    // Closed meanwhile (by us, or the server exited while listing: a restart is under way).
+    if (this.closing || generation !== this.generation || this.connected !== connected) return;
+    this.state = 'ready';
+    this.readySince = Date.now();
+    if (restart) this.ctx.alert(`MCP server ${this.name} is ready again after a restart (${this.tools.length} tools)`);
+    this.ctx.changed();
+  }
+
+  /** Handlers installed before connecting: closes, protocol errors, list changes. */
+  private prepare(client: Client, sdk: Sdk, generation: number): void {
+    this.connecting.add(client);
+    const current = () => !this.closing && generation === this.generation && this.connected?.client === client;
+    client.onclose = () => {
+      if (current()) void this.onUnexpectedClose();
+    };
+    client.onerror = (error) => {
+      if (this.closing || generation !== this.generation) return;
+      this.lastError = describe(error);
+      // While connecting, a failure is reported once, by connect(). After that, one alert per
+      // connection: a server writing garbage must not flood every client.
+      if (this.state === 'ready' && !this.reportedProtocolError) {
+        this.reportedProtocolError = true;
+        this.ctx.alert(`MCP server ${this.name}: ${this.lastError}`);
+      }
+      this.ctx.changed();
+    };
+    const refresh = (what: () => Promise<void>) => () => {
+      if (!current()) return;
+      const done = what().then(() => this.ctx.changed(), (e: unknown) => {
+        this.lastError = `listing failed: ${describe(e)}`;
+        this.ctx.changed();
+      }).finally(() => this.refreshing.delete(done));
+      this.refreshing.add(done);
+    };
+    client.setNotificationHandler(sdk.ToolListChangedNotificationSchema, refresh(() => this.refreshTools(client)));
+    client.setNotificationHandler(sdk.ResourceListChangedNotificationSchema, refresh(() => this.refreshResources(client)));
+    client.setNotificationHandler(sdk.PromptListChangedNotificationSchema, refresh(() => this.refreshPrompts(client)));
+  }
+
+  private async refreshAll(client: Client): Promise<void> {
+    await Promise.all([this.refreshTools(client), this.refreshResources(client), this.refreshPrompts(client)]);
+  }
+
+  private async refreshTools(client: Client): Promise<void> {
+    if (!client.getServerCapabilities()?.tools) return;
+    this.tools = await listAll((cursor) => client.listTools({ cursor }, { timeout: this.timeoutMs }).then((r) => ({ items: r.tools, next: r.nextCursor })));
+    this.toolsVersion++;
+  }
+
+  private async refreshResources(client: Client): Promise<void> {
+    if (!client.getServerCapabilities()?.resources) return;
+    const [resources, templates] = await Promise.all([
+      listAll((cursor) => client.listResources({ cursor }, { timeout: this.timeoutMs }).then((r) => ({ items: r.resources, next: r.nextCursor }))),
+      listAll((cursor) => client.listResourceTemplates({ cursor }, { timeout: this.timeoutMs }).then((r) => ({ items: r.resourceTemplates, next: r.nextCursor }))),
+    ]);
+    this.resources = resources;
+    this.templates = templates;
+  }
+
+  private async refreshPrompts(client: Client): Promise<void> {
+    if (!client.getServerCapabilities()?.prompts) return;
+    this.prompts = await listAll((cursor) => client.listPrompts({ cursor }, { timeout: this.timeoutMs }).then((r) => ({ items: r.prompts, next: r.nextCursor })));
+  }
+
+  /** The connection closed without us closing it: a stdio server exited (or an HTTP session ended). */
+  private async onUnexpectedClose(): Promise<void> {
+    const why = this.connected?.stderr?.last();
+    await this.disconnect();
+    this.crashed(`exited unexpectedly${why ? ` (stderr: ${why})` : ''}`);
+  }
+
+  private crashed(reason: string): void {
+    if (this.closing) return;
+    if (!reason.startsWith('could not')) this.lastError = reason;
+    if (this.readySince > 0 && Date.now() - this.readySince > RECOVERED_AFTER_MS) this.crashesInARow = 0;
+    this.readySince = 0;
+    if (this.crashesInARow >= MAX_RESTARTS) {
+      this.state = 'failed';
+      this.ctx.alert(`MCP server ${this.name} ${reason}; gave up after ${MAX_RESTARTS} restarts in a row`);
+      this.ctx.changed();
+      return;
+    }
+    const delay = BACKOFF_MS[Math.min(this.crashesInARow, BACKOFF_MS.length - 1)];
+    this.crashesInARow++;
+    this.restarts++;
+    this.state = 'restarting';
+    this.ctx.alert(`MCP server ${this.name} ${reason}; restarting in ${delay} ms (restart ${this.crashesInARow} of at most ${MAX_RESTARTS} in a row)`);
+    this.ctx.changed();
+    this.restartTimer = setTimeout(() => void this.connect(true), delay);
+  }
+
+  /** Closes the SDK client (stdin EOF, then SIGTERM, then SIGKILL), then kills what the server left running. */
+  private async disconnect(): Promise<void> {
+    const connected = this.connected;
+    this.connected = undefined;
+    this.reportedProtocolError = false;
+    if (!connected) return;
+    const tree = this.process ? [this.process, ...descendantsOf(this.process.pid)] : [];
+    this.process = undefined;
+    await connected.client.close().catch(() => undefined);
+    killSurvivors(tree);
+  }
+}
