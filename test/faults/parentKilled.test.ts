@@ -93,8 +93,8 @@ describe('a parent killed while its children report', () => {
       const doomedPid = lockAllocations(run).find((a) => a.pod_name === doomed)!.pid;
       process.kill(doomedPid, 'SIGKILL');
 
-      // Back up: the first run (whatever starts it: a report, or this input) lists its pods.
-      script('root', [{ tool_calls: [{ name: 'ListPods', arguments: {} }] }, { text: 'listed' }]);
+      // Back up: every run (whatever starts it: a report, or a notify) lists its pods.
+      script('root', Array.from({ length: 10 }, () => [{ tool_calls: [{ name: 'ListPods', arguments: {} }] }, { text: 'listed' }]).flat());
       const again = await start(['--resume']);
       await again.client.request({ method: 'notify', params: { message: 'you were restarted' } });
       const survivors = CHILDREN.filter((c) => c !== doomed);
@@ -102,6 +102,8 @@ describe('a parent killed while its children report', () => {
         const c = reportCounts(await history(again.client));
         return survivors.every((s) => c[s] >= 1) && c;
       });
+      // A run after every report lists the pods once more: the dead child is reclaimed then at the latest.
+      await again.client.request({ method: 'notify', params: { message: 'list your pods' } });
       await eventually('the doomed child reclaimed', async () => !lockAllocations(run).some((a) => a.pod_name === doomed));
       // A child's reports go in order through one outbox: once its `shut_down` (SIGTERM) is in,
       // any retry of its turn_ended has arrived before it.
