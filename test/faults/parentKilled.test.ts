@@ -104,7 +104,9 @@ describe('a parent killed while its children report', () => {
       });
       // A run after every report lists the pods once more: the dead child is reclaimed then at the latest.
       await again.client.request({ method: 'notify', params: { message: 'list your pods' } });
-      await eventually('the doomed child reclaimed', async () => !lockAllocations(run).some((a) => a.pod_name === doomed));
+      await eventually('the doomed child reclaimed', async () => !lockAllocations(run).some((a) => a.pod_name === doomed)).catch(async (e) => {
+        throw new Error(`${(e as Error).message}: lock ${JSON.stringify(lockAllocations(run))}, history tail ${JSON.stringify((await history(again.client)).slice(-6))}`);
+      });
       // A child's reports go in order through one outbox: once its `shut_down` (SIGTERM) is in,
       // any retry of its turn_ended has arrived before it.
       const stopped = (name: string) => `Pod \`${name}\` has stopped.`;
