@@ -8,11 +8,29 @@ import { fileURLToPath } from 'node:url';
 export async function startPodProcess({ files = {}, name = 'bench', args = [] } = {}) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'yoi-bp-'));
   for (const [rel, content] of Object.entries(files)) fs.writeFileSync(path.join(dir, rel), content);
+  const pod = await spawnPod(dir, ['--name', name, ...args]);
+  return {
+    dir, socket: pod.socket, pid: pod.pid,
+    stop: async () => {
+      await pod.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * `yoi pod start <args>` in an existing project `dir` (runtime dir `<dir>/run`), started as the
+ * `yoi` executable starts it (its shebang carries the pod's Node flags); resolves once it listens.
+ * `stop()` sends SIGTERM and waits for the exit code.
+ */
+export async function spawnPod(dir, args) {
   const env = { ...process.env, YOI_RUNTIME_DIR: path.join(dir, 'run') };
   const bin = fileURLToPath(new URL('../../bin/run.js', import.meta.url));
-  // Started as the `yoi` executable starts it (its shebang carries the pod's Node flags).
   const { POD_NODE_FLAGS } = await import('../../dist/core/pod/podNodeFlags.js');
-  const child = spawn(process.execPath, [...POD_NODE_FLAGS, bin, 'pod', 'start', '--name', name, ...args], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...POD_NODE_FLAGS, bin, 'pod', 'start', ...args], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  const exited = new Promise((r) => child.once('exit', (code, signal) => r(code ?? signal)));
   const socket = await new Promise((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (d) => {
@@ -20,14 +38,13 @@ export async function startPodProcess({ files = {}, name = 'bench', args = [] } 
       const m = /^listening (.+)$/m.exec(out);
       if (m) resolve(m[1]);
     });
-    child.once('exit', (code) => reject(new Error(`pod exited with ${code}`)));
+    void exited.then((code) => reject(new Error(`pod exited with ${code}: ${stderr.trim()}`)));
   });
   return {
-    dir, socket, pid: child.pid,
+    socket, pid: child.pid, exited, stderr: () => stderr,
     stop: async () => {
       child.kill('SIGTERM');
-      await new Promise((r) => child.once('exit', r));
-      fs.rmSync(dir, { recursive: true, force: true });
+      return exited;
     },
   };
 }

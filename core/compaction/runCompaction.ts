@@ -56,13 +56,16 @@ export async function runCompaction(rt: PodRuntime, opts: RunCompactionOptions):
 
   // From here to the end nothing awaits: the switch cannot be interleaved with a pause.
   const old = rt.session;
+  old.flush(); // the old log gets its last entries before the switch
+  // Its unwritten entries would be lost with it: no switch until the disk takes them.
+  if (old.writeFailure !== undefined) throw new Error(old.writeFailure);
   const at = Date.now();
   const log = writeCompactedSession(rt.config.sessions.dir, {
     type: 'session_start', v: 1, ts: at, session_id: uuidv7(),
     pod_name: info.podName, cwd: rt.config.cwd, provider: provider.name, model: provider.model, system_prompt: rt.systemPrompt,
     compacted_from: { session_id: old.sessionId, at, ...(old.headHash ? { at_hash: old.headHash } : {}) }, history: parsed.data,
   });
-  old.flush(); // the old log gets its last entries before the switch
+  log.onWriteState = old.onWriteState;
   rt.session = log;
   old.close();
   rt.history.length = 0;

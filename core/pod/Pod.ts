@@ -148,6 +148,9 @@ export class Pod {
       provider: this.provider.name, model: this.provider.model, systemPrompt: prompt,
     });
     this.restoredPlugins = opened.plugins;
+    // A disk that fills up is said once, and once more when writing works again (see SessionLog).
+    // Raised after the flush that found it, never inside a delivery (seqs stay in order).
+    opened.log.onWriteState = (failure, log) => void setImmediate(() => this.alert(failure ? 'error' : 'warn', failure ?? `the session log ${log.file} is written again; nothing was lost`));
     this.bus.beforeDeliver = () => (this.runtime?.session ?? opened.log).flush();
     this.notes.push(...opened.notes);
     for (const warning of opened.warnings) this.alert('warn', warning); // replayed to every client that connects
@@ -242,7 +245,11 @@ export class Pod {
       await this.controller?.shutdown();
       await this.host.hooks.podStop.promise(this.info).catch(() => undefined);
       this.bus.broadcast({ event: 'shutdown' });
-      this.runtime?.session.close();
+      try {
+        this.runtime?.session.close();
+      } catch (e) {
+        this.alert('error', (e as Error).message); // what a full disk kept from the log, said last
+      }
       await this.server?.close();
       this.host.protocol.attach(undefined);
       await this.provider?.close?.().catch(() => undefined);

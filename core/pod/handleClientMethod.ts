@@ -56,6 +56,12 @@ export async function handleClientMethod(pod: Pod, conn: Connection, method: Met
       return;
     }
     default: {
+      // Input the log cannot record is refused, so whatever was acknowledged is on disk.
+      const failure = method.method === 'run' || method.method === 'notify' ? pod.runtime.session.writeFailure : undefined;
+      if (failure !== undefined) {
+        bus.reply(conn, { event: 'error', data: { code: 'internal', message: `${failure}; the ${method.method} was refused` }, ...r });
+        return;
+      }
       // Not `await` on a plain value: that would let the run's first events overtake the ack.
       const pending = pod.controller.handle(method, clientOf(conn));
       const reply = pending instanceof Promise ? await pending : pending;

@@ -3,6 +3,7 @@ import type { HistoryItem } from '../history/HistoryItem.js';
 import { STOPPED_MID_CALL, closeOrphans } from '../controller/orphanToolCalls.js';
 import { SessionLog } from '../session/SessionLog.js';
 import { chooseResumeSession } from '../session/chooseResumeSession.js';
+import { removeStaleCompactionTemps } from '../session/compactionTempFiles.js';
 import { ensureSessionDir } from '../session/sessionFiles.js';
 
 export interface OpenedSession {
@@ -36,6 +37,8 @@ export interface OpenSessionOptions {
  * and that closure is written to the log.
  */
 export function openSession(opts: OpenSessionOptions): OpenedSession {
+  ensureSessionDir(opts.dir);
+  removeStaleCompactionTemps(opts.dir); // a compaction killed before its rename
   if (opts.resume === undefined) {
     const sessionId = uuidv7();
     const log = SessionLog.create(opts.dir, sessionId, {

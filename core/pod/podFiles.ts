@@ -108,9 +108,22 @@ export function isPidAlive(pid: number): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false;
   try {
     process.kill(pid, 0);
-    return true;
   } catch (e) {
     return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  return !isZombie(pid);
+}
+
+/**
+ * A killed process nobody has reaped yet (a detached child whose spawner died, in a container
+ * whose init does not reap) still answers signal 0; on Linux its state in /proc says it is dead.
+ */
+function isZombie(pid: number): boolean {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) === 'Z';
+  } catch {
+    return false; // no /proc (not Linux), or gone meanwhile
   }
 }
 

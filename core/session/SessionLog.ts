@@ -4,6 +4,10 @@ import { stringifyJsonExact } from '../protocol/index.js';
 import { chainLine } from './chainedLine.js';
 import type { SessionEntry } from './SessionEntry.js';
 import { ensureSessionDir } from './sessionFiles.js';
+import { bytesWritten, storageFailure, writeFully } from './writeFully.js';
+
+/** How soon a write that failed for lack of space (or quota, or an I/O error) is tried again. */
+const RETRY_MS = 1000;
 
 /** Where an opened log continues: its last line's hash, its history length, the file it read. */
 export interface SessionLogTail {
@@ -24,6 +28,11 @@ export interface SessionLogTail {
  *
  * A new session's file is created with its first entry after `session_start`: a pod started and
  * stopped (or killed) without any input leaves no empty session behind to be "the newest".
+ *
+ * A write the disk refuses (full, quota, I/O error) loses nothing: the bytes not written stay in
+ * memory, in order, and are written (completing a torn line) by the next flush or a retry every
+ * second; `onWriteState` hears when writing stops and when it works again, and `writeFailure`
+ * says why meanwhile (the pod refuses new input then, see handleClientMethod).
  */
 export class SessionLog {
   private fd: number | undefined;
@@ -38,6 +47,13 @@ export class SessionLog {
   private historyLen: number;
   private pending: string[] = [];
   private scheduled = false;
+  /** Bytes a failed write left over (the tail of a line included), written before `pending`. */
+  private unwritten: Buffer | undefined;
+  private retry: NodeJS.Timeout | undefined;
+  /** Why writing fails (`ENOSPC: no space left on device`), until a write works again. */
+  writeFailure: string | undefined;
+  /** Told the reason when writing starts failing, and `undefined` when it works again. */
+  onWriteState: (failure: string | undefined, log: SessionLog) => void = () => undefined;
 
   private constructor(
     readonly sessionId: string,
@@ -126,17 +142,44 @@ export class SessionLog {
 
   /** Writes the entries appended so far (one `write(2)`); a no-op when there are none. */
   flush(): void {
-    if (this.pending.length === 0 || this.closed) return;
-    if (this.fd === undefined) {
-      if (this.deferred && this.pending.length === 1) return; // only session_start so far
-      // 'ax': never append to a file someone else put at this session's name.
-      this.fd = fs.openSync(this.file, 'ax', 0o600);
-      this.deferred = false;
-    }
+    if ((this.pending.length === 0 && !this.unwritten) || this.closed) return;
+    if (this.fd === undefined && this.deferred && this.pending.length === 1 && !this.unwritten) return; // only session_start so far
     const text = this.pending.length === 1 ? this.pending[0] : this.pending.join('');
     this.pending = [];
-    fs.writeSync(this.fd, text);
+    const data = this.unwritten ? Buffer.concat([this.unwritten, Buffer.from(text)]) : Buffer.from(text);
+    this.unwritten = undefined;
+    let written = 0;
+    try {
+      // 'ax': never append to a file someone else put at this session's name.
+      this.fd ??= fs.openSync(this.file, 'ax', 0o600);
+      this.deferred = false;
+      written = writeFully(this.fd, data);
+    } catch (e) {
+      written = bytesWritten(e, 0);
+      this.unwritten = data.subarray(written);
+      if (written > 0) this.dirty = true;
+      const failure = storageFailure(e);
+      if (failure === undefined) throw e;
+      this.stalled(`the session log ${this.file} cannot be written (${failure}): ${this.unwritten.length} bytes wait in memory and are retried every ${RETRY_MS / 1000} s; free some space`);
+      return;
+    }
     this.dirty = true;
+    if (this.writeFailure !== undefined) {
+      this.writeFailure = undefined;
+      clearTimeout(this.retry);
+      this.retry = undefined;
+      this.onWriteState(undefined, this);
+    }
+  }
+
+  private stalled(failure: string): void {
+    const first = this.writeFailure === undefined;
+    this.writeFailure = failure;
+    this.retry ??= setTimeout(() => {
+      this.retry = undefined;
+      this.flush();
+    }, RETRY_MS).unref();
+    if (first) this.onWriteState(failure, this);
   }
 
   private readonly flushSoon = () => {
@@ -167,15 +210,28 @@ export class SessionLog {
     });
   }
 
-  /** Flushes synchronously (whatever is in flight included) and closes the file. */
+  /**
+   * Flushes synchronously (whatever is in flight included) and closes the file. Throws, once
+   * closed, when bytes could still not be written: the caller says so instead of exiting quietly.
+   */
   close(): void {
     if (this.closed) return;
     this.flush();
     this.closed = true;
-    if (this.fd === undefined) return; // nothing but session_start: no file
-    if (this.dirty || this.flushing) fs.fdatasyncSync(this.fd);
-    fs.closeSync(this.fd);
-    this.fd = undefined;
+    clearTimeout(this.retry);
+    const lost = this.unwritten?.length ?? 0;
+    if (this.fd !== undefined) {
+      // (no fd: nothing but session_start, no file)
+      try {
+        if (this.dirty || this.flushing) fs.fdatasyncSync(this.fd);
+      } catch (e) {
+        if (storageFailure(e) === undefined) throw e;
+      } finally {
+        fs.closeSync(this.fd);
+        this.fd = undefined;
+      }
+    }
+    if (lost > 0) throw new Error(`${lost} bytes of the session log ${this.file} could not be written (${this.writeFailure ?? 'write failed'})`);
   }
 }
 

@@ -39,10 +39,11 @@ export const anthropicProvider = definePlugin({
       const settings = parseModelSettings(AnthropicModelSchema, model);
       const explicitEnv = typeof (model as { apiKeyEnv?: unknown }).apiKeyEnv === 'string';
       const apiKey = readApiKey(ctx.env, settings.apiKeyEnv, explicitEnv);
-      let sdk: Promise<{ ai: typeof import('ai'); model: LanguageModel }> | undefined;
+      let sdk: Promise<{ ai: typeof import('ai'); model: (fetch: typeof globalThis.fetch) => LanguageModel }> | undefined;
+      // A model per request (a few objects): its fetch keeps that request's idle clock.
       const load = () => (sdk ??= loadSdk(() => import('@ai-sdk/anthropic')).then(([ai, an]) => ({
         ai,
-        model: an.createAnthropic({ apiKey, baseURL: settings.baseURL, headers: settings.headers })(settings.model),
+        model: (fetch) => an.createAnthropic({ apiKey, baseURL: settings.baseURL, headers: settings.headers, fetch })(settings.model),
       })));
       return {
         name: 'anthropic',

@@ -31,11 +31,12 @@ export const openaiCompatibleProvider = definePlugin({
     api.hooks.providers.for('openai-compatible').tap(OPENAI_COMPATIBLE, (model, ctx): Provider => {
       const settings = parseModelSettings(OpenAiCompatibleModelSchema, model);
       const apiKey = settings.apiKeyEnv ? readApiKey(ctx.env, settings.apiKeyEnv, true) : undefined;
-      let sdk: Promise<{ ai: typeof import('ai'); model: LanguageModel }> | undefined;
+      let sdk: Promise<{ ai: typeof import('ai'); model: (fetch: typeof globalThis.fetch) => LanguageModel }> | undefined;
+      // A model per request (a few objects): its fetch keeps that request's idle clock.
       const load = () => (sdk ??= loadSdk(() => import('@ai-sdk/openai-compatible')).then(([ai, oc]) => ({
         ai,
-        model: oc.createOpenAICompatible({
-          name: 'openai-compatible', baseURL: settings.baseURL, apiKey, headers: settings.headers, includeUsage: true,
+        model: (fetch) => oc.createOpenAICompatible({
+          name: 'openai-compatible', baseURL: settings.baseURL, apiKey, headers: settings.headers, includeUsage: true, fetch,
         }).chatModel(settings.model),
       })));
       return {

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
 
 /** One scripted answer of the fake server, consumed by one HTTP request. */
 export type FakeReply =
@@ -20,6 +21,8 @@ export type FakeReply =
   | { kind: 'reset' };
 
 export interface RecordedRequest {
+  /** When the request's body had arrived (`performance.now()`). */
+  at: number;
   path: string;
   headers: http.IncomingHttpHeaders;
   body: any;
@@ -64,7 +67,7 @@ export async function startFakeLlmServer(): Promise<FakeLlmServer> {
       } catch {
         // keep the raw text
       }
-      requests.push({ path: req.url ?? '', headers: req.headers, body });
+      requests.push({ at: performance.now(), path: req.url ?? '', headers: req.headers, body });
       const reply = queue.shift() ?? { kind: 'json', status: 500, body: { error: { message: 'no reply scripted' } } };
       void answer(reply, res);
     });

@@ -1,5 +1,6 @@
 import type { LanguageModel, ModelMessage, SystemModelMessage, ToolSet } from 'ai';
 import { describeSdkError, type ErrorHints } from './describeSdkError.js';
+import { IdleClock } from './IdleClock.js';
 import type { LlmRequest, ProviderPart } from '../../../core/api.js';
 
 type Ai = typeof import('ai');
@@ -8,12 +9,13 @@ export interface SdkStreamOptions extends ErrorHints {
   /** The provider plugin's name; every error line starts with it. */
   readonly plugin: string;
   readonly ai: Ai;
-  readonly model: LanguageModel;
+  /** The model, making its HTTP requests with `fetch` (which keeps the idle clock). */
+  readonly model: (fetch: typeof globalThis.fetch) => LanguageModel;
   readonly system: string | SystemModelMessage | undefined;
   readonly messages: ModelMessage[];
   /** Retries of the request (429, 5xx, connection failures before the response), with backoff. */
   readonly maxRetries: number;
-  /** Longest silence (waiting for the response, then between chunks) before giving up. */
+  /** Longest silence (waiting for the response, then between chunks; not a retry's backoff) before giving up. */
   readonly timeoutMs: number;
   readonly maxOutputTokens?: number;
 }
@@ -23,20 +25,17 @@ export interface SdkStreamOptions extends ErrorHints {
  * retries failed requests (honouring `retry-after`); an abort of `request.signal` stops the
  * HTTP stream at once (the SDK then ends with an `abort` part, not a throw). Silence longer
  * than `timeoutMs` aborts the request too — the SDK's own `chunkMs` starts only at the first
- * chunk and `totalMs` would cut long replies. Every failure becomes one `error` part.
+ * chunk and `totalMs` would cut long replies; the wait before a retry is not silence
+ * (`IdleClock`). Every failure becomes one `error` part.
  */
 export async function* streamWithSdk(request: LlmRequest, opts: SdkStreamOptions): AsyncGenerator<ProviderPart> {
   const { ai } = opts;
   const idle = new AbortController();
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    idle.abort(new DOMException('idle timeout', 'TimeoutError'));
-  }, opts.timeoutMs);
+  const clock = new IdleClock(opts.timeoutMs, () => idle.abort(new DOMException('idle timeout', 'TimeoutError')));
   const timeoutMessage = () => `${opts.plugin}: no response for ${opts.timeoutMs} ms (model.timeoutMs); the request was abandoned`;
   try {
     const result = ai.streamText({
-      model: opts.model,
+      model: opts.model(clock.wrap((input, init) => globalThis.fetch(input, init))),
       system: opts.system,
       messages: opts.messages,
       allowSystemInMessages: true,
@@ -54,12 +53,12 @@ export async function* streamWithSdk(request: LlmRequest, opts: SdkStreamOptions
       } catch (error) {
         // Some failures (a body cut mid-stream) reject the read instead of giving an error part.
         if (request.signal.aborted) return;
-        yield { type: 'error', message: timedOut ? timeoutMessage() : `${opts.plugin}: ${describeSdkError(error, opts)}` };
+        yield { type: 'error', message: clock.timedOut ? timeoutMessage() : `${opts.plugin}: ${describeSdkError(error, opts)}` };
         return;
       }
       if (next.done) break;
       const part = next.value;
-      timer.refresh();
+      clock.refresh();
       switch (part.type) {
         case 'text-delta':
           if (part.text !== '') yield { type: 'text-delta', text: part.text };
@@ -81,15 +80,15 @@ export async function* streamWithSdk(request: LlmRequest, opts: SdkStreamOptions
           yield { type: 'finish', reason: finishReason(part.finishReason) };
           break;
         case 'error':
-          yield { type: 'error', message: timedOut ? timeoutMessage() : `${opts.plugin}: ${describeSdkError(part.error, opts)}` };
+          yield { type: 'error', message: clock.timedOut ? timeoutMessage() : `${opts.plugin}: ${describeSdkError(part.error, opts)}` };
           return;
         case 'abort':
-          if (timedOut) yield { type: 'error', message: timeoutMessage() };
+          if (clock.timedOut) yield { type: 'error', message: timeoutMessage() };
           return;
       }
     }
   } finally {
-    clearTimeout(timer);
+    clock.disarm();
     idle.abort(); // the consumer stopped early: release the HTTP stream
   }
 }
