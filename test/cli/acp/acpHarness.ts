@@ -89,7 +89,7 @@ export function acpProject(root: string, script: unknown[], extra: Record<string
   fs.writeFileSync(path.join(dir, 'yoi.config.mjs'), [
     "import { defaultPlugins } from 'yoi';",
     `import { fakePermissions } from ${plugin};`,
-    `export default { model: { provider: 'scripted', script: 'script.json' }, plugins: [...defaultPlugins(), fakePermissions()], ...${JSON.stringify(extra)} };`,
+    `export default { model: { provider: 'scripted', script: 'script.json' }, plugins: [...defaultPlugins({ exclude: ['yoi:permissions'] }), fakePermissions()], ...${JSON.stringify(extra)} };`,
   ].join('\n'));
   return { dir, env: { YOI_RUNTIME_DIR: path.join(root, 'run') } };
 }
