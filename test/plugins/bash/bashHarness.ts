@@ -21,7 +21,9 @@ if (!sandbox.ok) console.warn(`bash sandbox tests skipped: ${sandbox.reason}`);
  * Trees live outside /tmp: inside the sandbox /tmp is a private tmpfs, where a write "outside the
  * scope" would succeed unseen instead of failing against the read-only host.
  */
-const SCRATCH = fileURLToPath(new URL('../../../.scratch/', import.meta.url));
+const REPO_SCRATCH = fileURLToPath(new URL('../../../.scratch/', import.meta.url));
+// A checkout under /tmp (a CI clone there) has its scratch folder inside the private /tmp too.
+const SCRATCH = REPO_SCRATCH.startsWith('/tmp/') ? '/var/tmp/yoi-test-scratch/' : REPO_SCRATCH;
 
 /** A real temp dir (canonical, not under /tmp) with `project/` inside and room for things outside it. */
 export function tempTree(files: Record<string, string> = {}) {
