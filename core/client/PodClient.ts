@@ -187,7 +187,8 @@ export class PodClient {
    */
   requestExtension(method: string, params?: unknown, timeoutMs = this.opts.requestTimeoutMs ?? 10_000): Promise<EventOf<'ack'> | UnknownEvent> {
     if (this.isClosed) return Promise.reject(new YoiError('YOI_ERR_CONNECTION', 'the connection to the pod is closed'));
-    if (this.protocol !== 2) return Promise.reject(new YoiError('YOI_ERR_UNSUPPORTED', `the pod speaks protocol v1, which has no \`${method}\``));
+    // A v1-only pod (the original) has no plugin methods; a v2 pod takes them from any client.
+    if (this.v1 && this.protocol === 1) return Promise.reject(new YoiError('YOI_ERR_UNSUPPORTED', `the pod speaks protocol v1, which has no \`${method}\``));
     const line = (id: string) => JSON.stringify({ method, request_id: id, ...(params !== undefined ? { params } : {}) });
     return this.requestLine(method, line, timeoutMs) as Promise<EventOf<'ack'> | UnknownEvent>;
   }
