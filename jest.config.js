@@ -20,4 +20,7 @@ export default {
   },
   transformIgnorePatterns: ['/node_modules/'],
   testTimeout: 30000,
+  // Most suites wait on real processes and sockets, not on the CPU: two workers on two cores
+  // keep CI well inside its budget (one worker, Jest's default there, took most of it).
+  maxWorkers: 2,
 };
