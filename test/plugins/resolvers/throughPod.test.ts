@@ -46,7 +46,8 @@ describe('each built-in resolver through a running pod', () => {
   });
 
   it.each(cases)('without %s, %s falls back to a placeholder plus an alert, and the run still happens', async (plugin, kind, segment, placeholder) => {
-    tp = await startTestPod({ files, config: { disablePlugins: [plugin] } });
+    // yoi:mcp resolves workflow_invoke too (`/<server>:<prompt>`, declining other slugs): leave it out with yoi:workflow.
+    tp = await startTestPod({ files, config: { disablePlugins: kind === 'workflow_invoke' ? [plugin, 'yoi:mcp'] : [plugin] } });
     const c = await tp.connect();
     expect(c.welcome?.segment_kinds).not.toContain(kind);
     const events = recorder(c);
