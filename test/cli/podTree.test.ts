@@ -202,8 +202,8 @@ describe('the pod tree across processes', () => {
     const items = await history(c);
     expect(notes(items).slice(0, 2)).toEqual(['Pod `child` spawned `grandchild` and delegated scope to it.', 'Pod `child` finished a turn.']);
     const listPods = items.find((i) => i.type === 'tool_result' && i.summary?.startsWith('2 pods known'));
-    expect(listPods?.summary).toBe('2 pods known, 1 stopped');
-    expect((listPods as { content?: string }).content).toBe([
+    expect(`${listPods?.summary}\n${(listPods as { content?: string }).content}`).toBe([
+      '2 pods known, 1 stopped',
       `child [stopped] scope=write:${src}`,
       `grandchild [alive] scope=write:${path.join(src, 'deep')} (spawned by child)`,
       'Stopped pods removed, their scope reclaimed: child',
