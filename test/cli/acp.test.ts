@@ -243,6 +243,8 @@ describe('yoi acp while another client runs', () => {
     await until(seen, (e) => e.event === 'user_message' && JSON.stringify(e.data).includes('after you'));
     await ed.conn.cancel({ sessionId });
     expect((await queued).stopReason).toBe('cancelled');
+    // The editor may hear of the end before the terminal's copy of run_end arrives.
+    await until(seen, (e) => e.event === 'run_end' && seen.filter((x) => x.event === 'run_end').length >= 2);
     expect(seen.filter((e) => e.event === 'run_end').map((e) => (e as { data: { result: string } }).data.result)).toEqual(['cancelled', 'cancelled']);
   }, 60_000);
 });
