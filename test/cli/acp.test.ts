@@ -81,6 +81,8 @@ describe('yoi acp', () => {
       { type: 'text', text: 'please' },
     ] });
     expect(first.stopReason).toBe('end_turn');
+    // The editor may hear of the end before the second client's copy of the run arrives.
+    await until(watched, (e) => e.event === 'run_end');
     const user = watched.find((e) => e.event === 'user_message');
     expect(JSON.parse(JSON.stringify(user?.data))).toEqual({ segments: [
       { kind: 'text', content: 'Read' }, { kind: 'file_ref', path: 'notes/a.txt' }, { kind: 'text', content: ' please' },
@@ -111,7 +113,7 @@ describe('yoi acp', () => {
     ask.answer({ outcome: { outcome: 'selected', optionId: 'allow_once' } });
     expect((await writing).stopReason).toBe('end_turn');
     expect(fs.readFileSync(path.join(dir, 'out.txt'), 'utf8')).toBe('written\n');
-    expect(watchedAsks.find((e) => e.event === 'permission_resolved')?.data).toMatchObject({ decision: 'allow_once', by: expect.stringMatching(/^yoi-acp\//) });
+    expect((await until(watchedAsks, (e) => e.event === 'permission_resolved')).data).toMatchObject({ decision: 'allow_once', by: expect.stringMatching(/^yoi-acp\//) });
 
     // 3. Cancel: the slow reply is abandoned and the prompt answers `cancelled`.
     const slow = ed.conn.prompt({ sessionId: sid, prompt: [{ type: 'text', text: 'take your time' }] });
