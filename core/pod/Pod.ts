@@ -5,25 +5,27 @@ import { Compactor } from '../compaction/Compactor.js';
 import { compactionNotes } from '../compaction/compactionNotes.js';
 import { PodController, type Reply } from '../controller/PodController.js';
 import { YoiError } from '../errors/YoiError.js';
-import type { ClientInfo, PodInfo } from '../hooks/HookTypes.js';
-import type { PodServices } from '../hooks/PodServices.js';
+import type { PodInfo } from '../hooks/HookTypes.js';
 import type { PluginHost } from '../plugin/PluginHost.js';
 import type { Provider } from '../provider/Provider.js';
-import { POD_EVENT_KINDS, PROTOCOL_VERSION, type AlertLevel, type AlertSource, type Greeting, type Method, type PodStatus } from '../protocol/index.js';
+import { type AlertLevel, type AlertSource, type Greeting, type Method, type PodStatus } from '../protocol/index.js';
 import { Scope } from '../scope/Scope.js';
 import type { Connection } from '../server/Connection.js';
-import { FileActivity } from '../tools/FileActivity.js';
 import { SocketServer } from '../server/SocketServer.js';
 import { loadTokenizer } from '../tokens/estimateTokens.js';
 import { controlPlanePaths } from './controlPlane.js';
+import { createPodServices } from './createPodServices.js';
 import { createProvider, createTools } from './createRuntimeParts.js';
 import { defaultSystemPrompt } from './defaultSystemPrompt.js';
 import { openSession } from './openSession.js';
+import { watchSession } from './watchSession.js';
+import { welcomeData } from './welcomeData.js';
 import { handleClientMethod } from './handleClientMethod.js';
 import { handleExtensionMethod } from './handleExtensionMethod.js';
 import { PodState } from './PodState.js';
 import { WorkTracker, type PodRuntime } from './PodRuntime.js';
 import { RuntimeFiles } from './RuntimeFiles.js';
+import { clientOf, rid } from './clientOf.js';
 import { checkSocketPath, podPaths, validatePodName, type PodPaths } from './runtimePaths.js';
 
 export interface StartPodOptions {
@@ -125,16 +127,14 @@ export class Pod {
     });
     this.scope = new Scope(rules ?? config.scope, config.projectDir);
     this.scope.protect(controlPlanePaths({ config, paths: this.paths, env }));
-    const services: PodServices = {
-      alert: (level, message) => this.alert(level, message), scope: this.scope, config, files: new FileActivity(),
+    const services = createPodServices({
+      scope: this.scope, config, runtime: this.files.handle, services: host.services,
+      alert: (level, message) => this.alert(level, message),
       note: (message) => (this.listening ? this.alert('warn', message) : this.notes.push(message)),
-      runtime: this.files.handle, get: (key) => host.services.get(key), find: (key) => host.services.find(key),
       serveClient: (transport) => (this.server && !this.stopping ? this.server.accept(transport) : void transport.destroy()),
-      pluginLog: {
-        append: (plugin, data) => this.runtime.session.append({ type: 'plugin', ts: Date.now(), plugin, data }),
-        restored: (plugin) => this.restoredPlugins.get(plugin) ?? [],
-      },
-    };
+      session: () => this.runtime.session,
+      restored: (plugin) => this.restoredPlugins.get(plugin) ?? [],
+    });
     this.info = { podName: name, cwd: config.cwd, projectDir: config.projectDir, services, launch };
     host.onTapError = (error) => this.alert('warn', error.message);
     await host.hooks.podInit.promise(this.info);
@@ -148,12 +148,8 @@ export class Pod {
       provider: this.provider.name, model: this.provider.model, systemPrompt: prompt,
     });
     this.restoredPlugins = opened.plugins;
-    // A disk that fills up is said once, and once more when writing works again (see SessionLog).
-    // Raised after the flush that found it, never inside a delivery (seqs stay in order).
-    opened.log.onWriteState = (failure, log) => void setImmediate(() => this.alert(failure ? 'error' : 'warn', failure ?? `the session log ${log.file} is written again; nothing was lost`));
     this.bus.beforeDeliver = () => (this.runtime?.session ?? opened.log).flush();
-    this.notes.push(...opened.notes);
-    for (const warning of opened.warnings) this.alert('warn', warning); // replayed to every client that connects
+    watchSession(opened, (level, message) => this.alert(level, message), this.notes);
     if (config.modelIsDefault) this.notes.unshift('no model configured: using the offline echo provider');
     this.notes.push(...compactionNotes(config.compaction));
     this.greeting = {
@@ -219,12 +215,7 @@ export class Pod {
 
   /** The v2 `welcome` for a connection that sent `hello`, with what plugins add to it. */
   welcome(conn: Connection) {
-    const kinds = this.host.keysOf('resolveSegment');
-    const base = {
-      protocol_version: PROTOCOL_VERSION, pod_name: this.name, session_id: this.sessionId, status: this.status,
-      segment_kinds: kinds, pod_event_kinds: [...POD_EVENT_KINDS], segments: this.host.segmentKinds.describe(kinds),
-    };
-    return this.host.hooks.welcome.call({ ...base }, clientOf(conn)) as typeof base;
+    return welcomeData(this.host, this, clientOf(conn));
   }
 
   /** The v2 `compact` method (see Compactor.requestManual); answered like a controller method. */
@@ -258,17 +249,4 @@ export class Pod {
       this.resolveClosed();
     }
   }
-}
-
-/** How hooks see a connection. */
-export function clientOf(conn: Connection): ClientInfo {
-  return {
-    id: conn.id, protocol: conn.version,
-    ...(conn.client !== undefined ? { name: conn.client } : {}), ...(conn.credential !== undefined ? { credential: conn.credential } : {}),
-  };
-}
-
-/** `{request_id}` of a method, to spread into its replies. */
-export function rid(method: Method): { request_id?: string } {
-  return method.request_id !== undefined ? { request_id: method.request_id } : {};
 }

@@ -1,7 +1,7 @@
 import type { Connection } from '../server/Connection.js';
 import { kindOfSigil, type Method } from '../protocol/index.js';
 import type { Pod } from './Pod.js';
-import { clientOf, rid } from './Pod.js';
+import { clientOf, rid } from './clientOf.js';
 
 const V2_ONLY = new Set(['list_completions', 'compact']);
 const MAX_COMPLETIONS = 200;
