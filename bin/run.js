@@ -1,8 +1,8 @@
-#!/usr/bin/env -S node --max-semi-space-size=4
-// Entry point of the `yoi` command. The shebang's flag keeps a long-lived pod's young generation
-// small (see core/pod/podNodeFlags.ts) and costs short commands nothing. `--version` and the
-// root help are answered without loading
-// oclif, which costs more than the rest of a short command; everything else goes to oclif.
+#!/usr/bin/env -S node --max-semi-space-size=4 --single-threaded-gc
+// Entry point of the `yoi` command. The shebang's flags keep a long-lived pod's young generation
+// small and its GC off helper threads (see core/pod/podNodeFlags.ts) and cost short commands
+// nothing. `--version` and the root help are answered without loading oclif, which costs more
+// than the rest of a short command; everything else goes to oclif.
 // Errors end as one line on stderr with a non-zero exit code (see cli/formatCliError.ts).
 import { readFileSync, statSync } from 'node:fs';
 

@@ -41,9 +41,26 @@ const cjsNamedExports = {
 
 /**
  * Inside the bundle, yoi's own `import … from '@oclif/core'` gets cli/hot/oclifLite.ts (the same
- * flags and parser, a Command without oclif's config machinery). oclif's flag module needs its
- * help module only for the `help` flag, which no hot command has.
+ * flags and parser, a Command without oclif's config machinery). Three of oclif's modules reach
+ * its help renderer (with ejs, the spinners' table and the config loader), which no hot command
+ * uses: the `help` flag's class loader (no hot command has a `help` flag), the help that
+ * `handle()` prints after an error (the hot path reports errors itself, see bin/run.js), and the
+ * parser's `flagUsages` (help text). Each gets a stand-in that throws if it is ever called.
+ * Two built-ins and a package that oclif loads at once are only used now and then: the parser
+ * reads stdin with `readline` only for a flag whose value is `-`, and the logger's `debug` logs
+ * nothing unless DEBUG is set (the hot path leaves those command lines to oclif). Their
+ * stand-ins load the real module at the first call.
  */
+const standIns = [
+  { importer: ['@oclif', 'core', 'lib', 'flags.js'], spec: './help', contents: "exports.loadHelpClass = () => { throw new Error('help is not part of the bundle'); };" },
+  { importer: ['@oclif', 'core', 'lib', 'errors', 'handle.js'], spec: '../help/index', contents: "exports.Help = class { constructor() { throw new Error('help is not part of the bundle'); } };" },
+  { importer: ['@oclif', 'core', 'lib', 'parser', 'index.js'], spec: './help', contents: "exports.flagUsages = () => { throw new Error('help is not part of the bundle'); };" },
+  { importer: ['@oclif', 'core', 'lib', 'parser', 'parse.js'], spec: 'node:readline', contents: "exports.createInterface = (...args) => require('node:readline').createInterface(...args);" },
+  // uuid's random bytes come from `crypto.getRandomValues`, whose first use loads all of Node's
+  // WebCrypto; node:crypto's `randomFillSync` fills the same 16 bytes from the same source.
+  { importer: ['uuid', 'dist-node', 'v7.js'], spec: './rng.js', contents: "import { randomFillSync } from 'node:crypto'; const rnds8 = new Uint8Array(16); export default function rng() { return randomFillSync(rnds8); }" },
+  { importer: ['@oclif', 'core', 'lib', 'logger.js'], spec: 'debug', contents: "module.exports = (namespace) => { let real; return (...args) => (real ??= require('debug')(namespace))(...args); };" },
+];
 const oclifLite = {
   name: 'oclif-lite',
   setup(b) {
@@ -51,14 +68,43 @@ const oclifLite = {
       if (args.importer.includes('node_modules')) return undefined;
       return { path: path.join(root, 'cli/hot/oclifLite.ts') };
     });
-    b.onResolve({ filter: /^\.\/help$/ }, (args) => {
-      if (!args.importer.endsWith(path.join('@oclif', 'core', 'lib', 'flags.js'))) return undefined;
-      return { path: 'help', namespace: 'oclif-no-help' };
+    b.onResolve({ filter: /^(\.\.?\/help(\/index)?|node:readline|debug|\.\/rng\.js)$/ }, (args) => {
+      const i = standIns.findIndex((h) => h.spec === args.path && args.importer.endsWith(path.join(...h.importer)));
+      return i < 0 ? undefined : { path: String(i), namespace: 'oclif-stand-in', pluginData: path.dirname(args.importer) };
     });
-    b.onLoad({ filter: /.*/, namespace: 'oclif-no-help' }, () => ({
-      contents: "exports.loadHelpClass = () => { throw new Error('help is not part of the bundle'); };",
-      loader: 'js',
-    }));
+    b.onLoad({ filter: /.*/, namespace: 'oclif-stand-in' }, (args) => ({ contents: standIns[Number(args.path)].contents, loader: 'js', resolveDir: args.pluginData }));
+  },
+};
+
+/**
+ * zod's `locales` namespace (`z.locales.fr()`…) is ~360 KB of error texts in 50 languages that
+ * every pod would parse at start, for a namespace yoi never uses and a plugin rarely does. In
+ * the bundle each locale but `en` (zod's default, bundled as it is) becomes a function that
+ * requires zod's own CommonJS build of it on first call, and returns what it returns.
+ */
+const zodLocales = {
+  name: 'zod-locales',
+  setup(b) {
+    b.onResolve({ filter: /\/locales\/index\.js$/ }, (args) => {
+      if (!/[\\/]zod[\\/]v4[\\/](classic|core)[\\/]/.test(args.importer)) return undefined;
+      return { path: path.join(path.dirname(args.importer), args.path), namespace: 'zod-locales' };
+    });
+    b.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => {
+      const names = [...fs.readFileSync(args.path, 'utf8').matchAll(/export \{ default as (\w+) \} from "\.\/([\w-]+)\.js"/g)];
+      const lines = names.map(([, name, file]) => (name === 'en'
+        ? 'export { default as en } from "./en.js";'
+        : `export const ${name} = (...args) => load(${JSON.stringify(file)})(...args);`));
+      return {
+        contents: [
+          "import { createRequire } from 'node:module';",
+          // zod's CommonJS locale files export the function itself.
+          'const load = (file) => { const m = createRequire(import.meta.url)(`zod/v4/locales/${file}.cjs`); return typeof m === "function" ? m : m.default; };',
+          ...lines,
+        ].join('\n'),
+        resolveDir: path.dirname(args.path),
+        loader: 'js',
+      };
+    });
   },
 };
 
@@ -85,11 +131,12 @@ const result = await build({
   sourcemap: 'linked',
   // Packages that find files next to themselves (ripgrep's binary, jiti's transpiler, the
   // tokenizer's tables) or are large and only loaded by some pods stay outside, loaded from
-  // node_modules as before.
-  external: ['typescript', '@vscode/ripgrep', 'jiti', 'gpt-tokenizer', 'gpt-tokenizer/*', 'ink', 'react', 'react/*', 'yaml'],
+  // node_modules as before. `ws` too: core/server/WebSocketTransport.ts requires it at run time,
+  // and the WebSocket listener and client must share that one copy.
+  external: ['typescript', '@vscode/ripgrep', 'jiti', 'gpt-tokenizer', 'gpt-tokenizer/*', 'ink', 'react', 'react/*', 'yaml', 'ws'],
   // CommonJS packages in an ESM bundle call `require` for Node's built-ins.
   banner: { js: "import { createRequire as __yoiCreateRequire } from 'node:module'; const require = __yoiCreateRequire(import.meta.url);" },
-  plugins: [oclifLite, cjsNamedExports],
+  plugins: [oclifLite, zodLocales, cjsNamedExports],
   logLevel: 'warning',
   legalComments: 'none',
   metafile: Boolean(process.env.YOI_BUNDLE_META),

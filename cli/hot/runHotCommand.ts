@@ -1,4 +1,3 @@
-import { flush } from '@oclif/core/flush';
 import { hotCommand, loadHotCommand, type CommandClass } from './hotCommands.js';
 
 /**
@@ -36,6 +35,9 @@ export async function runHotCommand(argv: string[], pkg: { name: string; version
   Cmd.id = hot.id;
   const cmd = new Cmd(hot.argv, commandConfig(pkg, hot.id, Cmd) as never);
   await (cmd as unknown as { _run(): Promise<unknown> })._run();
+  // Loaded only now: oclif's error modules behind it are a fifth of a pod's start-up (an adopted
+  // pod, which the bundle's entry also serves, never needs them).
+  const { flush } = await import('@oclif/core/flush');
   await flush();
   return true;
 }

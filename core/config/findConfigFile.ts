@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { surelyNoConfigFile } from './noConfigFile.js';
 import { SEARCH_OPTIONS } from './searchPlaces.js';
 
 export interface FindConfigOptions {
@@ -17,6 +18,7 @@ export interface FindConfigOptions {
 export async function findConfigFile({ cwd, configFile, env = process.env }: FindConfigOptions): Promise<string | null> {
   const explicit = configFile ?? env.YOI_CONFIG;
   if (explicit) return path.resolve(cwd, explicit);
+  if (surelyNoConfigFile(cwd)) return null;
   const { cosmiconfig } = await import('cosmiconfig');
   const found = () => ({});
   const explorer = cosmiconfig('yoi', {

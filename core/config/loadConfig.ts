@@ -8,6 +8,7 @@ import { describeLoadError } from './describeLoadError.js';
 import { resolveConfig, type ResolvedConfig } from './resolveConfig.js';
 import { SEARCH_OPTIONS } from './searchPlaces.js';
 import { configSources } from './configSources.js';
+import { surelyNoConfigFile } from './noConfigFile.js';
 import { userCacheDir } from './userDirs.js';
 import { ensureOwnDir } from '../pod/trustedPath.js';
 import { isWithin } from '../scope/ruleMatches.js';
@@ -37,29 +38,33 @@ export interface LoadConfigOptions {
  */
 export async function loadConfig(options: LoadConfigOptions): Promise<ResolvedConfig> {
   const { cwd, env = process.env } = options;
-  const { cosmiconfig } = await import('cosmiconfig');
   const loaded: string[] = [];
-  const explorer = cosmiconfig('yoi', {
-    ...SEARCH_OPTIONS,
-    searchPlaces: [...SEARCH_OPTIONS.searchPlaces],
-    loaders: configLoaders(options.virtualModules, jitiCacheDir(env), (files) => loaded.push(...files)),
-  });
+  const explorer = async () => {
+    const { cosmiconfig } = await import('cosmiconfig');
+    return cosmiconfig('yoi', {
+      ...SEARCH_OPTIONS,
+      searchPlaces: [...SEARCH_OPTIONS.searchPlaces],
+      loaders: configLoaders(options.virtualModules, jitiCacheDir(env), (files) => loaded.push(...files)),
+    });
+  };
 
   const explicit = options.configFile ? { file: options.configFile, from: '--config' }
     : env.YOI_CONFIG ? { file: env.YOI_CONFIG, from: 'YOI_CONFIG' } : undefined;
   let found: { filepath: string; config: unknown } | null;
   let filepath: string | undefined;
   try {
-    if (explicit) {
+    if (!explicit && surelyNoConfigFile(cwd)) {
+      found = null;
+    } else if (explicit) {
       filepath = path.resolve(cwd, explicit.file);
       const info = await stat(filepath).catch(() => undefined);
       if (!info?.isFile()) {
         throw new YoiError('YOI_ERR_CONFIG_NOT_FOUND', `config file not found: ${explicit.file} (from ${explicit.from})`);
       }
-      found = await explorer.load(filepath);
+      found = await (await explorer()).load(filepath);
       if (!found) throw new YoiError('YOI_ERR_CONFIG', `${labelOf(cwd, filepath)}: has no "yoi" key`);
     } else {
-      found = await explorer.search(cwd);
+      found = await (await explorer()).search(cwd);
     }
   } catch (error) {
     // Our own errors are complete; errors from loading a file carry cosmiconfig's `filepath`.

@@ -1,13 +1,19 @@
 import { EventEmitter } from 'node:events';
+import { createRequire } from 'node:module';
 import type { Duplex } from 'node:stream';
-import * as wsPackage from 'ws';
 import type { WebSocket } from 'ws';
 import type { Transport } from './Transport.js';
 
 const NEWLINE = Buffer.from('\n');
 
-/** `ws`'s own frame builder (exported by the package, not typed by @types/ws). */
-const { Sender } = wsPackage as unknown as { Sender: { frame(data: Buffer, options: FrameOptions): Buffer[] } };
+/**
+ * `ws`'s own frame builder (exported by the package, not typed by @types/ws), required at the
+ * first frame: a transport only exists once `ws` made its WebSocket, and every pod loads this
+ * module (through the public API) whether or not it listens on WebSockets.
+ */
+type FrameBuilder = { frame(data: Buffer, options: FrameOptions): Buffer[] };
+let sender: FrameBuilder | undefined;
+const Sender = (): FrameBuilder => (sender ??= (createRequire(import.meta.url)('ws') as { Sender: FrameBuilder }).Sender);
 interface FrameOptions { fin: boolean; opcode: number; mask: boolean; readOnly: boolean; rsv1: boolean }
 const TEXT: FrameOptions = { fin: true, opcode: 1, mask: false, readOnly: true, rsv1: false };
 
@@ -26,7 +32,7 @@ function frames(buf: Buffer): Buffer {
   while (start < buf.length) {
     let nl = buf.indexOf(0x0a, start);
     if (nl < 0) nl = buf.length;
-    if (nl > start) parts.push(...Sender.frame(buf.subarray(start, nl), TEXT));
+    if (nl > start) parts.push(...Sender().frame(buf.subarray(start, nl), TEXT));
     start = nl + 1;
   }
   const out = Buffer.concat(parts);

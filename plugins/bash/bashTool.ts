@@ -64,7 +64,7 @@ export function createBashTool(pod: PodInfo, settings: BashSettings): BashTool |
     offered.set(pod.services, false);
     return makeTool(settings, undefined);
   }
-  const probe = probeSandbox(settings.bwrapPath, { network: settings.network });
+  const probe = probeSandbox(settings.bwrapPath, { network: settings.network }, process.env, pod.services.runtime.base);
   if (!probe.ok) {
     pod.services.alert('warn', `${BASH}: Bash is not offered: ${probe.reason}; set bash.sandbox: 'off' to run commands without a sandbox`);
     return undefined;

@@ -5,7 +5,7 @@ import { FailureLimiter } from './FailureLimiter.js';
 import { ListenConfigSchema, ListenLaunchSchema, isLoopback, planListeners, type ListenLaunch } from './ListenConfig.js';
 import { podTokenFile, tokenFromEnv, type PodToken } from './podToken.js';
 import { RefusalLog } from './RefusalLog.js';
-import { WsListener } from './WsListener.js';
+import type { WsListener } from './WsListener.js';
 
 const NAME = 'yoi:ws';
 
@@ -33,6 +33,8 @@ export const wsPlugin = definePlugin({
       const plans = planListeners(api.config, launchOf(pod), pod.projectDir);
       if (plans.length === 0) return;
       const { services } = pod;
+      // `ws` and Node's HTTP(S) servers only for a pod that listens.
+      const { WsListener } = await import('./WsListener.js');
       const tokens = new Map<string, PodToken>();
       const tokenFor = (env: string | undefined) => {
         const key = env ?? '';

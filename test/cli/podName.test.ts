@@ -26,6 +26,16 @@ function project(script: unknown[]) {
   return { dir, run, env: { YOI_RUNTIME_DIR: run }, lock: () => fs.readFileSync(path.join(run, 'scope.lock'), 'utf8') };
 }
 
+/**
+ * The runtime base as the root pod left it: its directory and scope.lock, and the Bash tool's
+ * probe cache where bwrap works here (written by the root pod's start).
+ */
+function runtimeFiles(run: string): string[] {
+  const files = fs.readdirSync(run).sort();
+  expect(files.filter((f) => f !== '.bwrap-probe.json')).toEqual(['root', 'scope.lock']);
+  return files;
+}
+
 describe('pod names', () => {
   it('SpawnPod with a reserved or malformed name is refused; scope.lock is intact and the pod keeps running', async () => {
     const calls = RESERVED.map((name) => ({ tool_calls: [{ name: 'SpawnPod', arguments: { name, task: 'x', scope: [{ target: 'src', permission: 'write' }] } }] }));
@@ -34,6 +44,7 @@ describe('pod names', () => {
     cleanups.push(() => pod.child.kill('SIGKILL'));
     const before = p.lock();
     expect(JSON.parse(before).allocations.map((a: { pod_name: string }) => a.pod_name)).toEqual(['root']);
+    const files = runtimeFiles(p.run);
 
     const c = await PodClient.connect({ socketPath: pod.socket, clientName: 'test/1' });
     cleanups.push(() => c.close());
@@ -50,7 +61,7 @@ describe('pod names', () => {
     });
     expect(events.some((e) => e.event === 'text_done' && (e.data as { text: string }).text === 'still here')).toBe(true);
     expect(p.lock()).toBe(before);
-    expect(fs.readdirSync(p.run).sort()).toEqual(['root', 'scope.lock']);
+    expect(runtimeFiles(p.run)).toEqual(files);
   });
 
   it('`--name` and `--pod` follow the same rule: one line, nothing touched', async () => {
@@ -58,6 +69,7 @@ describe('pod names', () => {
     const pod = await startPodProcess(['--name', 'root'], { cwd: p.dir, env: p.env });
     cleanups.push(() => pod.child.kill('SIGKILL'));
     const before = p.lock();
+    const files = runtimeFiles(p.run);
     const runs = [
       ['pod', 'start', '--name', 'scope.lock'],
       ['pod', 'start', '--name', 'scope.lock', '--detach'],
@@ -73,7 +85,7 @@ describe('pod names', () => {
       expect(r.stderr).toMatch(new RegExp(`^yoi: invalid pod name "${name.replace(/\./g, '\\.')}": [^\\n]+\\n$`));
     }
     expect(p.lock()).toBe(before);
-    expect(fs.readdirSync(p.run).sort()).toEqual(['root', 'scope.lock']);
+    expect(runtimeFiles(p.run)).toEqual(files);
     // A config naming the pod so is refused the same way.
     fs.writeFileSync(path.join(p.dir, 'yoi.config.json'), JSON.stringify({ name: 'scope.lock' }));
     const r = yoi(['pod', 'start'], { cwd: p.dir, env: p.env });
