@@ -3,7 +3,7 @@ import type { ClientInfo, RunEndInfo } from '../hooks/HookTypes.js';
 import { messageItem, type HistoryItem } from '../history/HistoryItem.js';
 import type { PodRuntime } from '../pod/PodRuntime.js';
 import { resolveSegments } from '../pipeline/resolveSegments.js';
-import { podEventSource, type ErrorCode, type Method, type PodEvent, type RunResult, type Segment } from '../protocol/index.js';
+import { oneLineError, podEventSource, type ErrorCode, type Method, type PodEvent, type RunResult, type Segment } from '../protocol/index.js';
 import { AbortedError, ProviderError } from '../provider/providerErrors.js';
 import type { Tool } from '../tools/Tool.js';
 import { notificationPreview } from './notificationPreview.js';
@@ -126,7 +126,7 @@ export class PodController {
     const { hooks, info } = this.rt;
     const ctx = { ...info, signal: AbortSignal.timeout(30_000), client };
     const refusal = await hooks.checkPodEvent.promise(event, ctx);
-    if (refusal) return reject('invalid_request', refusal);
+    if (refusal) return reject('invalid_request', oneLineError(refusal)); // a plugin's refusal stays one line
     if (requestId !== undefined && !this.reports.add(podEventSource(event), requestId)) return { ok: true };
     const kind = event.kind === 'unknown' ? event.rawKind : event.kind;
     const side = hooks.podEvent.get(kind);

@@ -1,20 +1,32 @@
 import type { LlmRequest, Provider, ProviderPart } from './Provider.js';
+import { TimeSlice } from '../tokens/TimeSlice.js';
 import { AbortedError, ProviderError } from './providerErrors.js';
+
+/**
+ * How long parts that are already buffered (a fast server, a burst of chunks) are handled before
+ * the event loop gets a turn: without it a whole reply is parsed before the first delta leaves
+ * the pod, since buffered stream reads resolve as microtasks and the sockets' writes wait.
+ */
+const STREAM_SLICE_MS = 4;
 
 /**
  * Feeds every part of one provider stream to `onPart`, in order. One race for the whole stream,
  * not one per part: on abort the caller stops waiting at once (`AbortedError`), even for a
  * provider that ignores the signal, and the loop stops at the provider's next part without
  * passing it on. A failing stream rejects with a `ProviderError`; `onPart` may throw one too.
+ * Parts are handed on as they come, in slices of STREAM_SLICE_MS, so clients see the text while
+ * the rest of the reply is still being parsed.
  */
 export async function consumeProviderStream(provider: Provider, request: LlmRequest, onPart: (part: ProviderPart) => void): Promise<void> {
   const { signal } = request;
   if (signal.aborted) throw new AbortedError('aborted');
   const consume = async () => {
+    const slice = new TimeSlice(signal, STREAM_SLICE_MS);
     try {
       for await (const part of provider.stream(request)) {
         if (signal.aborted) return;
         onPart(part);
+        await slice.pause();
       }
     } catch (e) {
       if (signal.aborted || e instanceof ProviderError) throw e;

@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { PodTreeService } from './podTreePlugin.js';
 import type { PodTree } from './tree/PodTree.js';
-import { definePlugin, type PodEvent, podEventSource } from '../../core/api.js';
+import { definePlugin, type PodEvent, podEventSource, validatePodName } from '../../core/api.js';
 
 export const SPAWNED_POD_EVENTS = 'yoi:spawned-pod-events';
 
@@ -44,6 +44,8 @@ export const spawnedPodEvents = definePlugin({
 /** Why a report is refused, or undefined when it comes from the pod it is about. */
 function refusal(tree: PodTree, event: PodEvent, credential: string | undefined): string | undefined {
   const source = podEventSource(event);
+  // Never echoed unless it is a pod name: a name with a newline would split the error line.
+  if (validatePodName(source)) return 'pod_event refused: its `pod_name` is not a valid pod name';
   const secret = tree.secretOf(source);
   if (!tree.registry.get(source) && secret === undefined) return `pod_event refused: \`${source}\` is not a pod this pod spawned or was told about`;
   if (!secret || credential === undefined || !sameSecret(secret, credential)) {

@@ -6,7 +6,7 @@ import { MAX_MESSAGE_BYTES } from '../connectNats.js';
 import type { ClusterNames } from '../clusterNames.js';
 import { POD_HEADER, SIGNATURE_HEADER, signReport } from '../reportSignature.js';
 import { podClientName } from '../../podtree/shared/podClientName.js';
-import { decodeMethodLine, encodeMethod, LineReader, podEventSource } from '../../../core/api.js';
+import { decodeMethodLine, encodeMethod, LineReader, podEventSource, validatePodName } from '../../../core/api.js';
 
 /** A pod this host placed: who it reports to, and the secret it presents. */
 export interface Placement {
@@ -84,7 +84,8 @@ export class ReportRelay {
           const source = podEventSource(m.params);
           const placement = this.placements.get(source);
           if (!placement || client?.name !== podClientName(source) || !client.auth || !same(placement.secret, client.auth)) {
-            return reject(m.request_id, 'invalid_request', `pod_event refused: the sender did not authenticate as pod \`${source}\``);
+            const who = validatePodName(source) ? 'the pod its `pod_name` names' : `pod \`${source}\``; // a bad name is never echoed
+            return reject(m.request_id, 'invalid_request', `pod_event refused: the sender did not authenticate as ${who}`);
           }
           const payload = Buffer.from(encodeMethod(m), 'utf8');
           try {

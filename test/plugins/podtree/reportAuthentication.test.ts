@@ -58,6 +58,18 @@ describe('only the real child reports for itself', () => {
     expect(allocations(top)).toEqual(['top', 'kid']);
   });
 
+  it('a pod_name that is not a pod name (a newline in it) is refused in one line that does not echo it; the pod keeps serving', async () => {
+    const { top } = await parentWithChild();
+    for (const pod_name of ['kid\nforged line', 'x\r\ny', 'a\u2028b']) {
+      const answer = (await report(top, { client: 'pod/kid', auth: 's3cret-kid' }, { kind: 'shut_down', pod_name })) as { event: string; data: { message: string } };
+      expect(answer).toMatchObject({ event: 'error', data: { code: 'invalid_request' } });
+      expect(answer.data.message).toBe('pod_event refused: its `pod_name` is not a valid pod name');
+    }
+    expect(allocations(top)).toEqual(['top', 'kid']);
+    const heard = await report(top, { client: 'pod/kid', auth: 's3cret-kid' }, { kind: 'turn_ended', pod_name: 'kid' });
+    expect(heard).toMatchObject({ event: 'ack' });
+  });
+
   it('the child with its secret is heard: its shut_down releases the region', async () => {
     const { top, src } = await parentWithChild();
     const answer = await report(top, { client: 'pod/kid', auth: 's3cret-kid' }, { kind: 'shut_down', pod_name: 'kid' });
