@@ -30,13 +30,19 @@ export const spawnedPodEvents = definePlugin({
 
     api.hooks.podEvent.for('scope_sub_delegated').tapPromise(SPAWNED_POD_EVENTS, async (event, ctx) => {
       const tree = podTree();
-      if (event.kind !== 'scope_sub_delegated' || tree.registry.get(event.sub_pod)) return;
-      tree.registry.add({
-        pod_name: event.sub_pod, socket_path: event.sub_socket, scope_delegated: event.scope,
-        callback_address: tree.registry.get(event.parent_pod)?.socket_path ?? '', via: event.parent_pod, spawned_at: Date.now(),
-        ...(event.secret ? { secret: event.secret } : {}),
-      });
-      tree.reportUpward({ ...event, parent_pod: ctx.podName });
+      if (event.kind !== 'scope_sub_delegated') return;
+      const known = tree.registry.get(event.sub_pod) !== undefined;
+      if (!known) {
+        tree.registry.add({
+          pod_name: event.sub_pod, socket_path: event.sub_socket, scope_delegated: event.scope,
+          callback_address: tree.registry.get(event.parent_pod)?.socket_path ?? '', via: event.parent_pod, spawned_at: Date.now(),
+          ...(event.secret ? { secret: event.secret } : {}),
+        });
+      }
+      // Re-sent under an id derived from this report's: when this pod was killed after recording the
+      // grandchild and the report comes again, the copy that goes up is the same report, applied once.
+      if (ctx.requestId !== undefined) tree.reportUpward({ ...event, parent_pod: ctx.podName }, `up-${event.parent_pod}-${ctx.requestId}`);
+      else if (!known) tree.reportUpward({ ...event, parent_pod: ctx.podName });
     });
   },
 });
