@@ -6,7 +6,6 @@ import { PodTreeService } from './podTreePlugin.js';
 import { connectToPod } from './shared/connectToPod.js';
 import { formatRules } from './shared/formatRules.js';
 import { RemotePodsService } from './shared/RemotePods.js';
-import { PodRemotesService } from './remote/PodRemotes.js';
 import { spawnRemote } from './spawnRemote.js';
 import { requestShutdown } from './shared/requestShutdown.js';
 import { ChildStartError, startChildPod } from './startChildPod.js';
@@ -41,7 +40,6 @@ export const spawnPodTool = definePlugin({
   apply(api) {
     const podTree = api.use(PodTreeService);
     const remotePods = api.useOptional(RemotePodsService);
-    const podRemotes = api.useOptional(PodRemotesService);
     api.hooks.tools.for('SpawnPod').tap(SPAWN_POD, (): Tool<z.infer<typeof SpawnPodInputSchema>> => ({
       name: 'SpawnPod',
       description:
@@ -56,8 +54,6 @@ export const spawnPodTool = definePlugin({
         if (bad) throw new ToolRefusal(bad);
         if (name === ctx.podName) throw new ToolRefusal(`a pod cannot spawn itself (\`${name}\` is this pod's name)`);
         if (tree.registry.get(name)) throw new ToolRefusal(`pod name \`${name}\` is already registered`);
-        // The pod tools take a remote's name for the remote: a child of that name could not be addressed.
-        if (podRemotes()?.named(name)) throw new ToolRefusal(`pod name \`${name}\` is the name of a remote pod in this pod's config (podtree.remotes)`);
         const rules: LockRule[] = input.scope.map((r) => {
           const target = canonicalPath(r.target, ctx.cwd);
           if (target === undefined) throw new ToolRefusal(`the scope target ${r.target} cannot be resolved`);
