@@ -16,6 +16,8 @@ import { startWsPod, type WsTestPod } from '../../support/wsPod.js';
 const TOKEN_ENV = 'YOI_TEST_REMOTE_POD_TOKEN';
 const UNSET_ENV = 'YOI_TEST_REMOTE_POD_TOKEN_UNSET';
 const TOKEN = 'remote-pod-token-0123456789abcdef';
+const WRONG_ENV = 'YOI_TEST_REMOTE_POD_TOKEN_WRONG';
+const WRONG_TOKEN = 'not-the-remote-pod-token-0123456789';
 
 const cleanups: (() => Promise<unknown> | unknown)[] = [];
 afterEach(async () => {
@@ -37,7 +39,7 @@ async function turn(client: PodClient, events: Event[], input: string): Promise<
   });
 }
 
-async function remoteAndParent(script: (url: string) => unknown[]): Promise<{ remote: WsTestPod; parent: TestPod; client: PodClient; events: Event[] }> {
+async function remoteAndParent(script: (url: string) => unknown[], more: (url: string) => Record<string, unknown> = () => ({})): Promise<{ remote: WsTestPod; parent: TestPod; client: PodClient; events: Event[] }> {
   process.env[TOKEN_ENV] = TOKEN;
   delete process.env[UNSET_ENV];
   cleanups.push(() => delete process.env[TOKEN_ENV]);
@@ -51,7 +53,7 @@ async function remoteAndParent(script: (url: string) => unknown[]): Promise<{ re
     files: { 's.json': JSON.stringify(script(remote.url)) },
     config: {
       model: { provider: 'scripted', script: 's.json' },
-      podtree: { remotes: { rev: { url: remote.url, tokenEnv: TOKEN_ENV }, ghost: { url: 'ws://127.0.0.1:9', tokenEnv: UNSET_ENV } } },
+      podtree: { remotes: { rev: { url: remote.url, tokenEnv: TOKEN_ENV }, ghost: { url: 'ws://127.0.0.1:9', tokenEnv: UNSET_ENV }, ...more(remote.url) } },
     },
   });
   cleanups.push(() => parent.stop());
@@ -102,15 +104,17 @@ describe('pod tools on a remote pod (ws:// URL, token from the environment)', ()
     expect(JSON.stringify(seen).includes(TOKEN)).toBe(false);
   }, 120_000);
 
-  it('refuses a URL not in the config and a remote whose token variable is unset, in one line each; the pod keeps running', async () => {
+  it('refuses a URL not in the config, a remote whose token variable is unset and a wrong token, in one line each; the pod keeps running', async () => {
     const { remote, client, events } = await remoteAndParent(() => [
       { tool_calls: [{ name: 'SendToPod', arguments: { name: 'ws://127.0.0.1:1', message: 'hello?' } }] },
       { text: 'refused' },
       { tool_calls: [{ name: 'SendToPod', arguments: { name: 'ghost', message: 'hello?' } }, { name: 'StopPod', arguments: { name: 'ws://ghost.example:80' } }] },
       { text: 'refused again' },
-      { tool_calls: [{ name: 'ReadPodOutput', arguments: { name: 'nobody' } }] },
+      { tool_calls: [{ name: 'ReadPodOutput', arguments: { name: 'nobody' } }, { name: 'SendToPod', arguments: { name: 'bad', message: 'hello?' } }] },
       { text: 'still here' },
-    ]);
+    ], (url) => ({ bad: { url, tokenEnv: WRONG_ENV } }));
+    process.env[WRONG_ENV] = WRONG_TOKEN;
+    cleanups.push(() => delete process.env[WRONG_ENV]);
     const watcher = await remote.connectWs();
     cleanups.push(() => watcher.close());
     const remoteEvents = recorder(watcher);
@@ -127,9 +131,12 @@ describe('pod tools on a remote pod (ws:// URL, token from the environment)', ()
     });
     expect(notListed.is_error).toBe(true);
     expect(notListed.summary).toMatch(/^ws:\/\/ghost\.example:80 is not one of this pod's remotes/);
-    const [none] = await turn(client, events, 'once more');
+    const [none, wrong] = await turn(client, events, 'once more');
     expect(none).toEqual({ summary: 'no spawned pod named `nobody`', is_error: true });
-    for (const r of [unknown, noToken, notListed, none]) expect(r.summary.includes('\n')).toBe(false);
+    expect(wrong.is_error).toBe(true);
+    expect(wrong.summary).toMatch(/^pod `bad` is not reachable \(the pod at ws:\/\/127\.0\.0\.1:\d+ refused the connection: no valid bearer token \(HTTP 401\)/);
+    expect(JSON.stringify(events).includes(WRONG_TOKEN)).toBe(false);
+    for (const r of [unknown, noToken, notListed, none, wrong]) expect(r.summary.includes('\n')).toBe(false);
 
     // Still running, and nothing reached the configured remote.
     const h = await client.request({ method: 'get_history' });
