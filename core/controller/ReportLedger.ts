@@ -1,4 +1,5 @@
 import type { ReportsSnapshot } from '../session/SessionEntry.js';
+import { RecentRequestIds } from './RecentRequestIds.js';
 
 /** Request ids remembered per reporting pod (its outbox has one report in flight at a time). */
 const PER_SOURCE = 64;
@@ -17,7 +18,8 @@ export type PendingNote = ReportsSnapshot['pending'][number];
  * most recently active reporters.
  */
 export class ReportLedger {
-  private readonly applied = new Map<string, string[]>();
+  private readonly applied = new RecentRequestIds(PER_SOURCE, MAX_SOURCES);
+  private count = 0;
   private readonly inFlight = new Map<string, Promise<unknown>>();
   private pending: PendingNote[] = [];
 
@@ -41,7 +43,7 @@ export class ReportLedger {
       await running.catch(() => undefined);
       return false;
     }
-    if (this.applied.get(from)?.includes(id)) return false;
+    if (this.applied.has(from, id)) return false;
     const work = apply();
     this.inFlight.set(key, work);
     try {
@@ -70,16 +72,11 @@ export class ReportLedger {
 
   /** What a compacted session starts with; undefined when there is nothing to carry. */
   snapshot(): ReportsSnapshot | undefined {
-    if (this.applied.size === 0 && this.pending.length === 0) return undefined;
-    return { applied: Object.fromEntries([...this.applied].map(([from, ids]) => [from, [...ids]])), pending: [...this.pending] };
+    if (this.count === 0 && this.pending.length === 0) return undefined;
+    return { applied: this.applied.entries(), pending: [...this.pending] };
   }
 
   private remember(from: string, id: string): void {
-    const ids = this.applied.get(from) ?? [];
-    this.applied.delete(from); // re-inserted: Map order is recency
-    if (!ids.includes(id)) ids.push(id);
-    if (ids.length > PER_SOURCE) ids.shift();
-    this.applied.set(from, ids);
-    if (this.applied.size > MAX_SOURCES) this.applied.delete(this.applied.keys().next().value!);
+    if (this.applied.add(from, id)) this.count++;
   }
 }
