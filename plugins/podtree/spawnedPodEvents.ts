@@ -51,12 +51,18 @@ export const spawnedPodEvents = definePlugin({
 function refusal(tree: PodTree, event: PodEvent, credential: string | undefined): string | undefined {
   const source = podEventSource(event);
   const secret = tree.secretOf(source);
-  if (!tree.registry.get(source) && secret === undefined) return `pod_event refused: \`${source}\` is not a pod this pod spawned or was told about`;
+  if (!tree.registry.get(source) && secret === undefined) return `pod_event refused: \`${shown(source)}\` is not a pod this pod spawned or was told about`;
   if (!secret || credential === undefined || !sameSecret(secret, credential)) {
-    return `pod_event refused: the sender did not authenticate as pod \`${source}\``;
+    return `pod_event refused: the sender did not authenticate as pod \`${shown(source)}\``;
   }
   if (event.kind === 'scope_sub_delegated' && event.sub_pod === tree.name) return 'pod_event refused: a pod cannot report this pod as its own child';
   return undefined;
+}
+
+/** A name a client sent, as an error quotes it: one line (control characters escaped), at most 100 characters. */
+function shown(name: string): string {
+  const flat = name.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return flat.length > 100 ? `${flat.slice(0, 100)}…` : flat;
 }
 
 /** Constant-time comparison (the secret is not leaked through timing). */
