@@ -16,6 +16,7 @@ import { knowledgeResolver } from './resolvers/knowledgeResolver.js';
 import { workflowResolver } from './resolvers/workflowResolver.js';
 import { compactSummary } from './compaction/compactSummary.js';
 import { podTreePlugin } from './podtree/podTreePlugin.js';
+import { podRemotes } from './podtree/remote/podRemotesPlugin.js';
 import { spawnPodTool } from './podtree/spawnPodTool.js';
 import { sendToPodTool } from './podtree/sendToPodTool.js';
 import { readPodOutputTool } from './podtree/readPodOutputTool.js';
@@ -65,6 +66,7 @@ export function defaultPlugins(opts: { exclude?: readonly string[] } = {}): YoiP
     staleTempFiles(),
     bashTool(),
     podTreePlugin(),
+    podRemotes(),
     spawnPodTool(),
     sendToPodTool(),
     readPodOutputTool(),

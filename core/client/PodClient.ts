@@ -47,6 +47,11 @@ export interface PodClientOptions {
   requestTimeoutMs?: number;
   /** How long to wait for `welcome` before taking the pod for a v1 pod. */
   welcomeTimeoutMs?: number;
+  /**
+   * Send `hello` without a `request_id` and take the first `welcome` as its answer (the line a
+   * child's report outbox has always sent its parent).
+   */
+  bareHello?: boolean;
   /** A listener registered before `hello`, so it also sees what the pod sends on connect (replayed alerts). */
   onEvent?: (event: Event) => void;
   /** Likewise for events this build cannot decode (a plugin's: the asks a pod re-sends on connect). */
@@ -91,7 +96,7 @@ export class PodClient {
   /** Set when the client asked for v2 and the pod speaks v1 only. */
   private v1?: V1Emulation;
   /** The `hello` still unanswered: a late refusal is swallowed, a late `welcome` upgrades to v2. */
-  private hello?: { id: string; answer: (welcome?: WelcomeData) => void };
+  private hello?: { id?: string; answer: (welcome?: WelcomeData) => void };
 
   private constructor(
     private readonly socket: ClientLink,
@@ -147,7 +152,8 @@ export class PodClient {
     if (opts.socketPath === undefined) throw new YoiError('YOI_ERR_CONNECTION', 'cannot reach a pod: neither a socket path nor a URL was given');
     // Only the user's own socket, in a directory nobody else controls (no SO_PEERCRED in Node).
     if (!checkOwnSocket(opts.socketPath)) {
-      throw new YoiError('YOI_ERR_CONNECTION', `cannot reach a pod at ${opts.socketPath}: no pod is listening there`);
+      const cause = Object.assign(new Error(`ENOENT: no socket at ${opts.socketPath}`), { code: 'ENOENT' });
+      throw new YoiError('YOI_ERR_CONNECTION', `cannot reach a pod at ${opts.socketPath}: no pod is listening there`, { cause });
     }
     return openSocket(opts.socketPath, timeoutMs);
   }
@@ -173,11 +179,15 @@ export class PodClient {
     return () => this.unknownListeners.delete(listener);
   }
 
-  /** Sends a method; resolves with the reply, rejects with the pod's error or after `timeoutMs`. */
-  request(method: MethodInput, timeoutMs = this.opts.requestTimeoutMs ?? 10_000): Promise<Reply> {
+  /**
+   * Sends a method; resolves with the reply, rejects with the pod's error or after `timeoutMs`.
+   * `requestId` replaces the client's own id (a report retried under the id it was first sent with).
+   */
+  request(method: MethodInput, timeoutMs = this.opts.requestTimeoutMs ?? 10_000, requestId?: string): Promise<Reply> {
     if (this.isClosed) return Promise.reject(new YoiError('YOI_ERR_CONNECTION', 'the connection to the pod is closed'));
-    if (this.v1 && this.protocol === 1) return this.v1.request(method, timeoutMs);
-    return this.requestLine(method.method, (id) => encodeMethod({ ...method, request_id: id } as Method), timeoutMs) as Promise<Reply>;
+    // A caller's id goes on a v1 line too: a v1 pod ignores it, a log of the line shows it.
+    if (this.v1 && this.protocol === 1) return this.v1.request({ ...method, ...(requestId !== undefined ? { request_id: requestId } : {}) } as Method, timeoutMs);
+    return this.requestLine(method.method, (id) => encodeMethod({ ...method, request_id: id } as Method), timeoutMs, requestId) as Promise<Reply>;
   }
 
   /**
@@ -193,15 +203,22 @@ export class PodClient {
     return this.requestLine(method, line, timeoutMs) as Promise<EventOf<'ack'> | UnknownEvent>;
   }
 
-  private requestLine(name: string, encode: (id: string) => string, timeoutMs: number): Promise<Reply | UnknownEvent> {
-    const id = `r${this.nextId++}`;
+  private requestLine(name: string, encode: (id: string) => string, timeoutMs: number, requestId?: string): Promise<Reply | UnknownEvent> {
+    const id = requestId ?? `r${this.nextId++}`;
+    if (this.pending.has(id)) return Promise.reject(new YoiError('YOI_ERR_USAGE', `request id ${id} is already waiting for an answer`));
+    let line: string;
+    try {
+      line = `${encode(id)}\n`;
+    } catch (e) {
+      return Promise.reject(e);
+    }
     return new Promise<Reply | UnknownEvent>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);
         reject(new YoiError('YOI_ERR_TIMEOUT', `the pod did not answer \`${name}\` within ${timeoutMs} ms`));
       }, timeoutMs);
       this.pending.set(id, { resolve: resolve as Pending['resolve'], reject, timer });
-      this.socket.write(`${encode(id)}\n`);
+      this.socket.write(line);
     });
   }
 
@@ -238,7 +255,7 @@ export class PodClient {
   }
 
   private negotiate(timeoutMs: number): Promise<void> {
-    const id = `r${this.nextId++}`;
+    const id = this.opts.bareHello ? undefined : `r${this.nextId++}`;
     return new Promise((resolve, reject) => {
       let decided = false;
       const decide = (welcome?: WelcomeData) => {
@@ -264,16 +281,16 @@ export class PodClient {
         reject(new YoiError('YOI_ERR_CONNECTION', 'the pod closed the connection before answering `hello`'));
       });
       const params = { protocol_version: 2, client: this.opts.clientName ?? 'yoi', ...(this.opts.auth !== undefined ? { auth: this.opts.auth } : {}) };
-      this.socket.write(`${encodeMethod({ method: 'hello', params, request_id: id })}\n`);
+      this.socket.write(`${encodeMethod({ method: 'hello', params, ...(id !== undefined ? { request_id: id } : {}) })}\n`);
     });
   }
 
   private dispatch(event: Event): void {
     const hello = this.hello;
-    if (hello && event.request_id === hello.id && event.event === 'welcome') {
+    if (hello && event.event === 'welcome' && (event.request_id === hello.id || hello.id === undefined)) {
       this.hello = undefined;
       hello.answer(event.data);
-    } else if (hello && ((event.request_id === hello.id && event.event === 'error') || isV1HelloRefusal(event))) {
+    } else if (hello && ((hello.id !== undefined && event.request_id === hello.id && event.event === 'error') || isV1HelloRefusal(event))) {
       this.hello = undefined;
       hello.answer();
       return; // the answer to this client's own hello is nobody else's business

@@ -53,7 +53,7 @@ export class V1Emulation {
     this.setStatus('idle');
   }
 
-  request(method: Omit<Method, 'request_id'>, timeoutMs: number): Promise<Reply> {
+  request(method: Method, timeoutMs: number): Promise<Reply> {
     const name = method.method;
     if (!V1_METHOD_NAMES.includes(name)) {
       return Promise.reject(new YoiError('YOI_ERR_UNSUPPORTED', `the pod speaks protocol v1, which has no \`${name}\``));

@@ -16,7 +16,7 @@ export function openSocket(socketPath: string, timeoutMs: number): Promise<net.S
     s.once('error', (e: NodeJS.ErrnoException) => {
       clearTimeout(timer);
       const why = e.code === 'ENOENT' || e.code === 'ECONNREFUSED' ? 'no pod is listening there' : e.message;
-      reject(new YoiError('YOI_ERR_CONNECTION', `cannot reach a pod at ${socketPath}: ${why}`));
+      reject(new YoiError('YOI_ERR_CONNECTION', `cannot reach a pod at ${socketPath}: ${why}`, { cause: e }));
     });
   });
 }

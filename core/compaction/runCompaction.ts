@@ -64,6 +64,7 @@ export async function runCompaction(rt: PodRuntime, opts: RunCompactionOptions):
     type: 'session_start', v: 1, ts: at, session_id: uuidv7(),
     pod_name: info.podName, cwd: rt.config.cwd, provider: provider.name, model: provider.model, system_prompt: rt.systemPrompt,
     compacted_from: { session_id: old.sessionId, at, ...(old.headHash ? { at_hash: old.headHash } : {}) }, history: parsed.data,
+    ...withReports(rt),
   });
   log.onWriteState = old.onWriteState;
   rt.session = log;
@@ -72,6 +73,12 @@ export async function runCompaction(rt: PodRuntime, opts: RunCompactionOptions):
   for (const item of parsed.data) rt.history.push(item);
   opts.tokens.reset();
   return { newSessionId: log.sessionId };
+}
+
+/** The applied reports go along in the new session's first line (atomic with the switch). */
+function withReports(rt: PodRuntime): { reports?: NonNullable<ReturnType<PodRuntime['reports']['snapshot']>> } {
+  const reports = rt.reports.snapshot();
+  return reports ? { reports } : {};
 }
 
 /** Settles with `work`, or rejects as soon as `signal` aborts (a strategy may ignore it). */

@@ -1,5 +1,5 @@
 import type { Compactor } from '../compaction/Compactor.js';
-import type { ClientInfo, RunEndInfo } from '../hooks/HookTypes.js';
+import type { ClientInfo, PodEventContext, RunEndInfo } from '../hooks/HookTypes.js';
 import { messageItem, type HistoryItem } from '../history/HistoryItem.js';
 import type { PodRuntime } from '../pod/PodRuntime.js';
 import { resolveSegments } from '../pipeline/resolveSegments.js';
@@ -9,7 +9,6 @@ import type { Tool } from '../tools/Tool.js';
 import { notificationPreview } from './notificationPreview.js';
 import { notificationText } from './notificationText.js';
 import { CANCELLED_BY_USER, INTERRUPTED_BY_USER, INTERRUPT_NOTE, closeOrphans, orphanToolCalls } from './orphanToolCalls.js';
-import { RecentRequestIds } from './RecentRequestIds.js';
 import { RunStopped, type RunStop } from './RunStopped.js';
 import { renderPodEvent } from './renderPodEvent.js';
 import { runToolCalls } from './runToolCalls.js';
@@ -40,8 +39,6 @@ export interface ActiveRun {
 export class PodController {
   private active?: ActiveRun;
   private readonly notes: string[] = [];
-  /** Pod events already applied, by reporting pod: a retried report is acknowledged, not re-applied. */
-  private readonly reports = new RecentRequestIds();
   private stopping = false;
   readonly tools: ToolSet;
 
@@ -52,6 +49,8 @@ export class PodController {
     private nextTurn: number,
   ) {
     this.tools = new ToolSet(rt.hooks, tools, rt.info);
+    // Reports a resumed session applied whose notes its model had not read: they come first.
+    this.notes.push(...rt.reports.pendingNotes.map((p) => p.note));
     // A compaction done while idle may have held back notifications: they run now.
     rt.state.onChange((status, from) => {
       if (from === 'compacting' && status === 'idle') this.startQueuedNotes();
@@ -122,18 +121,36 @@ export class PodController {
     return { ok: true };
   }
 
+  /**
+   * A child's report: checked, then applied once per request id (see ReportLedger) — a retry of
+   * one applied, before a restart too, is only acknowledged. Lines without an id (v1 children)
+   * are applied each time.
+   */
   private async podEvent(event: PodEvent, requestId: string | undefined, client: ClientInfo = { id: 0, protocol: 1 }): Promise<Reply> {
     const { hooks, info } = this.rt;
-    const ctx = { ...info, signal: AbortSignal.timeout(30_000), client };
+    const ctx: PodEventContext = { ...info, signal: AbortSignal.timeout(30_000), client, ...(requestId !== undefined ? { requestId } : {}) };
     const refusal = await hooks.checkPodEvent.promise(event, ctx);
     if (refusal) return reject('invalid_request', oneLineError(refusal)); // a plugin's refusal stays one line
-    if (requestId !== undefined && !this.reports.add(podEventSource(event), requestId)) return { ok: true };
+    if (requestId === undefined) await this.applyPodEvent(event, ctx);
+    else await this.rt.reports.once(podEventSource(event), requestId, () => this.applyPodEvent(event, ctx));
+    return { ok: true };
+  }
+
+  private async applyPodEvent(event: PodEvent, ctx: PodEventContext): Promise<void> {
+    const { hooks } = this.rt;
     const kind = event.kind === 'unknown' ? event.rawKind : event.kind;
     const side = hooks.podEvent.get(kind);
     if (side && side.taps.length > 0) await side.promise(event, ctx);
     const text = renderPodEvent(hooks, event, (m) => this.rt.alert('warn', m));
+    if (ctx.requestId !== undefined) {
+      // One line records that the report was applied and the note it gives the model: killed
+      // before it, the retried report is applied again (side effects keyed by its id); after it,
+      // never — and the note is restored with the session if the model had not read it yet.
+      const from = podEventSource(event);
+      this.rt.session.append({ type: 'pod_event', ts: Date.now(), from, request_id: ctx.requestId, ...(text !== null ? { note: text } : {}) });
+      this.rt.reports.record(from, ctx.requestId, text ?? undefined);
+    }
     if (text !== null) this.notify(text, 'pod_event');
-    return { ok: true };
   }
 
   private start(trigger: Trigger, input?: Segment[], client?: ClientInfo): void {
@@ -223,7 +240,8 @@ export class PodController {
     this.startQueuedNotes();
   }
 
-  private startQueuedNotes(): void {
+  /** Starts a run for queued notifications when the pod is idle (also after a resumed start). */
+  startQueuedNotes(): void {
     if (this.notes.length > 0 && !this.active && this.rt.state.status === 'idle' && !this.stopping) this.start('notify');
   }
 
@@ -231,6 +249,7 @@ export class PodController {
     if (this.notes.length === 0) return;
     const items = this.notes.splice(0).map((n) => messageItem('system', notificationText(n)));
     this.commit(items, 'notification');
+    this.rt.reports.drained();
   }
 
   private commit(items: HistoryItem[], source: 'assistant' | 'tool' | 'notification' | 'interrupt'): void {

@@ -11,6 +11,16 @@ export class RecentRequestIds {
     private readonly maxKeys = 256,
   ) {}
 
+  /** Whether `id` is recorded under `key` (recency unchanged). */
+  has(key: string, id: string): boolean {
+    return this.byKey.get(key)?.has(id) ?? false;
+  }
+
+  /** Every key's ids, oldest key and id first. */
+  entries(): Record<string, string[]> {
+    return Object.fromEntries([...this.byKey].map(([key, ids]) => [key, [...ids]]));
+  }
+
   /** Records `id` under `key`; false when it was already recorded. */
   add(key: string, id: string): boolean {
     let ids = this.byKey.get(key);

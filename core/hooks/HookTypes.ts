@@ -66,6 +66,12 @@ export interface PodEventContext extends PodInfo {
   readonly signal: AbortSignal;
   /** The connection the report came on. */
   readonly client: ClientInfo;
+  /**
+   * The report's request id (v2 reporters). A pod killed after the side effects and before the
+   * report was recorded runs them again for the retried report: key them by this id (or make
+   * them idempotent otherwise) so that they happen once.
+   */
+  readonly requestId?: string;
 }
 
 /** `tools.for(name)` factory context. */

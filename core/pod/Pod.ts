@@ -4,6 +4,7 @@ import { EventBus } from '../bus/EventBus.js';
 import { Compactor } from '../compaction/Compactor.js';
 import { compactionNotes } from '../compaction/compactionNotes.js';
 import { PodController, type Reply } from '../controller/PodController.js';
+import { ReportLedger } from '../controller/ReportLedger.js';
 import { YoiError } from '../errors/YoiError.js';
 import type { PodInfo } from '../hooks/HookTypes.js';
 import type { PluginHost } from '../plugin/PluginHost.js';
@@ -165,6 +166,7 @@ export class Pod {
     this.runtime = {
       hooks: host.hooks, bus: this.bus, provider: this.provider, info: this.info, config, segmentKinds: host.segmentKinds,
       state: this.state, history: opened.history, systemPrompt: opened.systemPrompt, session: opened.log, work: new WorkTracker(),
+      reports: ReportLedger.restore(opened.reports),
       alert: (level, message, source) => this.alert(level, message, source),
     };
     this.compactor = new Compactor(this.runtime);
@@ -192,6 +194,7 @@ export class Pod {
       await this.stop();
       throw e;
     }
+    this.controller.startQueuedNotes(); // reports a resumed session had applied but not yet shown its model
   }
 
   private onMethod(conn: Connection, method: Method): void | Promise<void> {

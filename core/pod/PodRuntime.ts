@@ -1,4 +1,5 @@
 import type { EventBus } from '../bus/EventBus.js';
+import type { ReportLedger } from '../controller/ReportLedger.js';
 import type { ResolvedConfig } from '../config/resolveConfig.js';
 import type { Hooks } from '../hooks/createHooks.js';
 import type { PodInfo } from '../hooks/HookTypes.js';
@@ -28,6 +29,8 @@ export interface PodRuntime {
   readonly systemPrompt: string;
   /** The current session log (compaction switches it). */
   session: SessionLog;
+  /** The children's reports applied, carried across restarts and compactions. */
+  readonly reports: ReportLedger;
   /** Work that must finish before the pod counts as settled (runs, their tails, idle compactions). */
   readonly work: WorkTracker;
   alert(level: AlertLevel, message: string, source?: AlertSource): void;

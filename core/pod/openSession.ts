@@ -1,5 +1,6 @@
 import { v7 as uuidv7 } from 'uuid';
 import type { HistoryItem } from '../history/HistoryItem.js';
+import type { ReportsSnapshot } from '../session/SessionEntry.js';
 import { STOPPED_MID_CALL, closeOrphans } from '../controller/orphanToolCalls.js';
 import { SessionLog } from '../session/SessionLog.js';
 import { chooseResumeSession } from '../session/chooseResumeSession.js';
@@ -15,6 +16,8 @@ export interface OpenedSession {
   notes: string[];
   /** The restored session's `plugin` entries, by plugin (empty for a new session). */
   plugins: ReadonlyMap<string, readonly unknown[]>;
+  /** The reports the restored session applied, and their notes not yet read (none for a new session). */
+  reports?: ReportsSnapshot;
   /** The notes that warn (logs passed over, a broken chain, lines skipped): worth an alert. */
   warnings: string[];
 }
@@ -68,5 +71,5 @@ export function openSession(opts: OpenSessionOptions): OpenedSession {
     log.append({ type: 'run_end', ts: Date.now(), result: 'error', error: 'the pod stopped during this run' });
     log.sync();
   }
-  return { log, history, nextTurn: state.nextTurn, systemPrompt: state.start.system_prompt, notes, warnings, plugins: state.plugins };
+  return { log, history, nextTurn: state.nextTurn, systemPrompt: state.start.system_prompt, notes, warnings, plugins: state.plugins, reports: state.reports };
 }

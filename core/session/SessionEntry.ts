@@ -5,6 +5,17 @@ const Ts = z.number().int();
 const Hash = z.string().regex(/^[0-9a-f]{64}$/);
 
 /**
+ * The reports a pod applied (by reporting pod, their request ids, newest last) and the notes of
+ * those its model has not read yet: what a compacted session starts with (`session_start.reports`),
+ * so a report retried after a restart is applied once across the switch too.
+ */
+export const ReportsSnapshotSchema = z.object({
+  applied: z.record(z.string(), z.array(z.string())),
+  pending: z.array(z.object({ from: z.string(), request_id: z.string(), note: z.string() })),
+});
+export type ReportsSnapshot = z.infer<typeof ReportsSnapshotSchema>;
+
+/**
  * One line of a session log (`<project>/.yoi/sessions/<uuidv7>.jsonl`). The user's input keeps
  * its typed segments (raw payload of unknown kinds included) next to the items the model saw,
  * so clients re-render chips and refs from history and a restore never re-reads files.
@@ -27,6 +38,8 @@ export const SessionEntrySchema = z.discriminatedUnion('type', [
     compacted_from: z.object({ session_id: z.string(), at: Ts, at_hash: Hash.optional() }).optional(),
     /** The history a compacted session starts with (summary + retained tail). */
     history: z.array(HistoryItemSchema).optional(),
+    /** The reports the old session had applied, and their notes not yet read. */
+    reports: ReportsSnapshotSchema.optional(),
   }),
   z.object({
     type: z.literal('user_input'),
@@ -63,6 +76,18 @@ export const SessionEntrySchema = z.discriminatedUnion('type', [
     ts: Ts,
     plugin: z.string(),
     data: z.unknown(),
+  }),
+  z.object({
+    /**
+     * A child's report applied (its side effects ran): the one durable record that it was, and of
+     * the note the model gets for it (absent when a plugin consumed the report). Written before the
+     * report is acknowledged; a retry of `from`'s `request_id` is acknowledged, never re-applied.
+     */
+    type: z.literal('pod_event'),
+    ts: Ts,
+    from: z.string(),
+    request_id: z.string(),
+    note: z.string().optional(),
   }),
   z.object({
     type: z.literal('run_end'),

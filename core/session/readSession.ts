@@ -4,7 +4,7 @@ import path from 'node:path';
 import { parseJson, SegmentSchema, type Segment } from '../protocol/index.js';
 import type { HistoryItem } from '../history/HistoryItem.js';
 import { ChainCheck, type ChainReport } from './ChainCheck.js';
-import { SessionEntrySchema, type SessionEntry, type SessionEntryOf } from './SessionEntry.js';
+import { SessionEntrySchema, type ReportsSnapshot, type SessionEntry, type SessionEntryOf } from './SessionEntry.js';
 import type { SessionLogTail } from './SessionLog.js';
 import { eachLine, openSessionFile, readWhole } from './sessionFiles.js';
 
@@ -24,6 +24,8 @@ export interface SessionState {
   readonly skippedLines: number;
   /** `plugin` entries' data, by plugin, in log order. */
   readonly plugins: ReadonlyMap<string, readonly unknown[]>;
+  /** Reports applied (`pod_event` entries, a compacted start's `reports`) and the notes not yet committed to history. */
+  readonly reports: ReportsSnapshot;
   /** Of the skipped lines, those that are not valid UTF-8 (never decoded with U+FFFD). */
   readonly invalidUtf8Lines: number;
   /** The hash chain, every line checked. */
@@ -83,6 +85,8 @@ export function replaySession(file: string, buf: Buffer, identity: SessionLogTai
   let nextTurn = 0;
   let open = false;
   const plugins = new Map<string, unknown[]>();
+  const applied: Record<string, string[]> = Object.fromEntries(Object.entries(start.reports?.applied ?? {}).map(([k, v]) => [k, [...v]]));
+  let pending: ReportsSnapshot['pending'] = [...(start.reports?.pending ?? [])];
   for (const e of entries.slice(1)) {
     switch (e.type) {
       case 'user_input': {
@@ -99,6 +103,12 @@ export function replaySession(file: string, buf: Buffer, identity: SessionLogTai
       case 'items':
         history.push(...e.items);
         open = true;
+        // Notes are committed all at once: every report note logged before this one is in history.
+        if (e.source === 'notification') pending = [];
+        break;
+      case 'pod_event':
+        (applied[e.from] ??= []).push(e.request_id);
+        if (e.note !== undefined) pending.push({ from: e.from, request_id: e.request_id, note: e.note });
         break;
       case 'usage':
         nextTurn = Math.max(nextTurn, e.turn + 1);
@@ -113,7 +123,7 @@ export function replaySession(file: string, buf: Buffer, identity: SessionLogTai
   }
   const report = chain.report();
   return {
-    sessionId: start.session_id, file, start, history, userInputs, nextTurn, interrupted: open, plugins,
+    sessionId: start.session_id, file, start, history, userInputs, nextTurn, interrupted: open, plugins, reports: { applied, pending },
     skippedLines: skipped, invalidUtf8Lines: invalidUtf8, chain: report, lastActivity: entries[entries.length - 1].ts, bytes: buf.length,
     tail: { head: report.head, historyLength: history.length, ...(identity ? { identity } : {}) },
   };

@@ -141,7 +141,7 @@ export class ClusterNode implements RemotePods {
       this.consumer = new ReportConsumer({
         nc: this.nc, names: this.names, podName: pod.podName, secretOf: (child) => tree.secretOf(child),
         applied: new AppliedReports(pod.services.pluginLog, this.plugin),
-        apply: (child, secret, event) => this.applyReport(pod, child, secret, event),
+        apply: (child, secret, event, id) => this.applyReport(pod, child, secret, event, id),
         alert: (message) => pod.services.alert('warn', `${this.plugin}: ${message}`),
       });
       this.consumer.start();
@@ -177,14 +177,14 @@ export class ClusterNode implements RemotePods {
   }
 
   /** Applies a remote child's report through this pod's own socket, as the child would locally. */
-  private async applyReport(pod: PodInfo, child: string, secret: string, event: PodEvent): Promise<ApplyOutcome> {
+  private async applyReport(pod: PodInfo, child: string, secret: string, event: PodEvent, requestId: string): Promise<ApplyOutcome> {
     let client = this.clients.get(child);
     try {
       if (!client) {
         client = await PodClient.connect({ socketPath: pod.services.runtime.socket, clientName: podClientName(child), auth: secret, connectTimeoutMs: 5000, requestTimeoutMs: 30_000 });
         this.clients.set(child, client);
       }
-      await client.request({ method: 'pod_event', params: event });
+      await client.request({ method: 'pod_event', params: event }, undefined, requestId);
       return { ok: true };
     } catch (e) {
       this.clients.delete(child);

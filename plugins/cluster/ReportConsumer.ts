@@ -18,8 +18,12 @@ export interface ReportConsumerOptions {
   /** The secret of a pod this one manages (recorded, or starting). */
   secretOf(child: string): string | undefined;
   applied: AppliedReports;
-  /** Runs the report's side effects exactly as a report over the socket would (checks included). */
-  apply(child: string, secret: string, event: PodEvent): Promise<ApplyOutcome>;
+  /**
+   * Runs the report's side effects exactly as a report over the socket would (checks included),
+   * under its own request id: the pod records it with the report, so a redelivery after the pod
+   * was killed before this consumer wrote the id is acknowledged there, not applied again.
+   */
+  apply(child: string, secret: string, event: PodEvent, requestId: string): Promise<ApplyOutcome>;
   alert(message: string): void;
 }
 
@@ -86,7 +90,7 @@ export class ReportConsumer {
     }
     const key = `${child}/${id}`;
     if (!this.o.applied.has(key)) {
-      const outcome = await this.o.apply(child, secret, event);
+      const outcome = await this.o.apply(child, secret, event, id);
       if (!outcome.ok) {
         if (outcome.retry) m.nak(1000);
         else this.refuse(m, `the ${event.kind} report from \`${child}\` was refused: ${outcome.reason}`);

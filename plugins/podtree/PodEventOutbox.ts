@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import net from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { encodeMethod, LineReader, type PodEvent, podEventKind, socketTrustProblem } from '../../core/api.js';
+import { encodeMethod, PodClient, PodRequestError, type PodEvent, podEventKind } from '../../core/api.js';
 
 export interface PodEventOutboxOptions {
   /** The parent's socket (`--callback`). */
@@ -51,7 +50,7 @@ export class PodEventOutbox {
   private readonly prefix = randomBytes(6).toString('hex');
   private nextId = 0;
   private running?: Promise<void>;
-  private link?: AckLink;
+  private link?: PodClient;
   private idleTimer?: NodeJS.Timeout;
   private closed = false;
   private readonly o: Required<Omit<PodEventOutboxOptions, 'target' | 'auth'>> & Pick<PodEventOutboxOptions, 'target' | 'auth'>;
@@ -77,8 +76,7 @@ export class PodEventOutbox {
    * Queues a report; returns its request id. `onlyIf` is asked when the report is about to go,
    * once connected (after `target` was resolved): false drops it.
    */
-  send(event: PodEvent, { onlyIf }: { onlyIf?: () => boolean } = {}): string {
-    const id = `${this.prefix}-${++this.nextId}`;
+  send(event: PodEvent, { onlyIf, id = `${this.prefix}-${++this.nextId}` }: { onlyIf?: () => boolean; id?: string } = {}): string {
     if (this.closed) return id;
     if (this.queue.length >= this.o.maxQueued) {
       const dropped = this.queue.splice(1, 1)[0]; // not the one in flight
@@ -105,7 +103,7 @@ export class PodEventOutbox {
     this.closed = true;
     this.queue.length = 0;
     clearTimeout(this.idleTimer);
-    this.link?.close();
+    void this.link?.close();
     this.link = undefined;
   }
 
@@ -116,30 +114,31 @@ export class PodEventOutbox {
       const item = this.queue[0];
       item.firstTry ??= Date.now();
       try {
-        if (this.link?.broken) this.link = undefined; // the parent closed it (stopped, died) since the last report
+        if (this.link && !this.link.connected) this.link = undefined; // the parent closed it (stopped, died) since the last report
         if (!this.link) {
           this.lastTarget = (await this.o.target?.(this.retrying).catch(() => undefined)) ?? this.o.socketPath;
-          this.link = await AckLink.open(this.lastTarget, this.o.clientName, this.o.connectTimeoutMs, this.o.auth);
+          this.link = await this.connect(this.lastTarget);
         }
         if (item.onlyIf && !item.onlyIf()) {
           this.queue.shift();
           continue;
         }
-        await this.link.deliver(item.id, item.event, this.o.ackTimeoutMs);
+        await this.deliver(this.link, item);
         this.queue.shift();
         attempt = 0;
         this.retrying = false;
       } catch (e) {
-        this.link?.close();
+        void this.link?.close();
         this.link = undefined;
         if (this.closed) return;
         // When the pod is stopping, nobody listening twice in a row (the second time at a target
         // looked up again) means the parent is gone: no point in waiting for it.
-        const gone = this.draining && this.retrying && ['ENOENT', 'ECONNREFUSED'].includes((e as NodeJS.ErrnoException).code ?? '');
+        const errno = errnoOf(e);
+        const gone = this.draining && this.retrying && ['ENOENT', 'ECONNREFUSED'].includes(errno ?? '');
         this.retrying = true;
         const what = `the ${podEventKind(item.event)} report to ${this.lastTarget}`;
         if (e instanceof Refused || gone || Date.now() - item.firstTry >= this.o.retryForMs) {
-          this.o.log(`dropped ${what}: ${(e as Error).message}`);
+          this.o.log(`dropped ${what}: ${(e as Error).message}${errno && !(e as Error).message.includes(errno) ? ` (${errno})` : ''}`);
           this.queue.shift();
           attempt = 0;
           continue;
@@ -152,129 +151,47 @@ export class PodEventOutbox {
 
   private closeIdle(): void {
     if (this.running) return;
-    this.link?.close();
+    void this.link?.close();
     this.link = undefined;
   }
-}
 
-/** How long a parent may take to answer `hello` before it is taken for a v1 (Rust yoi) pod. */
-const WELCOME_WAIT_MS = 2000;
-
-/**
- * One connection to the parent: `hello` (v2), then reports answered by `ack` or `error`. A v1
- * parent (the original) answers `hello` with an error, or not at all, and never acks: it gets
- * each report once, fire-and-forget, as the original protocol had it.
- */
-class AckLink {
-  private readonly waiting = new Map<string, { resolve: () => void; reject: (e: Error) => void }>();
-  private failure?: Error;
-  private v2?: boolean;
-  private readonly versionKnown: Promise<void>;
-  private learnVersion!: (v2: boolean) => void;
-
-  private constructor(private readonly socket: net.Socket) {
-    this.versionKnown = new Promise((resolve) => {
-      const timer = setTimeout(() => this.learnVersion(false), WELCOME_WAIT_MS);
-      timer.unref();
-      this.learnVersion = (v2) => {
-        clearTimeout(timer);
-        this.v2 ??= v2;
-        resolve();
-      };
-    });
-    const reader = new LineReader({ onLine: (line) => this.onLine(line), onError: () => undefined });
-    socket.on('data', (chunk: Buffer) => reader.push(chunk));
-    socket.on('error', (e) => this.fail(e));
-    socket.on('close', () => this.fail(new Error('the parent closed the connection')));
-  }
-
-  static open(socketPath: string, clientName: string, timeoutMs: number, auth?: string): Promise<AckLink> {
-    // Reports go only to the user's own socket (a swapped-in one is another user's).
-    const untrusted = socketTrustProblem(socketPath);
-    if (untrusted instanceof Error) return Promise.reject(untrusted);
-    return new Promise((resolve, reject) => {
-      const socket = net.connect(socketPath);
-      const timer = setTimeout(() => {
-        socket.destroy();
-        reject(new Error(`no connection within ${timeoutMs} ms`));
-      }, timeoutMs);
-      socket.once('error', (e) => {
-        clearTimeout(timer);
-        reject(e);
-      });
-      socket.once('connect', () => {
-        clearTimeout(timer);
-        socket.removeAllListeners('error');
-        // No need to wait for `welcome`: the parent handles one connection's lines in order.
-        socket.write(`${JSON.stringify({ method: 'hello', params: { protocol_version: 2, client: clientName, ...(auth ? { auth } : {}) } })}\n`);
-        resolve(new AckLink(socket));
-      });
+  /**
+   * The protocol client, `hello` v2 as the child (with its secret). A parent that answers with
+   * the original's unknown-method error, or not at all within 2 s, is a v1 pod (see `deliver`).
+   * Only the user's own socket is dialled (PodClient checks it: a swapped-in one is another user's).
+   */
+  private connect(socketPath: string): Promise<PodClient> {
+    return PodClient.connect({
+      socketPath, clientName: this.o.clientName, bareHello: true, connectTimeoutMs: this.o.connectTimeoutMs,
+      requestTimeoutMs: this.o.ackTimeoutMs, ...(this.o.auth ? { auth: this.o.auth } : {}),
     });
   }
 
-  async deliver(id: string, event: PodEvent, timeoutMs: number): Promise<void> {
-    if (this.failure) throw this.failure;
-    let line: string;
+  /**
+   * One report under its own request id, answered by `ack` (or an `error`: `internal` is what a
+   * stopping parent answers, worth another try; anything else will not change). A v1 parent never
+   * acks: it gets the report once, fire-and-forget, as the original protocol had it.
+   */
+  private async deliver(link: PodClient, item: Pending): Promise<void> {
+    const method = { method: 'pod_event', params: item.event } as const;
     try {
-      line = `${encodeMethod({ method: 'pod_event', params: event, request_id: id })}\n`;
+      encodeMethod({ ...method, request_id: item.id });
     } catch (e) {
       throw new Refused((e as Error).message);
     }
-    await this.versionKnown;
-    if (this.failure) throw this.failure;
-    if (!this.v2) {
-      this.socket.write(line); // a v1 parent never acks: once, as the original delivered
-      return;
-    }
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.waiting.delete(id);
-        reject(new Error(`no acknowledgement within ${timeoutMs} ms`));
-      }, timeoutMs);
-      const settle = (fn: () => void) => () => {
-        clearTimeout(timer);
-        this.waiting.delete(id);
-        fn();
-      };
-      this.waiting.set(id, { resolve: settle(resolve), reject: (e) => settle(() => reject(e))() });
-      this.socket.write(line);
-    });
-  }
-
-  close(): void {
-    this.socket.destroy();
-  }
-
-  get broken(): boolean {
-    return this.failure !== undefined;
-  }
-
-  private onLine(line: string): void {
-    if (this.v2 === undefined) {
-      if (line.includes('"event":"welcome"')) this.learnVersion(true);
-      // The original answers an unknown method with an error naming it.
-      else if (line.includes('"event":"error"') && line.includes('hello')) this.learnVersion(false);
-    }
-    // Only replies carry a request_id; the parent's broadcasts are skipped without parsing.
-    if (!line.includes('"request_id"')) return;
-    let reply: { event?: string; request_id?: string; data?: { code?: string; message?: string } };
     try {
-      reply = JSON.parse(line);
-    } catch {
-      return;
-    }
-    const waiter = reply.request_id !== undefined ? this.waiting.get(reply.request_id) : undefined;
-    if (!waiter) return;
-    if (reply.event === 'ack') waiter.resolve();
-    else if (reply.event === 'error') {
-      const message = `${reply.data?.code}: ${reply.data?.message}`;
-      // `internal` is what a stopping parent answers: worth another try.
-      waiter.reject(reply.data?.code === 'internal' ? new Error(message) : new Refused(message));
+      await link.request(method, this.o.ackTimeoutMs, item.id);
+    } catch (e) {
+      if (e instanceof PodRequestError && e.podCode !== 'internal') throw new Refused(e.message);
+      throw e;
     }
   }
+}
 
-  private fail(e: Error): void {
-    this.failure ??= e;
-    for (const w of [...this.waiting.values()]) w.reject(this.failure);
-  }
+/** The errno code behind a connection failure (PodClient keeps it as the cause). */
+function errnoOf(e: unknown): string | undefined {
+  const own = (e as NodeJS.ErrnoException | undefined)?.code;
+  if (own && /^E[A-Z]+$/.test(own)) return own;
+  const cause = (e as { cause?: NodeJS.ErrnoException } | undefined)?.cause?.code;
+  return cause && /^E[A-Z]+$/.test(cause) ? cause : undefined;
 }

@@ -3,6 +3,8 @@ import { PodTreeService } from './podTreePlugin.js';
 import { POD_SOCKET_TIMEOUT_MS } from './shared/connectToPod.js';
 import { formatRules } from './shared/formatRules.js';
 import { RemotePodsService } from './shared/RemotePods.js';
+import { PodRemotesService } from './remote/PodRemotes.js';
+import { remotePodLines } from './remote/remotePodLines.js';
 import { findAllocation } from './tree/allocationTable.js';
 import { definePlugin, isSocketLive, refusalsAsResults, type Tool } from '../../core/api.js';
 
@@ -18,14 +20,17 @@ export const listPodsTool = definePlugin({
   apply(api) {
     const podTree = api.use(PodTreeService);
     const remotePods = api.useOptional(RemotePodsService);
+    const podRemotes = api.useOptional(PodRemotesService);
     api.hooks.tools.for('ListPods').tap(LIST_PODS, (): Tool<Record<string, never>> => ({
       name: 'ListPods',
       description: 'Lists the pods you manage, whether each still runs, and the scope each holds; cleans up after pods that died.',
       input: z.object({}),
-      execute: () => refusalsAsResults(async () => {
+      execute: (_input, ctx) => refusalsAsResults(async () => {
         const tree = podTree();
         const records = [...tree.registry.list()];
-        if (records.length === 0) return { summary: 'no spawned pods' };
+        const remotes = podRemotes();
+        const remoteLines = remotes && remotes.list().length > 0 ? remotePodLines(remotes, ctx.podName) : undefined;
+        if (records.length === 0 && !remoteLines) return { summary: 'no spawned pods' };
         // A pod on another host is alive while its cluster registration is (its host reclaims its scope).
         const remote = (r: (typeof records)[number]) => remotePods()?.isRegistered(r.pod_name) ?? Promise.resolve(undefined);
         const alive = await Promise.all(records.map((r) => (r.host ? remote(r) : isSocketLive(r.socket_path, POD_SOCKET_TIMEOUT_MS))));
@@ -42,8 +47,11 @@ export const listPodsTool = definePlugin({
           return `${r.pod_name} [${state}]${r.host ? ` on ${r.host}` : ''} scope=${formatRules(r.scope_delegated)}${r.via ? ` (spawned by ${r.via})` : ''}`;
         });
         if (removed.length > 0) lines.push(`Stopped pods removed, their scope reclaimed: ${removed.join(', ')}`);
+        const remoteOut = (await remoteLines) ?? [];
+        lines.push(...remoteOut);
         const n = records.length;
-        return { summary: `${n} pod${n === 1 ? '' : 's'} known${removed.length ? `, ${removed.length} stopped` : ''}`, content: lines.join('\n') };
+        const remoteNote = remoteOut.length ? `, ${remoteOut.length} remote pod${remoteOut.length === 1 ? '' : 's'} configured` : '';
+        return { summary: `${n} pod${n === 1 ? '' : 's'} known${removed.length ? `, ${removed.length} stopped` : ''}${remoteNote}`, content: lines.join('\n') };
       }),
     }));
   },

@@ -33,7 +33,7 @@ export const podReporter = definePlugin({
         target: async (retrying) => (await tree.reportTarget(retrying)) ?? callback,
       });
       outboxes.set(pod.services, outbox);
-      tree.setReporter((event) => void outbox.send(event));
+      tree.setReporter((event, id) => void outbox.send(event, id !== undefined ? { id } : {}));
     });
 
     api.hooks.runEnd.tapPromise(POD_REPORTER, async (run) => {

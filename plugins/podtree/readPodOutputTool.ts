@@ -2,11 +2,13 @@ import { z } from 'zod';
 import { PodTreeService } from './podTreePlugin.js';
 import { connectToManaged } from './shared/connectToManaged.js';
 import { RemotePodsService } from './shared/RemotePods.js';
-import { definePlugin, PodNameSchema, refusalsAsResults, type Tool, ToolRefusal } from '../../core/api.js';
+import { addressPod, PodAddressSchema } from './remote/addressPod.js';
+import { PodRemotesService, type ReadCursor } from './remote/PodRemotes.js';
+import { definePlugin, refusalsAsResults, type Tool, ToolRefusal } from '../../core/api.js';
 
 export const READ_POD_OUTPUT = 'yoi:read-pod-output';
 
-export const ReadPodOutputInputSchema = z.object({ name: PodNameSchema.describe('The pod to read.') });
+export const ReadPodOutputInputSchema = z.object({ name: PodAddressSchema.describe('The pod to read (a name, or the ws(s):// URL of a remote pod of your config).') });
 
 /**
  * `ReadPodOutput`: the assistant text a managed pod wrote since the last read. The cursor is an
@@ -18,6 +20,7 @@ export const readPodOutputTool = definePlugin({
   apply(api) {
     const podTree = api.use(PodTreeService);
     const remotePods = api.useOptional(RemotePodsService);
+    const podRemotes = api.useOptional(PodRemotesService);
     api.hooks.tools.for('ReadPodOutput').tap(READ_POD_OUTPUT, (): Tool<z.infer<typeof ReadPodOutputInputSchema>> => ({
       name: 'ReadPodOutput',
       description: 'Returns what a pod you manage has answered since you last read it, and whether it is idle or running.',
@@ -25,12 +28,14 @@ export const readPodOutputTool = definePlugin({
       execute: (input, ctx) => refusalsAsResults(async () => {
         const tree = podTree();
         const { name } = input;
-        const record = tree.registry.get(name);
-        if (!record) throw new ToolRefusal(`no spawned pod named \`${name}\``);
+        const target = addressPod(name, tree, podRemotes());
         let client;
         try {
-          client = await connectToManaged(record, ctx.podName, remotePods());
-        } catch {
+          client = target.kind === 'remote' ? await podRemotes()!.connect(target.remote, ctx.podName) : await connectToManaged(target.record, ctx.podName, remotePods());
+        } catch (e) {
+          if (e instanceof ToolRefusal) throw e;
+          // A remote pod is not ours to call stopped: it may be down, or the network.
+          if (target.kind === 'remote') throw new ToolRefusal(`pod \`${name}\` is not reachable (${(e as Error).message})`);
           return { summary: `pod \`${name}\` is stopped (unreachable)` };
         }
         let items: unknown[];
@@ -43,10 +48,12 @@ export const readPodOutputTool = definePlugin({
         // A v1 pod (the original) sends no welcome: its state is not known.
         const status = client.welcome?.status ?? (client.protocol === 1 ? 'reachable (a v1 pod, which does not report its state)' : 'running');
         const session = client.welcome?.session_id ?? '';
-        const cursor = record.read_cursor;
+        const cursor: ReadCursor | undefined = target.kind === 'remote' ? podRemotes()!.cursor(target.remote.name) : target.record.read_cursor;
         const from = cursor && cursor.session_id === session ? Math.min(cursor.items, items.length) : 0;
         const texts = items.slice(from).map(assistantText).filter((t): t is string => t !== undefined && t.trim() !== '');
-        tree.registry.update(name, { read_cursor: { session_id: session, items: items.length } });
+        const next = { session_id: session, items: items.length };
+        if (target.kind === 'remote') podRemotes()!.setCursor(target.remote.name, next);
+        else tree.registry.update(target.record.pod_name, { read_cursor: next });
         const restarted = cursor && cursor.session_id !== session ? ' (its history was compacted or restarted since the last read)' : '';
         if (texts.length === 0) return { summary: `pod \`${name}\` is ${status}; no new assistant text${restarted}` };
         return { summary: `pod \`${name}\` is ${status}: ${texts.length} new assistant message${texts.length === 1 ? '' : 's'}${restarted}`, content: texts.join('\n\n') };

@@ -2,12 +2,14 @@ import { z } from 'zod';
 import { PodTreeService } from './podTreePlugin.js';
 import { connectToManaged } from './shared/connectToManaged.js';
 import { RemotePodsService } from './shared/RemotePods.js';
-import { definePlugin, PodNameSchema, PodRequestError, refusalsAsResults, type Tool, ToolRefusal } from '../../core/api.js';
+import { addressPod, PodAddressSchema } from './remote/addressPod.js';
+import { PodRemotesService } from './remote/PodRemotes.js';
+import { definePlugin, PodRequestError, refusalsAsResults, type Tool, ToolRefusal } from '../../core/api.js';
 
 export const SEND_TO_POD = 'yoi:send-to-pod';
 
 export const SendToPodInputSchema = z.object({
-  name: PodNameSchema.describe('The pod (one you spawned, or one of its own pods).'),
+  name: PodAddressSchema.describe('The pod: one you spawned, one of its own pods, or a remote pod of your config (its name or its ws(s):// URL).'),
   message: z.string().min(1).describe('What to tell it: it starts a turn on this message.'),
 });
 
@@ -17,18 +19,19 @@ export const sendToPodTool = definePlugin({
   apply(api) {
     const podTree = api.use(PodTreeService);
     const remotePods = api.useOptional(RemotePodsService);
+    const podRemotes = api.useOptional(PodRemotesService);
     api.hooks.tools.for('SendToPod').tap(SEND_TO_POD, (): Tool<z.infer<typeof SendToPodInputSchema>> => ({
       name: 'SendToPod',
       description: 'Sends a message to a pod you manage; it starts a turn on it (refused while that pod is running a turn).',
       input: SendToPodInputSchema,
       execute: (input, ctx) => refusalsAsResults(async () => {
         const tree = podTree();
-        const record = tree.registry.get(input.name);
-        if (!record) throw new ToolRefusal(`no spawned pod named \`${input.name}\``);
+        const target = addressPod(input.name, tree, podRemotes());
         let client;
         try {
-          client = await connectToManaged(record, ctx.podName, remotePods());
+          client = target.kind === 'remote' ? await podRemotes()!.connect(target.remote, ctx.podName) : await connectToManaged(target.record, ctx.podName, remotePods());
         } catch (e) {
+          if (e instanceof ToolRefusal) throw e;
           throw new ToolRefusal(`pod \`${input.name}\` is not reachable (${(e as Error).message}); ListPods shows which pods still run`);
         }
         try {

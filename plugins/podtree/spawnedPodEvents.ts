@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { PodTreeService } from './podTreePlugin.js';
 import type { PodTree } from './tree/PodTree.js';
-import { definePlugin, type PodEvent, podEventSource, validatePodName } from '../../core/api.js';
+import { definePlugin, type PodEvent, podEventSource } from '../../core/api.js';
 
 export const SPAWNED_POD_EVENTS = 'yoi:spawned-pod-events';
 
@@ -30,13 +30,19 @@ export const spawnedPodEvents = definePlugin({
 
     api.hooks.podEvent.for('scope_sub_delegated').tapPromise(SPAWNED_POD_EVENTS, async (event, ctx) => {
       const tree = podTree();
-      if (event.kind !== 'scope_sub_delegated' || tree.registry.get(event.sub_pod)) return;
-      tree.registry.add({
-        pod_name: event.sub_pod, socket_path: event.sub_socket, scope_delegated: event.scope,
-        callback_address: tree.registry.get(event.parent_pod)?.socket_path ?? '', via: event.parent_pod, spawned_at: Date.now(),
-        ...(event.secret ? { secret: event.secret } : {}),
-      });
-      tree.reportUpward({ ...event, parent_pod: ctx.podName });
+      if (event.kind !== 'scope_sub_delegated') return;
+      const known = tree.registry.get(event.sub_pod) !== undefined;
+      if (!known) {
+        tree.registry.add({
+          pod_name: event.sub_pod, socket_path: event.sub_socket, scope_delegated: event.scope,
+          callback_address: tree.registry.get(event.parent_pod)?.socket_path ?? '', via: event.parent_pod, spawned_at: Date.now(),
+          ...(event.secret ? { secret: event.secret } : {}),
+        });
+      }
+      // Re-sent under an id derived from this report's: when this pod was killed after recording the
+      // grandchild and the report comes again, the copy that goes up is the same report, applied once.
+      if (ctx.requestId !== undefined) tree.reportUpward({ ...event, parent_pod: ctx.podName }, `up-${event.parent_pod}-${ctx.requestId}`);
+      else if (!known) tree.reportUpward({ ...event, parent_pod: ctx.podName });
     });
   },
 });
@@ -44,15 +50,19 @@ export const spawnedPodEvents = definePlugin({
 /** Why a report is refused, or undefined when it comes from the pod it is about. */
 function refusal(tree: PodTree, event: PodEvent, credential: string | undefined): string | undefined {
   const source = podEventSource(event);
-  // Never echoed unless it is a pod name: a name with a newline would split the error line.
-  if (validatePodName(source)) return 'pod_event refused: its `pod_name` is not a valid pod name';
   const secret = tree.secretOf(source);
-  if (!tree.registry.get(source) && secret === undefined) return `pod_event refused: \`${source}\` is not a pod this pod spawned or was told about`;
+  if (!tree.registry.get(source) && secret === undefined) return `pod_event refused: \`${shown(source)}\` is not a pod this pod spawned or was told about`;
   if (!secret || credential === undefined || !sameSecret(secret, credential)) {
-    return `pod_event refused: the sender did not authenticate as pod \`${source}\``;
+    return `pod_event refused: the sender did not authenticate as pod \`${shown(source)}\``;
   }
   if (event.kind === 'scope_sub_delegated' && event.sub_pod === tree.name) return 'pod_event refused: a pod cannot report this pod as its own child';
   return undefined;
+}
+
+/** A name a client sent, as an error quotes it: one line (control characters escaped), at most 100 characters. */
+function shown(name: string): string {
+  const flat = name.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return flat.length > 100 ? `${flat.slice(0, 100)}…` : flat;
 }
 
 /** Constant-time comparison (the secret is not leaked through timing). */

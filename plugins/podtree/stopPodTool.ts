@@ -5,11 +5,14 @@ import { requestShutdown } from './shared/requestShutdown.js';
 import { connectToManaged } from './shared/connectToManaged.js';
 import { RemotePodsService, type RemotePods } from './shared/RemotePods.js';
 import type { SpawnedPodRecord } from './tree/SpawnedRegistry.js';
-import { definePlugin, PodNameSchema, refusalsAsResults, type Tool, ToolRefusal } from '../../core/api.js';
+import { addressPod, PodAddressSchema } from './remote/addressPod.js';
+import { PodRemotesService } from './remote/PodRemotes.js';
+import { stopRemotePod } from './remote/stopRemotePod.js';
+import { definePlugin, refusalsAsResults, type Tool } from '../../core/api.js';
 
 export const STOP_POD = 'yoi:stop-pod';
 
-export const StopPodInputSchema = z.object({ name: PodNameSchema.describe('The pod to stop.') });
+export const StopPodInputSchema = z.object({ name: PodAddressSchema.describe('The pod to stop (a name, or the ws(s):// URL of a remote pod of your config).') });
 
 /**
  * `StopPod`: shuts a managed pod down (waiting until it is gone, so its own report arrives
@@ -20,6 +23,7 @@ export const stopPodTool = definePlugin({
   apply(api) {
     const podTree = api.use(PodTreeService);
     const remotePods = api.useOptional(RemotePodsService);
+    const podRemotes = api.useOptional(PodRemotesService);
     api.hooks.tools.for('StopPod').tap(STOP_POD, (): Tool<z.infer<typeof StopPodInputSchema>> => ({
       name: 'StopPod',
       description: 'Stops a pod you manage and takes back the scope you delegated to it.',
@@ -27,8 +31,9 @@ export const stopPodTool = definePlugin({
       execute: (input, ctx) => refusalsAsResults(async () => {
         const tree = podTree();
         const { name } = input;
-        const record = tree.registry.get(name);
-        if (!record) throw new ToolRefusal(`no spawned pod named \`${name}\``);
+        const target = addressPod(name, tree, podRemotes());
+        if (target.kind === 'remote') return stopRemotePod(podRemotes()!, target.remote, ctx.podName);
+        const { record } = target;
         const reached = record.host ? await stopRemote(record, ctx.podName, remotePods()) : await requestShutdown(record.socket_path, ctx.podName);
         const released = await tree.forget(name);
         const scope = formatRules(released?.scope_allow ?? record.scope_delegated);

@@ -38,7 +38,7 @@ export class PodTree {
   readonly #locks = new Map<string, ScopeLock>();
   /** Children being started: their secrets, before their record is written. */
   readonly #starting = new Map<string, string>();
-  #reporter?: (event: PodEvent) => void;
+  #reporter?: (event: PodEvent, id?: string) => void;
 
   /**
    * At `resolveScope`: loads the registry and, for an adopted pod, takes over the allocation
@@ -129,13 +129,16 @@ export class PodTree {
   }
 
   /** Set by the reporting plugin: sends an event to this pod's parent. */
-  setReporter(reporter: ((event: PodEvent) => void) | undefined): void {
+  setReporter(reporter: ((event: PodEvent, id?: string) => void) | undefined): void {
     this.#reporter = reporter;
   }
 
-  /** Reports an event to the parent (no-op for a top-level pod or without a reporting plugin). */
-  reportUpward(event: PodEvent): void {
-    this.#reporter?.(event);
+  /**
+   * Reports an event to the parent (no-op for a top-level pod or without a reporting plugin).
+   * `id`: its request id, when it must be the same each time (a report re-sent for one received).
+   */
+  reportUpward(event: PodEvent, id?: string): void {
+    this.#reporter?.(event, id);
   }
 
   /**

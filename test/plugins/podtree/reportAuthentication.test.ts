@@ -58,12 +58,13 @@ describe('only the real child reports for itself', () => {
     expect(allocations(top)).toEqual(['top', 'kid']);
   });
 
-  it('a pod_name that is not a pod name (a newline in it) is refused in one line that does not echo it; the pod keeps serving', async () => {
+  it('a pod_name with a line break in it (even from the authenticated child) is refused in one line; the pod keeps serving', async () => {
     const { top } = await parentWithChild();
     for (const pod_name of ['kid\nforged line', 'x\r\ny', 'a\u2028b']) {
       const answer = (await report(top, { client: 'pod/kid', auth: 's3cret-kid' }, { kind: 'shut_down', pod_name })) as { event: string; data: { message: string } };
       expect(answer).toMatchObject({ event: 'error', data: { code: 'invalid_request' } });
-      expect(answer.data.message).toBe('pod_event refused: its `pod_name` is not a valid pod name');
+      expect(answer.data.message).toMatch(/^pod_event refused: `.*` is not a pod this pod spawned or was told about$/);
+      expect(answer.data.message).not.toMatch(/[\n\r\u2028\u2029]/);
     }
     expect(allocations(top)).toEqual(['top', 'kid']);
     const heard = await report(top, { client: 'pod/kid', auth: 's3cret-kid' }, { kind: 'turn_ended', pod_name: 'kid' });
