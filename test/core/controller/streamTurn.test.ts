@@ -26,7 +26,9 @@ it('a long reply split by a tool call: every delta, each block\'s text_done and 
   expect(deltas.some((d) => /^[\udc00-\udfff]|[\ud800-\udbff]$/.test(d))).toBe(false);
   expect(events.flatMap((e) => (e.event === 'text_done' ? [e.data.text] : []))).toEqual([first.join(''), second.join('')]);
   const history = await client.request({ method: 'get_history' });
-  const replies = history.event === 'history' ? history.data.items.filter((i) => i.type === 'message' && i.role === 'assistant') : [];
-  expect(replies.map((m) => (m.type === 'message' ? m.content.map((p) => p.text).join('') : ''))).toEqual([first.join(''), second.join('')]);
+  type Item = { type: string; role?: string; content?: { text: string }[] };
+  const items = (history.event === 'history' ? history.data.items : []) as Item[];
+  const replies = items.filter((i) => i.type === 'message' && i.role === 'assistant');
+  expect(replies.map((m) => (m.content ?? []).map((p) => p.text).join(''))).toEqual([first.join(''), second.join('')]);
   await client.close();
 });
