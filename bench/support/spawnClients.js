@@ -1,5 +1,5 @@
 // Starts countingClients.js in a child process; `go()` starts its clock, `done` resolves with
-// the elapsed milliseconds once every reading client got its deltas.
+// the elapsed milliseconds once every reading client got its deltas (or saw the run end short).
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -13,8 +13,13 @@ export function spawnClients(socket, clients, target, { v2 = false, stalled = 0,
   child.stdout.on('data', (d) => {
     out += d;
     if (out.includes('ready')) onReady();
-    const m = /done ([\d.]+)/.exec(out);
-    if (m) onDone(Number(m[1]));
+    const m = /done ([\d.]+) (\d+)\n/.exec(out);
+    if (m) {
+      handle.short = Number(m[2]);
+      onDone(Number(m[1]));
+    }
   });
-  return { ready, done, go: () => child.stdin.write('go\n'), kill: () => child.kill() };
+  /** `short`: deltas the reading clients did not get (lost to `lagged`), once `done`. */
+  const handle = { ready, done, short: 0, go: () => child.stdin.write('go\n'), kill: () => child.kill() };
+  return handle;
 }

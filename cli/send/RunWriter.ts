@@ -27,16 +27,57 @@ export class RunWriter {
   private since = 0;
   private ticker?: NodeJS.Timeout;
   private readonly now: () => number;
+  /** Output not written yet, all for one stream. */
+  private pending = '';
+  private pendingTo: 'out' | 'err' = 'out';
+  private flushQueued = false;
+  private readonly flushSoon = () => {
+    this.flushQueued = false;
+    this.flush();
+  };
 
   constructor(private readonly opts: RunWriterOptions) {
     this.colors = pc.createColors(opts.color);
     this.now = opts.now ?? Date.now;
   }
 
+  /**
+   * Queues one event's output. What the events of one read from the pod produce leaves in one
+   * write per stream, at the end of that read (a microtask): text still shows as it arrives,
+   * without a syscall per token. Switching streams writes what was queued first (order kept).
+   */
   write(pieces: readonly Piece[]): void {
     if (pieces.length === 0) return;
     this.pause();
-    for (const piece of pieces) (piece.to === 'out' ? this.opts.out : this.opts.err).write(piece.spans.map((s) => this.paint(s)).join(''));
+    for (const piece of pieces) {
+      let text = '';
+      for (const s of piece.spans) text += this.paint(s);
+      this.queue(piece.to, text);
+    }
+  }
+
+  /** Queues text as it is (`--json` lines) on stdout or stderr. */
+  raw(to: 'out' | 'err', text: string): void {
+    this.queue(to, text);
+  }
+
+  /** Writes out what is queued now. */
+  flush(): void {
+    if (this.pending === '') return;
+    const text = this.pending;
+    this.pending = '';
+    (this.pendingTo === 'out' ? this.opts.out : this.opts.err).write(text);
+  }
+
+  private queue(to: 'out' | 'err', text: string): void {
+    if (text === '') return;
+    if (to !== this.pendingTo) this.flush();
+    this.pendingTo = to;
+    this.pending += text;
+    if (!this.flushQueued) {
+      this.flushQueued = true;
+      queueMicrotask(this.flushSoon);
+    }
   }
 
   /** Shows what the pod is doing (a spinner) after the output of one event. */
@@ -44,13 +85,14 @@ export class RunWriter {
     if (!this.opts.interactive || !this.opts.ora) return;
     const label = state.atLineStart ? state.activity : undefined;
     if (label === undefined) {
-      this.stop();
+      this.hide();
       return;
     }
     if (label !== this.activity) {
       this.activity = label;
       this.since = this.now();
     }
+    this.flush(); // the spinner goes after what is queued
     this.spinner ??= this.opts.ora({ stream: this.opts.err, discardStdin: false, color: this.opts.color ? 'cyan' : false });
     this.spinner.text = this.label();
     if (!this.spinner.isSpinning) this.spinner.start();
@@ -61,6 +103,11 @@ export class RunWriter {
 
   /** Removes the spinner (before output, and at the end). */
   stop(): void {
+    this.flush();
+    this.hide();
+  }
+
+  private hide(): void {
     this.pause();
     this.activity = undefined;
     clearInterval(this.ticker);

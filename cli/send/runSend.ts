@@ -38,11 +38,11 @@ export async function runSend({ flags, input }: SendOptions): Promise<void> {
     if (state.outcome) ended(state.outcome);
   };
   client.onEvent((e) => {
-    if (flags.json && !isSynthetic(e)) process.stdout.write(`${encodeEvent(e)}\n`);
+    if (flags.json && !isSynthetic(e)) writer.raw('out', `${encodeEvent(e)}\n`);
     apply(renderEvent(state, e));
   });
   client.onUnknownEvent((e) => {
-    if (flags.json) process.stdout.write(`${e.line}\n`);
+    if (flags.json) writer.raw('out', `${e.line}\n`);
     apply(renderUnknownEvent(state, e));
   });
   void client.closed.then(() => apply(renderClosed(state)));

@@ -128,9 +128,11 @@ export class EventBus {
     for (const conn of this.connections) {
       if (conn.version === 2) {
         if (!v2) {
-          let text = '';
-          for (let i = 0; i < events.length; i++) text += `${encodeAny(events[i], from + i)}\n`;
-          v2 = exactBuffer(text);
+          // Joined once (not a rope grown per line, flattened again by the buffer's write).
+          const lines = new Array<string>(events.length + 1);
+          for (let i = 0; i < events.length; i++) lines[i] = encodeAny(events[i], from + i);
+          lines[events.length] = '';
+          v2 = exactBuffer(lines.join('\n'));
         }
         conn.send(v2, droppable, from, to);
       } else {

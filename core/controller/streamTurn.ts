@@ -24,15 +24,24 @@ export interface TurnOutput {
  * so no call is lost. Usage is merged over the stream; one `usage` event follows the stream.
  */
 export async function streamTurn(provider: Provider, request: LlmRequest, bus: EventBus): Promise<TurnOutput> {
-  const texts: string[] = []; // every text delta, in order (joined once: no rope per token)
-  let blockStart = 0; // index in `texts` of the current text block's first delta
+  const texts: string[] = []; // the text so far, in order, in pieces of up to PIECE deltas
+  let recent: string[] = []; // the latest deltas, not yet joined into a piece of `texts`
+  let blockStart = 0; // index in `texts` of the current text block's first piece
   let held = ''; // a high surrogate whose low half has not arrived: never sent alone
   const calls = new Map<string, { name: string; args: string; done: boolean }>();
   const order: string[] = [];
   const usage: TurnOutput['usage'] = {};
 
+  // Joined every PIECE deltas (not per token, which would be a rope; not once at the end, which
+  // would keep a string object per token alive for the whole reply).
+  const joinRecent = () => {
+    if (recent.length === 0) return;
+    texts.push(recent.length === 1 ? recent[0] : recent.join(''));
+    recent = [];
+  };
   const endBlock = () => {
     if (held !== '') emitText('');
+    joinRecent();
     if (blockStart === texts.length) return;
     bus.broadcast({ event: 'text_done', data: { text: texts.slice(blockStart).join('') } });
     blockStart = texts.length;
@@ -69,7 +78,8 @@ export async function streamTurn(provider: Provider, request: LlmRequest, bus: E
       t = t.slice(0, -1);
     }
     if (t === '') return;
-    texts.push(t);
+    recent.push(t);
+    if (recent.length >= PIECE) joinRecent();
     bus.broadcast({ event: 'text_delta', data: { text: t } });
   }
 
@@ -105,6 +115,9 @@ export async function streamTurn(provider: Provider, request: LlmRequest, bus: E
     }
   }
 }
+
+/** Deltas joined into one piece of a turn's text. */
+const PIECE = 256;
 
 function normaliseArguments(args: string): string {
   if (args.trim() === '') return '{}';

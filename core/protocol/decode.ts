@@ -4,6 +4,7 @@ import { formatIssues } from './formatIssues.js';
 import { describeJsonValue } from './schemas/primitives.js';
 import { METHOD_PARAMS, type Method } from './schemas/Method.js';
 import { EVENT_DATA, type Event } from './schemas/Event.js';
+import { decodeTextDeltaLine } from './decodeTextDelta.js';
 
 /** The outcome of decoding one value: the typed value, or one readable line saying why not. */
 export type Decoded<T> = { ok: true; value: T } | { ok: false; error: string };
@@ -49,6 +50,8 @@ export function decodeMethod(value: unknown): Decoded<Method> {
 
 /** Decodes a pod → client line (`{"event":...}`). */
 export function decodeEventLine(line: string): Decoded<Event> {
+  const delta = decodeTextDeltaLine(line); // one per streamed token: no scan, no schema pass
+  if (delta) return { ok: true, value: delta };
   const parsed = parseLine(line);
   return parsed.ok ? decodeEvent(parsed.value) : parsed;
 }

@@ -54,16 +54,26 @@ export function encodeWith<S extends z.ZodType>(schema: S, value: z.input<S> | z
  */
 function encodeDelta(e: Event, seq: number | undefined): string | undefined {
   if (e.request_id !== undefined) return undefined;
-  const head = seq === undefined ? `{"event":"${e.event}","data":{` : `{"event":"${e.event}","seq":${seq},"data":{`;
   if (e.event === 'text_delta') {
     const { text } = e.data as { text: unknown };
-    return typeof text === 'string' ? `${head}"text":${JSON.stringify(text)}}}` : undefined;
+    if (typeof text !== 'string') return undefined;
+    return seq === undefined ? `{"event":"text_delta","data":{"text":${quote(text)}}}` : `{"event":"text_delta","seq":${seq},"data":{"text":${quote(text)}}}`;
   }
   if (e.event === 'tool_call_args_delta') {
     const { id, json } = e.data as { id: unknown; json: unknown };
-    return typeof id === 'string' && typeof json === 'string' ? `${head}"id":${JSON.stringify(id)},"json":${JSON.stringify(json)}}}` : undefined;
+    if (typeof id !== 'string' || typeof json !== 'string') return undefined;
+    const head = seq === undefined ? '{"event":"tool_call_args_delta","data":{' : `{"event":"tool_call_args_delta","seq":${seq},"data":{`;
+    return `${head}"id":${quote(id)},"json":${quote(json)}}}`;
   }
   return undefined;
+}
+
+/** Nothing `JSON.stringify` would escape: quotes, backslashes, control characters, surrogates. */
+const PLAIN = /^[^"\\\u0000-\u001f\ud800-\udfff]*$/;
+
+/** `JSON.stringify(text)`, without its call for the common text that needs no escape. */
+function quote(text: string): string {
+  return PLAIN.test(text) ? `"${text}"` : JSON.stringify(text);
 }
 
 function canonical(schema: z.ZodType, value: unknown, what: string): unknown {

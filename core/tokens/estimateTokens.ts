@@ -161,13 +161,30 @@ export function estimateItemsTokens(items: readonly HistoryItem[], system = ''):
  */
 export async function countItemsTokens(items: readonly HistoryItem[], system = '', signal?: AbortSignal): Promise<number> {
   const slice = new TimeSlice(signal);
-  let n = await systemAsync(system, slice);
-  for (const item of items) {
-    const cached = cache.get(item);
-    n += cached?.full ? cached.n : await itemAsync(item, slice);
+  const n = await systemAsync(system, slice);
+  if (items.length === 0) return n;
+  // History only grows by appending (as for the synchronous estimate): a list that starts and
+  // goes on like one counted before continues from its count, so a run's count does not walk
+  // the whole history again (a long session's runs would cost ever more before their first
+  // delta could leave).
+  const exact = count !== undefined;
+  const prev = countedLists.get(items[0]);
+  let start = 0;
+  let sum = 0;
+  if (prev && prev.exact === exact && items.length >= prev.length && items[prev.length - 1] === prev.last) {
+    start = prev.length;
+    sum = prev.tokens;
   }
-  return n;
+  for (let i = start; i < items.length; i++) {
+    const cached = cache.get(items[i]);
+    sum += cached?.full ? cached.n : await itemAsync(items[i], slice);
+  }
+  if ((count !== undefined) === exact) countedLists.set(items[0], { last: items[items.length - 1], length: items.length, tokens: sum, exact });
+  return n + sum;
 }
+
+/** Lists `countItemsTokens` counted, by their first item (the history and its slices apart). */
+const countedLists = new WeakMap<HistoryItem, { last: HistoryItem; length: number; tokens: number; exact: boolean }>();
 
 /** The last list counted: history only grows by appending, so the next count starts there. */
 let lastList: { first: HistoryItem; last: HistoryItem; length: number; tokens: number; exact: boolean } | undefined;

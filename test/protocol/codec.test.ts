@@ -123,10 +123,10 @@ describe('downgradeToV1', () => {
 });
 
 describe('the delta fast path', () => {
-  it('writes exactly what the schema path writes, for any text', async () => {
+  it('writes exactly what the schema path writes, for any text (quotes, escapes, control characters, lone surrogates)', async () => {
     const { encodeWith, EVENT_DATA } = P;
     await fuzzAssert('encoder: delta fast path',
-      fc.property(fc.string({ unit: 'grapheme' }), fc.string(), fc.option(fc.nat(), { nil: undefined }), (text, id, seq) => {
+      fc.property(fc.oneof(fc.string({ unit: 'grapheme' }), anyString), fc.oneof(fc.string(), anyString), fc.option(fc.nat(), { nil: undefined }), (text, id, seq) => {
         const head = seq === undefined ? '' : `"seq":${seq},`;
         expect(P.encodeEvent({ event: 'text_delta', data: { text }, seq })).toBe(`{"event":"text_delta",${head}"data":${encodeWith(EVENT_DATA.text_delta, { text })}}`);
         expect(P.encodeEvent({ event: 'tool_call_args_delta', data: { id, json: text }, seq })).toBe(

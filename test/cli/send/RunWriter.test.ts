@@ -17,7 +17,9 @@ describe('RunWriter', () => {
   it('piped: the text exactly as it came, no colour', () => {
     const out = sink();
     const err = sink();
-    new RunWriter({ out: out.stream, err: err.stream, interactive: false, color: false }).write(pieces);
+    const w = new RunWriter({ out: out.stream, err: err.stream, interactive: false, color: false });
+    w.write(pieces);
+    w.stop();
     expect(out.chunks.join('')).toBe('reply \u001b]0;pwned\u0007 text\r\n✓ Read → 6 lines\n');
     expect(err.chunks.join('')).toBe('[warn] careful\n');
   });
@@ -25,15 +27,39 @@ describe('RunWriter', () => {
   it('on a terminal: colours, and control characters from the pod defused', () => {
     const out = sink();
     const err = sink();
-    new RunWriter({ out: out.stream, err: err.stream, interactive: true, color: true }).write(pieces);
-    expect(out.chunks[0]).toBe('reply \ufffd]0;pwned\ufffd text\n');
-    expect(out.chunks[1]).toBe('\u001b[32m✓\u001b[39m\u001b[1m Read\u001b[22m\u001b[2m → 6 lines\u001b[22m\n');
+    const w = new RunWriter({ out: out.stream, err: err.stream, interactive: true, color: true });
+    w.write(pieces);
+    w.stop();
+    expect(out.chunks).toEqual(['reply \ufffd]0;pwned\ufffd text\n\u001b[32m✓\u001b[39m\u001b[1m Read\u001b[22m\u001b[2m → 6 lines\u001b[22m\n']);
     expect(err.chunks[0]).toBe('\u001b[33m[warn] careful\n\u001b[39m');
   });
 
   it('on a terminal with NO_COLOR: defused, but no colour', () => {
     const out = sink();
-    new RunWriter({ out: out.stream, err: sink().stream, interactive: true, color: false }).write(pieces);
+    const w = new RunWriter({ out: out.stream, err: sink().stream, interactive: true, color: false });
+    w.write(pieces);
+    w.stop();
     expect(out.chunks.join('')).toBe('reply \ufffd]0;pwned\ufffd text\n✓ Read → 6 lines\n');
+  });
+
+  it('writes what one read brought in one write per stream, at the end of that read, in order', async () => {
+    const both: string[] = [];
+    const out = { write: (s: string) => both.push(`out:${s}`) } as unknown as NodeJS.WritableStream;
+    const err = { write: (s: string) => both.push(`err:${s}`) } as unknown as NodeJS.WritableStream;
+    const w = new RunWriter({ out, err, interactive: false, color: false });
+    const text = (t: string): Piece[] => [{ to: 'out', spans: [{ text: t, style: 'reply' }] }];
+    // One read from the pod: its events are handled in one go.
+    w.write(text('a'));
+    w.write(text('b'));
+    expect(both).toEqual([]);
+    await Promise.resolve();
+    expect(both).toEqual(['out:ab']); // written before the next read is even looked at
+    // The next read: text, an alert, more text — the alert stays between them.
+    w.write(text('c'));
+    w.write([{ to: 'err', spans: [{ text: '[warn] x\n', style: 'warn' }] }]);
+    w.write(text('d'));
+    w.raw('out', 'e');
+    await new Promise((r) => setImmediate(r));
+    expect(both).toEqual(['out:ab', 'out:c', 'err:[warn] x\n', 'out:de']);
   });
 });

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { messageItem, type HistoryItem } from '../../../core/history/HistoryItem.js';
 import { ContextTracker } from '../../../core/tokens/ContextTracker.js';
-import { estimateItemTokens, estimateItemsTokens, estimateTextTokens, loadTokenizer, tokenizerLoaded } from '../../../core/tokens/estimateTokens.js';
+import { countItemsTokens, estimateItemTokens, estimateItemsTokens, estimateTextTokens, loadTokenizer, tokenizerLoaded } from '../../../core/tokens/estimateTokens.js';
 
 describe('token estimates', () => {
   it('fall back to about 4 characters per token until the tokenizer is loaded, then count exactly', async () => {
@@ -26,6 +26,23 @@ describe('token estimates', () => {
     // Items are immutable once committed: the cached count is what is returned.
     (user.content[0] as { text: string }).text = 'changed into a much longer text than before';
     expect(estimateItemTokens(user)).toBe(6);
+  });
+
+  it('count a growing history from its last count, and the history and its slices each right', async () => {
+    await loadTokenizer();
+    const items = Array.from({ length: 50 }, (_, i) => messageItem(i % 2 ? 'assistant' : 'user', `message number ${i} with some words`));
+    const each = items.map((item) => estimateItemTokens(item));
+    const sum = (from: number, to: number) => each.slice(from, to).reduce((a, b) => a + b, 0);
+    const system = estimateTextTokens('You help.');
+    for (let n = 1; n <= items.length; n += 7) {
+      expect(await countItemsTokens(items.slice(0, n), 'You help.')).toBe(system + sum(0, n)); // grows from the count before
+      expect(await countItemsTokens(items.slice(n - 1, n + 3))).toBe(sum(n - 1, n + 3)); // a slice in between changes nothing
+    }
+    // A list that starts with the same item but is shorter, or goes on differently, is counted anew.
+    expect(await countItemsTokens(items.slice(0, 3))).toBe(sum(0, 3));
+    const other = [items[0], ...['another', 'branch', 'entirely'].map((w) => messageItem('user', `${w} of the conversation`))];
+    expect(await countItemsTokens(other)).toBe(other.reduce((a, item) => a + estimateItemTokens(item), 0));
+    expect(await countItemsTokens(items)).toBe(sum(0, items.length));
   });
 });
 
