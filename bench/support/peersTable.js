@@ -1,0 +1,34 @@
+// The table bench/peers.js prints: one row per measurement, one column per tool, each cell the
+// median and the range (min–max) of its runs.
+const MiB = 1024 * 1024;
+
+export const median = (xs) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] : NaN);
+
+const cell = (xs, fmt) => {
+  if (!xs?.length) return '—';
+  const s = [...xs].sort((a, b) => a - b);
+  return `${fmt(median(s))} (${fmt(s[0])}–${fmt(s.at(-1))})`;
+};
+const ms = (x) => x.toFixed(0);
+const ratio = (x) => `${x.toFixed(2)}x`;
+const mib = (x) => (x / MiB).toFixed(1);
+
+const ROWS = [
+  ['version', '`--version`, ratio to `node -e 0`', ratio],
+  ['first', 'one prompt, process start → first reply byte, ms (yoi: `send` to a running pod; peers: one-shot)', ms],
+  ['raw', '… a raw socket client to the same pod, ms', ms],
+  ['cold', 'cold: process start → first reply byte, ms (yoi: `pod start` + `send`; peers: one-shot)', ms],
+  ['drain', '2,000-chunk reply, server first byte → last byte on stdout, ms', ms],
+  ['idle', 'idle RSS of the long-running form, MiB (yoi pod, Codex app-server, Claude Code stream-json, opencode serve, pi rpc)', mib],
+  ['peak', 'peak RSS during that reply, whole process tree, MiB', mib],
+];
+
+export function printTable(results, tools, { runs, idleRuns }) {
+  const node = results.get('node|node -e 0');
+  console.log(`\nmedians (min–max) of ${runs} runs (idle RSS: ${idleRuns}); node -e 0: ${cell(node, ms)} ms\n`);
+  console.log(`| path | ${tools.join(' | ')} |`);
+  console.log(`|---|${tools.map(() => '---').join('|')}|`);
+  for (const [key, label, fmt] of ROWS) {
+    console.log(`| ${label} | ${tools.map((t) => cell(results.get(`${key}|${t}`), fmt)).join(' | ')} |`);
+  }
+}
