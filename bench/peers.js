@@ -151,6 +151,10 @@ try {
         const v = await timed(p.cmd, ['--version'], p);
         const s = await timed(p.cmd, p.oneShot('hi'), p);
         if (keep) [['version', v.exit / n.exit], ['first', s.first], ['cold', s.first]].forEach(([row, x]) => push(row, p.name, x));
+        if (p.native) {
+          const nv = await timed(p.native, ['--version'], p);
+          if (keep) push('native', p.name, nv.exit / n.exit);
+        }
       });
     }
   }
@@ -220,8 +224,12 @@ for (let round = 0; round < IDLE_RUNS; round++) {
 await server.close();
 fs.rmSync(root, { recursive: true, force: true });
 
-const { printTable, median } = await import('./support/peersTable.js');
+const { printTable, median, ratioCell: cellOf } = await import('./support/peersTable.js');
 printTable(results, ['yoi', ...peers.map((p) => p.name)], { runs: RUNS, idleRuns: IDLE_RUNS });
+for (const p of peers.filter((x) => results.has(`native|${x.name}`))) {
+  console.log(`${p.name}'s native binary \`--version\` (what its node launcher runs): ${cellOf(results.get(`native|${p.name}`))} of \`node -e 0\``);
+}
+console.log(`versions: yoi ${JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version}, ${peers.map((p) => `${p.pkg}@${p.version}`).join(', ')}; node ${process.version}; load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
 for (const [tool, why] of failed) console.log(`${tool}: not measured — ${why}`);
 const codexCold = median(results.get('cold|Codex') ?? []);
 const codexDrain = median(results.get('drain|Codex') ?? []);

@@ -36,6 +36,19 @@ export function installPeers() {
 }
 
 const bin = (name) => path.join(PEER_CACHE, 'node_modules', '.bin', name);
+
+/** The native binary the `codex` launcher (a node script) runs, for a `--version` without node. */
+function codexNative() {
+  const scope = path.join(PEER_CACHE, 'node_modules', '@openai');
+  for (const pkg of fs.existsSync(scope) ? fs.readdirSync(scope).filter((d) => d.startsWith('codex-')) : []) {
+    const vendor = path.join(scope, pkg, 'vendor');
+    for (const triple of fs.existsSync(vendor) ? fs.readdirSync(vendor) : []) {
+      const file = path.join(vendor, triple, 'bin', 'codex');
+      if (fs.existsSync(file)) return file;
+    }
+  }
+  return undefined;
+}
 const write = (file, text) => {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, text);
@@ -43,7 +56,7 @@ const write = (file, text) => {
 
 /**
  * The peers, each configured in `root` (a temp dir) against `origin` (the fake server):
- * `{ name, version, cmd, env, cwd, version: args, oneShot(prompt): args, server: { args, hello, ready } }`.
+ * `{ name, pkg, version, cmd, native?, env, cwd, oneShot(prompt): args, server: { args, hello, ready } }`.
  * `server` is the long-running form, `hello` a line to write on its stdin and `ready` what its
  * stdout prints once it answered (or, without `hello`, once it listens).
  */
@@ -73,7 +86,7 @@ export function peers(root, origin) {
 
   return [
     {
-      name: 'Codex', ...PINNED.codex, cmd: bin('codex'), cwd: path.join(codexDir, 'project'),
+      name: 'Codex', ...PINNED.codex, cmd: bin('codex'), native: codexNative(), cwd: path.join(codexDir, 'project'),
       env: { ...base(codexDir), CODEX_HOME: path.join(codexDir, 'codex-home'), FAKE_API_KEY: 'x' },
       oneShot: (prompt) => ['exec', '--skip-git-repo-check', prompt],
       server: { args: ['app-server'], hello: '{"id":1,"method":"initialize","params":{"clientInfo":{"name":"bench","version":"0"}}}', ready: '"id":1' },

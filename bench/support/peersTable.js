@@ -13,6 +13,9 @@ const ms = (x) => x.toFixed(0);
 const ratio = (x) => `${x.toFixed(2)}x`;
 const mib = (x) => (x / MiB).toFixed(1);
 
+/** A cell of ratios: `1.23x (1.10x–1.40x)`. */
+export const ratioCell = (xs) => cell(xs, ratio);
+
 const ROWS = [
   ['version', '`--version`, ratio to `node -e 0`', ratio],
   ['first', 'one prompt, process start → first reply byte, ms (yoi: `send` to a running pod; peers: one-shot)', ms],
