@@ -1,28 +1,18 @@
-import { afterEach, describe, expect, it } from '@jest/globals';
-import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { responsesStream, startFakeLlmServer, type FakeLlmServer } from '../../support/fakeLlmServer.js';
+import { describe, expect, it } from '@jest/globals';
+import { responsesStream } from '../../support/fakeLlmServer.js';
 
-let fake: FakeLlmServer | undefined;
-afterEach(async () => {
-  await fake?.close();
-  fake = undefined;
-});
-
-/** POSTs to the fake server and parses the SSE answer as a client would, frame by frame. */
-async function streamed(path: string): Promise<{ event?: string; data: any }[]> {
-  const res = await fetch(`${fake!.baseURL}${path}`, { method: 'POST', body: '{"stream":true}' });
-  const out: { event?: string; data: any }[] = [];
-  const parser = createParser({ onEvent: (m: EventSourceMessage) => out.push({ event: m.event, data: JSON.parse(m.data) }) });
-  const decoder = new TextDecoder();
-  for await (const chunk of res.body as any as AsyncIterable<Uint8Array>) parser.feed(decoder.decode(chunk, { stream: true }));
-  return out;
+/** Each frame must be exactly one SSE event with a name and one JSON data line. */
+function frames(events: string[]): { event: string; data: any }[] {
+  return events.map((f) => {
+    const m = /^event: ([a-z_.]+)\ndata: (.+)\n\n$/.exec(f);
+    if (!m) throw new Error(`not one SSE frame: ${JSON.stringify(f)}`);
+    return { event: m[1], data: JSON.parse(m[2]) };
+  });
 }
 
 describe('responsesStream (the OpenAI Responses format the peers bench serves Codex)', () => {
-  it('streams the deltas in order, then the whole text in the done events and the completed response, with the usage', async () => {
-    fake = await startFakeLlmServer();
-    fake.reply({ kind: 'sse', events: responsesStream({ text: ['Hel', 'lo ', 'world'], usage: { input: 7, output: 3 } }) });
-    const events = await streamed('/responses');
+  it('frames the deltas in order, then the whole text in the done events and the completed response, with the usage', async () => {
+    const events = frames(responsesStream({ text: ['Hel', 'lo ', 'world'], usage: { input: 7, output: 3 } }));
     expect(events.map((e) => e.event)).toEqual([
       'response.created', 'response.output_item.added', 'response.content_part.added',
       'response.output_text.delta', 'response.output_text.delta', 'response.output_text.delta',
@@ -40,9 +30,7 @@ describe('responsesStream (the OpenAI Responses format the peers bench serves Co
   });
 
   it('leaves out everything after the deltas for a stream cut short', async () => {
-    fake = await startFakeLlmServer();
-    fake.reply({ kind: 'sse', events: responsesStream({ text: ['partial'], noFinish: true }) });
-    const events = await streamed('/responses');
+    const events = frames(responsesStream({ text: ['partial'], noFinish: true }));
     expect(events.at(-1)).toMatchObject({ event: 'response.output_text.delta', data: { delta: 'partial' } });
     expect(events.some((e) => e.event === 'response.completed')).toBe(false);
   });
