@@ -3,7 +3,7 @@
 // tool sees the same load. Opt-in: YOI_BENCH_PEERS=1 (it installs the peers from npm into
 // ~/.cache/yoi-bench-peers on first use; never in CI). Rows, medians and ranges of PEERS_RUNS
 // (default 7) after 2 warm-up rounds:
-// - `--version`, process start → exit, as a ratio to `node -e 0`;
+// - `--version`, process start → exit, the ratio of its median to `node -e 0`'s;
 // - one prompt, process start → the first reply byte on stdout: `yoi send` to a running pod
 //   (and the raw socket client, bench/support/rawPodClient.js), each peer's one-shot mode;
 // - cold: yoi's `pod start` + `send` → first byte, against each peer's one-shot;
@@ -14,6 +14,7 @@
 // Goals (issue 18): cold first byte ≤ 1.7x Codex's cold exec (3); draining ≤ Codex's (4).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,7 +40,13 @@ const sampler = fileURLToPath(new URL('support/rssSampler.js', import.meta.url))
 installPeers();
 const server = await startPeerLlmServer();
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'yoi-bench-peers-'));
-const peers = peerTools(root, server.origin);
+const freePort = () => new Promise((resolve) => {
+  const s = net.createServer().listen(0, '127.0.0.1', () => {
+    const { port } = s.address();
+    s.close(() => resolve(port));
+  });
+});
+const peers = peerTools(root, server.origin, { opencodePort: await freePort() });
 
 // yoi: one project for the pod that stays up, one for the cold starts (one pod per scope).
 const yoiProject = (name) => {
@@ -144,16 +151,16 @@ try {
       const s = await timed(...send('hi'));
       const raw = await timed(process.execPath, [rawClient, warmPod.socket, 'run'], { cwd: warm.dir });
       const c = await coldYoi();
-      if (keep) [['version', v.exit / n.exit], ['first', s.first], ['raw', raw.first], ['cold', c]].forEach(([row, x]) => push(row, 'yoi', x));
+      if (keep) [['version', v.exit], ['first', s.first], ['raw', raw.first], ['cold', c]].forEach(([row, x]) => push(row, 'yoi', x));
     });
     for (const p of peers) {
       await attempt(p.name, async () => {
         const v = await timed(p.cmd, ['--version'], p);
         const s = await timed(p.cmd, p.oneShot('hi'), p);
-        if (keep) [['version', v.exit / n.exit], ['first', s.first], ['cold', s.first]].forEach(([row, x]) => push(row, p.name, x));
+        if (keep) [['version', v.exit], ['first', s.first], ['cold', s.first]].forEach(([row, x]) => push(row, p.name, x));
         if (p.native) {
           const nv = await timed(p.native, ['--version'], p);
-          if (keep) push('native', p.name, nv.exit / n.exit);
+          if (keep) push('native', p.name, nv.exit);
         }
       });
     }
@@ -224,10 +231,10 @@ for (let round = 0; round < IDLE_RUNS; round++) {
 await server.close();
 fs.rmSync(root, { recursive: true, force: true });
 
-const { printTable, median, ratioCell: cellOf } = await import('./support/peersTable.js');
+const { printTable, median, versionCell } = await import('./support/peersTable.js');
 printTable(results, ['yoi', ...peers.map((p) => p.name)], { runs: RUNS, idleRuns: IDLE_RUNS });
 for (const p of peers.filter((x) => results.has(`native|${x.name}`))) {
-  console.log(`${p.name}'s native binary \`--version\` (what its node launcher runs): ${cellOf(results.get(`native|${p.name}`))} of \`node -e 0\``);
+  console.log(`${p.name}'s native binary \`--version\` (what its node launcher runs): ${versionCell(results.get(`native|${p.name}`), results.get('node|node -e 0'))}`);
 }
 console.log(`versions: yoi ${JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version}, ${peers.map((p) => `${p.pkg}@${p.version}`).join(', ')}; node ${process.version}; load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
 for (const [tool, why] of failed) console.log(`${tool}: not measured — ${why}`);

@@ -55,12 +55,13 @@ const write = (file, text) => {
 };
 
 /**
- * The peers, each configured in `root` (a temp dir) against `origin` (the fake server):
+ * The peers, each configured in `root` (a temp dir) against `origin` (the fake server;
+ * `opencodePort` a free port for `opencode serve`, whose `--port 0` means its default 4096):
  * `{ name, pkg, version, cmd, native?, env, cwd, oneShot(prompt): args, server: { args, hello, ready } }`.
  * `server` is the long-running form, `hello` a line to write on its stdin and `ready` what its
  * stdout prints once it answered (or, without `hello`, once it listens).
  */
-export function peers(root, origin) {
+export function peers(root, origin, { opencodePort }) {
   const dir = (name) => {
     const d = path.join(root, name);
     for (const sub of ['home', 'project']) fs.mkdirSync(path.join(d, sub), { recursive: true });
@@ -104,7 +105,7 @@ export function peers(root, origin) {
       name: 'opencode', ...PINNED.opencode, cmd: bin('opencode'), cwd: path.join(opencodeDir, 'project'),
       env: { ...base(opencodeDir), OPENCODE_CONFIG: path.join(opencodeDir, 'opencode.json'), OPENCODE_DISABLE_MODELS_FETCH: '1', OPENCODE_DISABLE_AUTOUPDATE: '1', OPENCODE_DISABLE_LSP_DOWNLOAD: '1', OPENCODE_DISABLE_SHARE: '1' },
       oneShot: (prompt) => ['run', prompt],
-      server: { args: ['serve', '--hostname', '127.0.0.1', '--port', String(20000 + Math.floor(Math.random() * 20000))], ready: 'listening on' },
+      server: { args: ['serve', '--hostname', '127.0.0.1', '--port', String(opencodePort)], ready: 'listening on' },
     },
     {
       name: 'pi', ...PINNED.pi, cmd: bin('pi'), cwd: path.join(piDir, 'project'),

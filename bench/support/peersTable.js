@@ -13,11 +13,11 @@ const ms = (x) => x.toFixed(0);
 const ratio = (x) => `${x.toFixed(2)}x`;
 const mib = (x) => (x / MiB).toFixed(1);
 
-/** A cell of ratios: `1.23x (1.10x–1.40x)`. */
-export const ratioCell = (xs) => cell(xs, ratio);
+/** `--version`: the ratio of the medians to `node -e 0`'s, then the median and range in ms. */
+export const versionCell = (xs, node) => (xs?.length ? `${ratio(median(xs) / median(node))}: ${cell(xs, ms)} ms` : '—');
 
 const ROWS = [
-  ['version', '`--version`, ratio to `node -e 0`', ratio],
+  ['version', '`--version` (process start → exit), ratio of the medians to `node -e 0`: ms'],
   ['first', 'one prompt, process start → first reply byte, ms (yoi: `send` to a running pod; peers: one-shot)', ms],
   ['raw', '… a raw socket client to the same pod, ms', ms],
   ['cold', 'cold: process start → first reply byte, ms (yoi: `pod start` + `send`; peers: one-shot)', ms],
@@ -32,6 +32,7 @@ export function printTable(results, tools, { runs, idleRuns }) {
   console.log(`| path | ${tools.join(' | ')} |`);
   console.log(`|---|${tools.map(() => '---').join('|')}|`);
   for (const [key, label, fmt] of ROWS) {
-    console.log(`| ${label} | ${tools.map((t) => cell(results.get(`${key}|${t}`), fmt)).join(' | ')} |`);
+    const value = (t) => (fmt ? cell(results.get(`${key}|${t}`), fmt) : versionCell(results.get(`${key}|${t}`), node));
+    console.log(`| ${label} | ${tools.map(value).join(' | ')} |`);
   }
 }
