@@ -61,8 +61,9 @@ const warmPod = await spawnPod(warm.dir, ['--name', 'warm']);
 const send = (prompt) => [process.execPath, [yoiBin, 'send', '--quiet', '--pod', 'warm', prompt], { cwd: warm.dir, env: warm.env }];
 
 /**
- * Spawns `cmd args`; resolves with ms from the spawn to the first stdout byte (`first`), to the
- * end of stdout (`end`, a performance.now() instant too) and to the exit, and the stdout bytes.
+ * Spawns `cmd args`; resolves with ms from the spawn to the first stdout byte (`first`) and to
+ * the exit, the instants (performance.now()) of the first stdout byte and of its end
+ * (`firstAt`, `end`), and the stdout bytes.
  * `onSpawn(child)` runs at once (to sample its RSS).
  */
 function timed(cmd, args, { cwd, env, onSpawn } = {}) {
@@ -75,8 +76,10 @@ function timed(cmd, args, { cwd, env, onSpawn } = {}) {
     let bytes = 0;
     let stderr = '';
     const timer = setTimeout(() => child.kill('SIGKILL'), TIMEOUT_MS);
+    let firstAt;
     child.stdout.on('data', (d) => {
-      first ??= performance.now() - t;
+      firstAt ??= performance.now();
+      first ??= firstAt - t;
       bytes += d.length;
     });
     child.stdout.once('end', () => (endAt = performance.now()));
@@ -85,7 +88,7 @@ function timed(cmd, args, { cwd, env, onSpawn } = {}) {
     child.once('close', (code) => {
       clearTimeout(timer);
       if (code !== 0) reject(new Error(`${path.basename(cmd)} ${args.join(' ')} exited ${code}: ${stderr.trim().split('\n').at(-1)}`));
-      else resolve({ first, end: endAt, exit: performance.now() - t, bytes });
+      else resolve({ first, firstAt, end: endAt, exit: performance.now() - t, bytes });
     });
   });
 }
@@ -116,14 +119,14 @@ const attempt = async (tool, fn) => {
 };
 
 const node = () => timed(process.execPath, ['-e', '0']);
-/** `yoi pod start` + `yoi send` → first byte of the reply, then the pod stopped. */
+/** `yoi pod start` + `yoi send` → first byte of the reply (and → listening), then the pod stopped. */
 const coldYoi = async () => {
   const t = performance.now();
   const pod = await spawnPod(cold.dir, ['--name', 'cold']);
   try {
     const sentAt = performance.now();
     const r = await timed(process.execPath, [yoiBin, 'send', '--quiet', '--pod', 'cold', 'hi'], { cwd: cold.dir, env: cold.env });
-    return sentAt - t + r.first;
+    return { first: sentAt - t + r.first, ready: sentAt - t };
   } finally {
     await pod.stop();
   }
@@ -137,7 +140,7 @@ async function drain(cmd, args, opts, extraRoots = []) {
   const reply = server.lastReply(CHUNKS);
   const rss = await peak.end();
   if (!reply || r.bytes < CHUNKS * 5) throw new Error(`the 2,000-chunk reply did not come through (${r.bytes} bytes on stdout)`);
-  return { ms: r.end - reply.firstByteAt, rss };
+  return { ms: r.end - reply.firstByteAt, firstMs: r.firstAt - reply.firstByteAt, rss };
 }
 
 const chunks = Array.from({ length: CHUNKS }, (_, i) => `tok${i} `);
@@ -151,7 +154,7 @@ try {
       const s = await timed(...send('hi'));
       const raw = await timed(process.execPath, [rawClient, warmPod.socket, 'run'], { cwd: warm.dir });
       const c = await coldYoi();
-      if (keep) [['version', v.exit], ['first', s.first], ['raw', raw.first], ['cold', c]].forEach(([row, x]) => push(row, 'yoi', x));
+      if (keep) [['version', v.exit], ['first', s.first], ['raw', raw.first], ['cold', c.first], ['ready', c.ready]].forEach(([row, x]) => push(row, 'yoi', x));
     });
     for (const p of peers) {
       await attempt(p.name, async () => {
@@ -173,6 +176,7 @@ try {
       const d = await drain(cmd, args, opts, [warmPod.pid]);
       if (keep) {
         push('drain', 'yoi', d.ms);
+        push('drainFirst', 'yoi', d.firstMs);
         push('peak', 'yoi', d.rss);
       }
     });
@@ -181,6 +185,7 @@ try {
         const d = await drain(p.cmd, p.oneShot('go'), p);
         if (keep) {
           push('drain', p.name, d.ms);
+          push('drainFirst', p.name, d.firstMs);
           push('peak', p.name, d.rss);
         }
       });
