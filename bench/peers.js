@@ -40,6 +40,8 @@ const sampler = fileURLToPath(new URL('support/rssSampler.js', import.meta.url))
 installPeers();
 const server = await startPeerLlmServer();
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'yoi-bench-peers-'));
+// Removed however the bench ends (a peer's HOME and config live there).
+process.on('exit', () => fs.rmSync(root, { recursive: true, force: true }));
 const freePort = () => new Promise((resolve) => {
   const s = net.createServer().listen(0, '127.0.0.1', () => {
     const { port } = s.address();
@@ -234,7 +236,6 @@ for (let round = 0; round < IDLE_RUNS; round++) {
   for (const p of peers) await attempt(p.name, async () => push('idle', p.name, await idleRss(p.cmd, p.server.args, { ...p, ...p.server })));
 }
 await server.close();
-fs.rmSync(root, { recursive: true, force: true });
 
 const { printTable, median, versionCell } = await import('./support/peersTable.js');
 printTable(results, ['yoi', ...peers.map((p) => p.name)], { runs: RUNS, idleRuns: IDLE_RUNS });
