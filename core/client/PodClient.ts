@@ -1,67 +1,14 @@
 import { YoiError } from '../errors/YoiError.js';
-import { checkOwnSocket } from '../pod/trustedPath.js';
-import { LineReader, decodeEventLine, encodeMethod, parseLine, type Event, type EventOf, type Method, type PodStatus } from '../protocol/index.js';
-import { openSocket } from './openSocket.js';
-import { openWebSocket } from './openWebSocket.js';
+import { LineReader, decodeEventLine, encodeMethod, type Event, type EventOf, type Method, type PodStatus } from '../protocol/index.js';
+import { openPodLink } from './openPodLink.js';
+import type { ClientLink, MethodInput, PodClientOptions, UnknownEvent, WelcomeData } from './PodClientOptions.js';
+import { toUnknownEvent } from './toUnknownEvent.js';
+import { waitForEvent } from './waitForEvent.js';
 import { PodRequestError, V1Emulation, type Reply } from './V1Emulation.js';
 import { isV1HelloRefusal } from './v1Replies.js';
 
 export { PodRequestError, isSynthetic } from './V1Emulation.js';
-
-/** An event this build cannot read (a newer pod's, a plugin's): its name, raw data and line. */
-export interface UnknownEvent {
-  event: string;
-  data?: unknown;
-  seq?: number;
-  request_id?: string;
-  line: string;
-}
-
-/** What a client talks over: the Unix socket, or a WebSocket (whole lines written, bytes read). */
-interface ClientLink {
-  write(data: string): unknown;
-  end(): unknown;
-  destroy(): unknown;
-  on(event: 'data', listener: (chunk: Buffer) => void): unknown;
-  on(event: 'close', listener: () => void): unknown;
-  on(event: 'error', listener: (error: Error) => void): unknown;
-}
-
-export interface PodClientOptions {
-  /** The pod's Unix socket; or `url`. */
-  socketPath?: string;
-  /** A pod's network listener, `ws://HOST:PORT` or `wss://HOST:PORT` (instead of `socketPath`). */
-  url?: string;
-  /** The bearer token `url` needs. */
-  token?: string;
-  /** CA certificate(s) to trust for a `wss://` url (besides the system's and NODE_EXTRA_CA_CERTS). */
-  ca?: string | Buffer;
-  /** Sent in `hello` (`name/version`). */
-  clientName?: string;
-  /** Sent in `hello` as `auth`: a credential the pod checks (a child pod's report secret). */
-  auth?: string;
-  /** 2 (default) negotiates the v2 extensions, falling back to v1 for a v1 pod; 1 speaks plain v1. */
-  protocol?: 1 | 2;
-  connectTimeoutMs?: number;
-  /** Default timeout of `request()`. */
-  requestTimeoutMs?: number;
-  /** How long to wait for `welcome` before taking the pod for a v1 pod. */
-  welcomeTimeoutMs?: number;
-  /**
-   * Send `hello` without a `request_id` and take the first `welcome` as its answer (the line a
-   * child's report outbox has always sent its parent).
-   */
-  bareHello?: boolean;
-  /** A listener registered before `hello`, so it also sees what the pod sends on connect (replayed alerts). */
-  onEvent?: (event: Event) => void;
-  /** Likewise for events this build cannot decode (a plugin's: the asks a pod re-sends on connect). */
-  onUnknownEvent?: (event: UnknownEvent) => void;
-}
-
-/** A method line as `request()` and `send()` take it (the client adds the `request_id`). */
-export type MethodInput = Method extends infer M ? (M extends Method ? Omit<M, 'request_id'> : never) : never;
-/** The v2 `welcome` a pod greeted this client with. */
-export type WelcomeData = EventOf<'welcome'>['data'];
+export type { MethodInput, PodClientOptions, UnknownEvent, WelcomeData } from './PodClientOptions.js';
 
 interface Pending {
   resolve: (event: Reply | UnknownEvent) => void;
@@ -130,7 +77,7 @@ export class PodClient {
 
   /** Connects and (for protocol 2) negotiates with `hello` → `welcome`, or settles on v1. */
   static async connect(opts: PodClientOptions): Promise<PodClient> {
-    const socket = await PodClient.open(opts);
+    const socket = await openPodLink(opts);
     const client = new PodClient(socket, opts);
     if (opts.onEvent) client.onEvent(opts.onEvent);
     if (opts.onUnknownEvent) client.onUnknownEvent(opts.onUnknownEvent);
@@ -143,19 +90,6 @@ export class PodClient {
       }
     }
     return client;
-  }
-
-  /** The transport the address names: a WebSocket for `url`, else the Unix socket. */
-  private static async open(opts: PodClientOptions): Promise<ClientLink> {
-    const timeoutMs = opts.connectTimeoutMs ?? 5000;
-    if (opts.url !== undefined) return openWebSocket(opts.url, { token: opts.token, ca: opts.ca, timeoutMs });
-    if (opts.socketPath === undefined) throw new YoiError('YOI_ERR_CONNECTION', 'cannot reach a pod: neither a socket path nor a URL was given');
-    // Only the user's own socket, in a directory nobody else controls (no SO_PEERCRED in Node).
-    if (!checkOwnSocket(opts.socketPath)) {
-      const cause = Object.assign(new Error(`ENOENT: no socket at ${opts.socketPath}`), { code: 'ENOENT' });
-      throw new YoiError('YOI_ERR_CONNECTION', `cannot reach a pod at ${opts.socketPath}: no pod is listening there`, { cause });
-    }
-    return openSocket(opts.socketPath, timeoutMs);
   }
 
   get connected(): boolean {
@@ -231,21 +165,7 @@ export class PodClient {
   waitFor<T extends Event>(predicate: (e: Event) => e is T, timeoutMs?: number): Promise<T>;
   waitFor(predicate: (e: Event) => boolean, timeoutMs?: number): Promise<Event>;
   waitFor(predicate: (e: Event) => boolean, timeoutMs = 30_000): Promise<Event> {
-    return new Promise((resolve, reject) => {
-      let settled = false;
-      const settle = (fn: () => void) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        off();
-        fn();
-      };
-      const timer = setTimeout(() => settle(() => reject(new YoiError('YOI_ERR_TIMEOUT', `no matching event within ${timeoutMs} ms`))), timeoutMs);
-      const off = this.onEvent((e) => {
-        if (predicate(e)) settle(() => resolve(e));
-      });
-      void this.closed.then(() => settle(() => reject(new YoiError('YOI_ERR_CONNECTION', 'the connection to the pod closed'))));
-    });
+    return waitForEvent((l) => this.onEvent(l), this.closed, predicate, timeoutMs);
   }
 
   close(): Promise<void> {
@@ -315,14 +235,8 @@ export class PodClient {
   }
 
   private dispatchUnknown(line: string): void {
-    const parsed = parseLine(line);
-    const value = parsed.ok ? parsed.value : undefined;
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) return;
-    const raw = value as Record<string, unknown>;
-    if (typeof raw.event !== 'string') return;
-    const event: UnknownEvent = { event: raw.event, data: raw.data, line };
-    if (typeof raw.seq === 'number') event.seq = raw.seq;
-    if (typeof raw.request_id === 'string') event.request_id = raw.request_id;
+    const event = toUnknownEvent(line);
+    if (!event) return;
     // A plugin's reply to requestExtension.
     const p = event.request_id !== undefined ? this.pending.get(event.request_id) : undefined;
     if (p && event.request_id !== undefined) {

@@ -1,16 +1,16 @@
 import type { Compactor } from '../compaction/Compactor.js';
-import type { ClientInfo, PodEventContext, RunEndInfo } from '../hooks/HookTypes.js';
+import type { ClientInfo, RunEndInfo } from '../hooks/HookTypes.js';
 import { messageItem, type HistoryItem } from '../history/HistoryItem.js';
 import type { PodRuntime } from '../pod/PodRuntime.js';
 import { resolveSegments } from '../pipeline/resolveSegments.js';
-import { oneLineError, podEventSource, type ErrorCode, type Method, type PodEvent, type RunResult, type Segment } from '../protocol/index.js';
+import { type ErrorCode, type Method, type RunResult, type Segment } from '../protocol/index.js';
 import { AbortedError, ProviderError } from '../provider/providerErrors.js';
 import type { Tool } from '../tools/Tool.js';
 import { notificationPreview } from './notificationPreview.js';
 import { notificationText } from './notificationText.js';
 import { CANCELLED_BY_USER, INTERRUPTED_BY_USER, INTERRUPT_NOTE, closeOrphans, orphanToolCalls } from './orphanToolCalls.js';
 import { RunStopped, type RunStop } from './RunStopped.js';
-import { renderPodEvent } from './renderPodEvent.js';
+import { handlePodEvent } from './handlePodEvent.js';
 import { runToolCalls } from './runToolCalls.js';
 import { ToolSet } from './ToolSet.js';
 import { runTurns } from './runTurns.js';
@@ -92,7 +92,7 @@ export class PodController {
         this.notify(method.params.message, 'notify');
         return { ok: true };
       case 'pod_event':
-        return this.podEvent(method.params, method.request_id, client);
+        return handlePodEvent(this.rt, method.params, method.request_id, client, (text) => this.notify(text, 'pod_event'));
       default:
         return reject('invalid_request', `method \`${method.method}\` is not handled by the controller`);
     }
@@ -119,38 +119,6 @@ export class PodController {
     else run.stop ??= 'pause';
     run.abort.abort(new RunStopped(why));
     return { ok: true };
-  }
-
-  /**
-   * A child's report: checked, then applied once per request id (see ReportLedger) — a retry of
-   * one applied, before a restart too, is only acknowledged. Lines without an id (v1 children)
-   * are applied each time.
-   */
-  private async podEvent(event: PodEvent, requestId: string | undefined, client: ClientInfo = { id: 0, protocol: 1 }): Promise<Reply> {
-    const { hooks, info } = this.rt;
-    const ctx: PodEventContext = { ...info, signal: AbortSignal.timeout(30_000), client, ...(requestId !== undefined ? { requestId } : {}) };
-    const refusal = await hooks.checkPodEvent.promise(event, ctx);
-    if (refusal) return reject('invalid_request', oneLineError(refusal)); // a plugin's refusal stays one line
-    if (requestId === undefined) await this.applyPodEvent(event, ctx);
-    else await this.rt.reports.once(podEventSource(event), requestId, () => this.applyPodEvent(event, ctx));
-    return { ok: true };
-  }
-
-  private async applyPodEvent(event: PodEvent, ctx: PodEventContext): Promise<void> {
-    const { hooks } = this.rt;
-    const kind = event.kind === 'unknown' ? event.rawKind : event.kind;
-    const side = hooks.podEvent.get(kind);
-    if (side && side.taps.length > 0) await side.promise(event, ctx);
-    const text = renderPodEvent(hooks, event, (m) => this.rt.alert('warn', m));
-    if (ctx.requestId !== undefined) {
-      // One line records that the report was applied and the note it gives the model: killed
-      // before it, the retried report is applied again (side effects keyed by its id); after it,
-      // never — and the note is restored with the session if the model had not read it yet.
-      const from = podEventSource(event);
-      this.rt.session.append({ type: 'pod_event', ts: Date.now(), from, request_id: ctx.requestId, ...(text !== null ? { note: text } : {}) });
-      this.rt.reports.record(from, ctx.requestId, text ?? undefined);
-    }
-    if (text !== null) this.notify(text, 'pod_event');
   }
 
   private start(trigger: Trigger, input?: Segment[], client?: ClientInfo): void {

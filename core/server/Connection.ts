@@ -1,6 +1,9 @@
-import { LineReader, type ByteBudget, type LineError } from '../protocol/index.js';
+import { LineReader } from '../protocol/index.js';
+import type { ConnectionOptions, LagMarker, QueuedLine } from './ConnectionOptions.js';
 import { SocketBacklog } from './SocketBacklog.js';
 import type { Transport } from './Transport.js';
+
+export type { ConnectionOptions } from './ConnectionOptions.js';
 
 /** Bytes the kernel/socket may hold before we keep lines in our own (bounded) queue. */
 const SOCKET_HIGH_WATER = 64 * 1024;
@@ -10,37 +13,6 @@ const SMALL_REPLY_BYTES = 4 * 1024;
 
 /** Received lines waiting for their turn (characters) before the connection stops reading. */
 const PENDING_INPUT_CHARS = 1024 * 1024;
-
-/** Events a slow client lost: replaced in its queue by one `lagged` (v2) or alert (v1) line. */
-interface LagMarker {
-  lag: true;
-  from: number;
-  to: number;
-  count: number;
-}
-
-/** Encoded lines: one reply, or a batch of consecutive broadcasts `from..to`. */
-interface QueuedLine {
-  lag?: false;
-  buf: Buffer;
-  droppable: boolean;
-  from?: number;
-  to?: number;
-}
-
-export interface ConnectionOptions {
-  id: number;
-  maxLineBytes: number;
-  /** Bound of the outbound queue in bytes (ARCHITECTURE §4.3, default 8 MiB). */
-  queueLimitBytes: number;
-  /** The pod's budget for buffered input, shared by every connection (`limits.inputBufferBytes`). */
-  inputBudget?: ByteBudget;
-  onLine: (conn: Connection, line: string) => void | Promise<void>;
-  onLineError: (conn: Connection, error: LineError) => void;
-  onClose: (conn: Connection) => void;
-  /** Renders the line that tells this client what it lost (depends on its protocol version). */
-  renderLag: (conn: Connection, from: number, to: number, count: number) => Buffer;
-}
 
 /**
  * One client connection. Reading and writing are independent: a dedicated reader frames the
