@@ -1,7 +1,16 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.scratch/**', 'examples/*/dist/**', 'examples/*/node_modules/**'] },
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      'coverage/**',
+      '.scratch/**',
+      'examples/*/dist/**',
+      'examples/*/node_modules/**',
+    ],
+  },
   ...tseslint.configs.recommended,
   {
     rules: {
@@ -13,19 +22,36 @@ export default tseslint.config(
     // Built-ins are written exactly like third-party plugins: from the core, only its public face.
     files: ['plugins/**/*.ts', 'plugins/**/*.tsx'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [
-        { group: ['**/core/**', '!**/core/api.js'], message: 'plugins/ import only the public API (core/api.js), exactly as a third-party plugin imports yoi.' },
-        { group: ['**/cli/**', '**/cli'], message: 'plugins/ must not import from cli/.' },
-      ] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/core/**', '!**/core/api.js'],
+              message:
+                'plugins/ import only the public API (core/api.js), exactly as a third-party plugin imports yoi.',
+            },
+            { group: ['**/cli/**', '**/cli'], message: 'plugins/ must not import from cli/.' },
+          ],
+        },
+      ],
     },
   },
   {
     // ARCHITECTURE §1: the core never depends on plugins or the CLI.
     files: ['core/**/*.ts', 'core/**/*.tsx'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [
-        { group: ['**/plugins/**', '**/plugins', '**/cli/**', '**/cli'], message: 'core/ must not import from plugins/ or cli/ (ARCHITECTURE §1).' },
-      ] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/plugins/**', '**/plugins', '**/cli/**', '**/cli'],
+              message: 'core/ must not import from plugins/ or cli/ (ARCHITECTURE §1).',
+            },
+          ],
+        },
+      ],
     },
   },
 );

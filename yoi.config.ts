@@ -9,7 +9,8 @@ export default {
   // The offline provider; for a real model use e.g. { provider: 'anthropic', model: '<model id>' }
   // with ANTHROPIC_API_KEY in the environment.
   model: { provider: 'echo' },
-  systemPrompt: 'You work on yoi, a TypeScript framework running LLM agents as pods. Follow CONTRIBUTING.md and keep `npm test` green.',
+  systemPrompt:
+    'You work on yoi, a TypeScript framework running LLM agents as pods. Follow CONTRIBUTING.md and keep `npm test` green.',
   scope: {
     allow: [{ target: '.', permission: 'write' }],
     // Generated or managed by tools: readable, never edited by the model.

@@ -25,15 +25,18 @@ const bin = fileURLToPath(new URL('../bin/run.js', import.meta.url));
 const agent = spawn(process.execPath, [bin, 'acp'], { cwd: project, env, stdio: ['pipe', 'pipe', 'ignore'] });
 
 let firstChunk;
-const conn = new ClientSideConnection(() => ({
-  sessionUpdate: async (n) => {
-    if (n.update.sessionUpdate === 'agent_message_chunk' && firstChunk) {
-      firstChunk(process.hrtime.bigint());
-      firstChunk = undefined;
-    }
-  },
-  requestPermission: async () => ({ outcome: { outcome: 'cancelled' } }),
-}), ndJsonStream(Writable.toWeb(agent.stdin), Readable.toWeb(agent.stdout)));
+const conn = new ClientSideConnection(
+  () => ({
+    sessionUpdate: async (n) => {
+      if (n.update.sessionUpdate === 'agent_message_chunk' && firstChunk) {
+        firstChunk(process.hrtime.bigint());
+        firstChunk = undefined;
+      }
+    },
+    requestPermission: async () => ({ outcome: { outcome: 'cancelled' } }),
+  }),
+  ndJsonStream(Writable.toWeb(agent.stdin), Readable.toWeb(agent.stdout)),
+);
 await conn.initialize({ protocolVersion: PROTOCOL_VERSION, clientCapabilities: {} });
 const { sessionId, _meta } = await conn.newSession({ cwd: project, mcpServers: [] });
 const pod = _meta.yoi.pod;
@@ -80,8 +83,15 @@ for (let i = 0; i < ROUNDS + WARMUP; i++) {
 raw.close();
 agent.stdin.end();
 await new Promise((r) => agent.once('exit', r));
-spawn(process.execPath, [bin, 'pod', 'stop', '--pod', pod], { cwd: project, env, stdio: 'ignore' }).once('exit', () => fs.rmSync(root, { recursive: true, force: true }));
+spawn(process.execPath, [bin, 'pod', 'stop', '--pod', pod], { cwd: project, env, stdio: 'ignore' }).once('exit', () =>
+  fs.rmSync(root, { recursive: true, force: true }),
+);
 
 const fmt = (xs) => `p50 ${pct(xs, 50).toFixed(0)} µs, p99 ${pct(xs, 99).toFixed(0)} µs`;
 console.log(`acp pod run → first text_delta: ${fmt(direct)}`);
-report('acp prompt → first agent_message_chunk (p50 vs pod run → first text_delta p50)', pct(viaAcp, 50) / pct(direct, 50), 1.5, { higherIsBetter: false, detail: fmt(viaAcp) });
+report(
+  'acp prompt → first agent_message_chunk (p50 vs pod run → first text_delta p50)',
+  pct(viaAcp, 50) / pct(direct, 50),
+  1.5,
+  { higherIsBetter: false, detail: fmt(viaAcp) },
+);

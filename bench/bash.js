@@ -31,28 +31,53 @@ if (!probe.ok) {
 }
 
 const rounds = WARMUP + RUNS;
-const script = Array.from({ length: rounds }, () => [{ tool_calls: [{ name: 'Bash', arguments: { command: 'true' } }] }, { text: 'ok' }]).flat();
+const script = Array.from({ length: rounds }, () => [
+  { tool_calls: [{ name: 'Bash', arguments: { command: 'true' } }] },
+  { text: 'ok' },
+]).flat();
 const pod = await startPodProcess({
-  files: { 's.json': JSON.stringify(script), 'yoi.config.json': JSON.stringify({ model: { provider: 'scripted', script: 's.json' }, permissions: { rules: [{ tool: 'Bash', action: 'allow' }] } }) },
+  files: {
+    's.json': JSON.stringify(script),
+    'yoi.config.json': JSON.stringify({
+      model: { provider: 'scripted', script: 's.json' },
+      permissions: { rules: [{ tool: 'Bash', action: 'allow' }] },
+    }),
+  },
 });
 
 // The command line the pod's Bash builds for `true` in that project.
 const env = { ...process.env, YOI_RUNTIME_DIR: path.join(pod.dir, 'run') };
 const config = await loadConfig({ cwd: pod.dir, env, defaultPlugins: defaultPlugins() });
 const scope = new Scope(config.scope, config.projectDir);
-const info = { podName: 'bench', cwd: config.cwd, projectDir: config.projectDir, services: { alert: () => undefined, scope, config } };
-const plan = planMounts({ allow: scope.allowRules, deny: scope.denyRules, locks: scope.locks, ...controlPlaneOf(info, env) });
+const info = {
+  podName: 'bench',
+  cwd: config.cwd,
+  projectDir: config.projectDir,
+  services: { alert: () => undefined, scope, config },
+};
+const plan = planMounts({
+  allow: scope.allowRules,
+  deny: scope.denyRules,
+  locks: scope.locks,
+  ...controlPlaneOf(info, env),
+});
 const sandboxedTrue = bwrapArgs(plan, { network: false }, config.cwd, sandboxEnv(), shellCommand('true'));
 
 const nullFd = fs.openSync('/dev/null', 'r'); // what bwrap reads for an empty (hidden) file
 function spawnDirect(args, dataFds = 0) {
   return new Promise((resolve, reject) => {
     const t = process.hrtime.bigint();
-    const child = spawn(probe.bwrap, args, { cwd: config.cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe', ...Array(dataFds).fill(nullFd)] });
+    const child = spawn(probe.bwrap, args, {
+      cwd: config.cwd,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe', ...Array(dataFds).fill(nullFd)],
+    });
     child.stdout.resume();
     child.stderr.resume();
     child.once('error', reject);
-    child.once('close', (code) => (code === 0 ? resolve(ms(process.hrtime.bigint() - t)) : reject(new Error(`bwrap exited with ${code}`))));
+    child.once('close', (code) =>
+      code === 0 ? resolve(ms(process.hrtime.bigint() - t)) : reject(new Error(`bwrap exited with ${code}`)),
+    );
   });
 }
 
@@ -84,8 +109,11 @@ for (let i = 0; i < 15; i++) bare.push(await spawnDirect(['--ro-bind', '/', '/',
 await pod.stop();
 
 const [p, q] = [median(through), median(direct)];
-console.log(`bash info: whole run (run → run_end, two scripted turns) ${median(whole).toFixed(1)} ms; bare bwrap --ro-bind / / true ${median(bare).toFixed(1)} ms; ${plan.mounts.length} mounts over the root`);
+console.log(
+  `bash info: whole run (run → run_end, two scripted turns) ${median(whole).toFixed(1)} ms; bare bwrap --ro-bind / / true ${median(bare).toFixed(1)} ms; ${plan.mounts.length} mounts over the root`,
+);
 const ok = report('bash Bash{command:"true"} through a pod vs bwrap … true directly', p / q, 1.5, {
-  higherIsBetter: false, detail: `${p.toFixed(1)} ms vs ${q.toFixed(1)} ms (median of ${RUNS})`,
+  higherIsBetter: false,
+  detail: `${p.toFixed(1)} ms vs ${q.toFixed(1)} ms (median of ${RUNS})`,
 });
 process.exitCode = ok ? 0 : 1;

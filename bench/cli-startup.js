@@ -12,7 +12,10 @@ const options = { runs: 15, warmup: 3 };
 
 const node = await medianMs(spawn(['-e', '0']), options);
 let ok = true;
-for (const [name, args, goal] of [['cli-startup --version', ['--version'], 1.5], ['cli-startup --help', ['--help'], 3]]) {
+for (const [name, args, goal] of [
+  ['cli-startup --version', ['--version'], 1.5],
+  ['cli-startup --help', ['--help'], 3],
+]) {
   const ms = await medianMs(spawn([bin, ...args]), options);
   ok = report(name, ms / node, goal, { detail: `${ms.toFixed(1)} ms vs node -e 0 ${node.toFixed(1)} ms` }) && ok;
 }
@@ -20,8 +23,14 @@ for (const [name, args, goal] of [['cli-startup --version', ['--version'], 1.5],
 // For information, no goal: help through oclif itself (what the pre-rendered help saves), and a
 // command that loads the config and applies the plugins.
 const viaOclif = { ...process.env, OCLIF_COLUMNS: '80' };
-for (const [name, args, env] of [['--help through oclif', ['--help'], viaOclif], ['plugins --json', ['plugins', '--json'], process.env]]) {
-  const ms = await medianMs(() => execFileSync(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env }), options);
+for (const [name, args, env] of [
+  ['--help through oclif', ['--help'], viaOclif],
+  ['plugins --json', ['plugins', '--json'], process.env],
+]) {
+  const ms = await medianMs(
+    () => execFileSync(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env }),
+    options,
+  );
   console.log(`cli-startup ${name}: ratio ${(ms / node).toFixed(2)} (info) — ${ms.toFixed(1)} ms`);
 }
 process.exitCode = ok ? 0 : 1;

@@ -24,12 +24,13 @@ if (spawnSync('nats-server', ['--version']).status !== 0) {
   process.exit(0);
 }
 
-const freePort = () => new Promise((resolve) => {
-  const s = net.createServer().listen(0, '127.0.0.1', () => {
-    const { port } = s.address();
-    s.close(() => resolve(port));
+const freePort = () =>
+  new Promise((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
   });
-});
 
 /** Starts a process and resolves once a stdout line matches. */
 function startUntil(cmd, args, opts, pattern) {
@@ -50,29 +51,66 @@ const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'yoi-bc-')));
 const procs = [];
 try {
   const port = await freePort();
-  procs.push(await startUntil('nats-server', ['-js', '-sd', path.join(dir, 'nats'), '-a', '127.0.0.1', '-p', String(port)], {}, /Server is ready/));
+  procs.push(
+    await startUntil(
+      'nats-server',
+      ['-js', '-sd', path.join(dir, 'nats'), '-a', '127.0.0.1', '-p', String(port)],
+      {},
+      /Server is ready/,
+    ),
+  );
   fs.mkdirSync(path.join(dir, 'src'));
-  fs.writeFileSync(path.join(dir, 'yoi.config.json'), JSON.stringify({
-    model: { provider: 'scripted', script: 'script.{pod}.json' },
-    cluster: { nats: { servers: `nats://127.0.0.1:${port}`, prefix: 'bench-' } },
-  }));
-  fs.writeFileSync(path.join(dir, 'script.root.json'), JSON.stringify([
-    { tool_calls: [{ name: 'SpawnPod', arguments: { name: 'kid', task: 'work', host: 'host-a', scope: [{ target: 'src', permission: 'read' }] } }] },
-    { text: 'spawned' },
-  ]));
+  fs.writeFileSync(
+    path.join(dir, 'yoi.config.json'),
+    JSON.stringify({
+      model: { provider: 'scripted', script: 'script.{pod}.json' },
+      cluster: { nats: { servers: `nats://127.0.0.1:${port}`, prefix: 'bench-' } },
+    }),
+  );
+  fs.writeFileSync(
+    path.join(dir, 'script.root.json'),
+    JSON.stringify([
+      {
+        tool_calls: [
+          {
+            name: 'SpawnPod',
+            arguments: { name: 'kid', task: 'work', host: 'host-a', scope: [{ target: 'src', permission: 'read' }] },
+          },
+        ],
+      },
+      { text: 'spawned' },
+    ]),
+  );
   fs.writeFileSync(path.join(dir, 'script.kid.json'), '[]');
   const envA = { ...process.env, YOI_RUNTIME_DIR: path.join(dir, 'a') };
   const envB = { ...process.env, YOI_RUNTIME_DIR: path.join(dir, 'b'), YOI_HOST_NAME: 'host-b' };
-  procs.push(await startUntil(process.execPath, [bin, 'host', '--name', 'host-a'], { cwd: dir, env: envA }, /^host host-a serving/m));
-  procs.push(await startUntil(process.execPath, [bin, 'pod', 'start', '--name', 'root'], { cwd: dir, env: envB }, /^listening /m));
+  procs.push(
+    await startUntil(
+      process.execPath,
+      [bin, 'host', '--name', 'host-a'],
+      { cwd: dir, env: envA },
+      /^host host-a serving/m,
+    ),
+  );
+  procs.push(
+    await startUntil(
+      process.execPath,
+      [bin, 'pod', 'start', '--name', 'root'],
+      { cwd: dir, env: envB },
+      /^listening /m,
+    ),
+  );
   const rootSocket = path.join(envB.YOI_RUNTIME_DIR, 'root', 'sock');
-  if (spawnSync(process.execPath, [bin, 'send', '--pod', 'root', 'go'], { cwd: dir, env: envB }).status !== 0) throw new Error('the root did not spawn its child');
-  const secret = JSON.parse(fs.readFileSync(path.join(envB.YOI_RUNTIME_DIR, 'root', 'spawned_pods.json'), 'utf8'))[0].secret;
+  if (spawnSync(process.execPath, [bin, 'send', '--pod', 'root', 'go'], { cwd: dir, env: envB }).status !== 0)
+    throw new Error('the root did not spawn its child');
+  const secret = JSON.parse(fs.readFileSync(path.join(envB.YOI_RUNTIME_DIR, 'root', 'spawned_pods.json'), 'utf8'))[0]
+    .secret;
 
   // Applied reports, seen by a client of the root.
   const waiting = new Map();
   const watcher = await PodClient.connect({
-    socketPath: rootSocket, clientName: 'bench',
+    socketPath: rootSocket,
+    clientName: 'bench',
     onEvent: (e) => {
       if (e.event !== 'notification') return;
       const m = /bench report (\S+)/.exec(e.data.message);
@@ -80,7 +118,12 @@ try {
     },
   });
   const measure = async (socketPath, label) => {
-    const outbox = new PodEventOutbox({ socketPath, clientName: 'pod/kid', auth: secret, log: (l) => console.error(l) });
+    const outbox = new PodEventOutbox({
+      socketPath,
+      clientName: 'pod/kid',
+      auth: secret,
+      log: (l) => console.error(l),
+    });
     const times = [];
     for (let i = 0; i < REPORTS; i++) {
       const id = `${label}-${i}`;
@@ -107,7 +150,9 @@ try {
   await watcher.close();
   const q = (xs, p) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) * p)];
   const [j50, l50, j99, l99] = [q(js, 0.5), q(local, 0.5), q(js, 0.99), q(local, 0.99)];
-  console.log(`cluster report → applied via JetStream vs local socket: ratio ${(j50 / l50).toFixed(2)} (p50 ${j50.toFixed(2)} ms vs ${l50.toFixed(2)} ms; p99 ${j99.toFixed(2)} vs ${l99.toFixed(2)} ms; ${js.length} reports each)`);
+  console.log(
+    `cluster report → applied via JetStream vs local socket: ratio ${(j50 / l50).toFixed(2)} (p50 ${j50.toFixed(2)} ms vs ${l50.toFixed(2)} ms; p99 ${j99.toFixed(2)} vs ${l99.toFixed(2)} ms; ${js.length} reports each)`,
+  );
   const ok = report('cluster JetStream report p50 vs 5 ms', j50 / 5, 1, { detail: `p50 ${j50.toFixed(2)} ms` });
   process.exitCode = ok ? 0 : 1;
 } finally {

@@ -23,28 +23,70 @@ const RUNS = Number(process.env.COMPACTION_RUNS ?? 41);
 await loadTokenizer();
 
 // A coding session: requests, replies, and tool rounds reading ~3 KiB of source each.
-const code = (i) => Array.from({ length: 60 }, (_, l) => `${String(l + 1).padStart(4)}  export function step${i}_${l}(input: Item[]): number { return input.length * ${l}; }`).join('\n');
+const code = (i) =>
+  Array.from(
+    { length: 60 },
+    (_, l) =>
+      `${String(l + 1).padStart(4)}  export function step${i}_${l}(input: Item[]): number { return input.length * ${l}; }`,
+  ).join('\n');
 const items = [];
 for (let i = 0; (await countItemsTokens(items)) < TOKENS; i++) {
-  items.push({ type: 'message', role: 'user', content: [{ type: 'text', text: `Please look at src/module${i}.ts and fix the off-by-one in step ${i}.` }] });
-  items.push({ type: 'message', role: 'assistant', content: [{ type: 'text', text: `Reading src/module${i}.ts first.` }] });
-  items.push({ type: 'tool_call', call_id: `call_${i}`, name: 'Read', arguments: JSON.stringify({ path: `src/module${i}.ts` }) });
+  items.push({
+    type: 'message',
+    role: 'user',
+    content: [{ type: 'text', text: `Please look at src/module${i}.ts and fix the off-by-one in step ${i}.` }],
+  });
+  items.push({
+    type: 'message',
+    role: 'assistant',
+    content: [{ type: 'text', text: `Reading src/module${i}.ts first.` }],
+  });
+  items.push({
+    type: 'tool_call',
+    call_id: `call_${i}`,
+    name: 'Read',
+    arguments: JSON.stringify({ path: `src/module${i}.ts` }),
+  });
   items.push({ type: 'tool_result', call_id: `call_${i}`, summary: 'Read 60 lines', content: code(i) });
-  items.push({ type: 'message', role: 'assistant', content: [{ type: 'text', text: `Fixed step ${i}: the loop now stops at length - 1, and the test passes.` }] });
+  items.push({
+    type: 'message',
+    role: 'assistant',
+    content: [{ type: 'text', text: `Fixed step ${i}: the loop now stops at length - 1, and the test passes.` }],
+  });
 }
 const tokens = await countItemsTokens(items);
 const sessionId = '01900000-0000-7000-8000-000000000001';
-const start = { type: 'session_start', v: 1, ts: 1, session_id: sessionId, pod_name: 'bench', cwd: '/', provider: 'scripted', model: 's.json', system_prompt: 'You help.' };
+const start = {
+  type: 'session_start',
+  v: 1,
+  ts: 1,
+  session_id: sessionId,
+  pod_name: 'bench',
+  cwd: '/',
+  provider: 'scripted',
+  model: 's.json',
+  system_prompt: 'You help.',
+};
 const lines = [JSON.stringify(start)];
 for (let i = 0; i < items.length; i += 5) {
-  lines.push(JSON.stringify({ type: 'user_input', ts: 2, segments: [{ kind: 'text', content: items[i].content[0].text }], items: [items[i]] }));
+  lines.push(
+    JSON.stringify({
+      type: 'user_input',
+      ts: 2,
+      segments: [{ kind: 'text', content: items[i].content[0].text }],
+      items: [items[i]],
+    }),
+  );
   lines.push(JSON.stringify({ type: 'items', ts: 3, source: 'assistant', items: items.slice(i + 1, i + 3) }));
   lines.push(JSON.stringify({ type: 'items', ts: 4, source: 'tool', items: [items[i + 3]] }));
   lines.push(JSON.stringify({ type: 'items', ts: 5, source: 'assistant', items: [items[i + 4]] }));
   lines.push(JSON.stringify({ type: 'run_end', ts: 6, result: 'finished' }));
 }
 const bytes = `${lines.join('\n')}\n`;
-const summary = { usage: { input_tokens: 100_000, output_tokens: 900 }, text: `## Completed Tasks\n${'- fixed a step\n'.repeat(200)}## Active Task\nnone\n## Key Decisions\n- keep tests\n## User Directives\n- be brief\n## Current Work\nidle\n` };
+const summary = {
+  usage: { input_tokens: 100_000, output_tokens: 900 },
+  text: `## Completed Tasks\n${'- fixed a step\n'.repeat(200)}## Active Task\nnone\n## Key Decisions\n- keep tests\n## User Directives\n- be brief\n## Current Work\nidle\n`,
+};
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'yoi-cmp-'));
 const sessions = path.join(root, '.yoi', 'sessions');
@@ -55,7 +97,10 @@ fs.writeSync(fd, bytes);
 fs.fdatasyncSync(fd);
 fs.closeSync(fd);
 fs.writeFileSync(path.join(root, 's.json'), JSON.stringify(Array.from({ length: RUNS + 20 }, () => summary)));
-fs.writeFileSync(path.join(root, 'yoi.config.json'), JSON.stringify({ name: 'bench', model: { provider: 'scripted', script: 's.json' }, systemPrompt: 'You help.' }));
+fs.writeFileSync(
+  path.join(root, 'yoi.config.json'),
+  JSON.stringify({ name: 'bench', model: { provider: 'scripted', script: 's.json' }, systemPrompt: 'You help.' }),
+);
 const env = { ...process.env, YOI_RUNTIME_DIR: path.join(root, 'run') };
 const config = await loadConfig({ cwd: root, env, defaultPlugins: defaultPlugins() });
 const pod = await Pod.start({ config, host: createHostFromConfig(config), env, resume: true });
@@ -124,5 +169,7 @@ const kib = (Buffer.byteLength(bytes) / 1024).toFixed(0);
 const ok = report('compaction 200k tokens', warm.compaction / warm.write, 3, {
   detail: `${items.length} items, ${tokens} tokens, ${kib} KiB; compaction ${warm.compaction.toFixed(1)} ms vs write+fdatasync ${warm.write.toFixed(1)} ms`,
 });
-console.log(`compaction 200k tokens, cold token counts: ratio ${(cold.compaction / cold.write).toFixed(2)} (info) — ${cold.compaction.toFixed(1)} ms`);
+console.log(
+  `compaction 200k tokens, cold token counts: ratio ${(cold.compaction / cold.write).toFixed(2)} (info) — ${cold.compaction.toFixed(1)} ms`,
+);
 process.exitCode = ok ? 0 : 1;

@@ -26,7 +26,10 @@ const delivered = { sent: 0, short: 0 };
 async function viaPod(clients) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'yoi-fan-'));
   fs.writeFileSync(path.join(dir, 's.json'), JSON.stringify([{ chunks }]));
-  fs.writeFileSync(path.join(dir, 'yoi.config.json'), JSON.stringify({ model: { provider: 'scripted', script: 's.json' } }));
+  fs.writeFileSync(
+    path.join(dir, 'yoi.config.json'),
+    JSON.stringify({ model: { provider: 'scripted', script: 's.json' } }),
+  );
   const env = { ...process.env, YOI_RUNTIME_DIR: path.join(dir, 'run') };
   const config = await loadConfig({ cwd: dir, env, defaultPlugins: defaultPlugins() });
   const pod = await Pod.start({ config, host: createHostFromConfig(config), name: 'fan', env });
@@ -34,7 +37,9 @@ async function viaPod(clients) {
   await c.ready;
   c.go();
   // Send the run from a throwaway connection so no client shares the pod's process.
-  const s = net.connect(pod.paths.socket, () => s.end('{"method":"run","params":{"input":[{"kind":"text","content":"go"}]}}\n'));
+  const s = net.connect(pod.paths.socket, () =>
+    s.end('{"method":"run","params":{"input":[{"kind":"text","content":"go"}]}}\n'),
+  );
   const ms = await c.done;
   c.kill();
   await pod.stop();
@@ -47,7 +52,9 @@ async function viaPod(clients) {
 async function viaRaw(clients) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'yoi-raw-'));
   const server = await rawLineServer(path.join(dir, 'sock'));
-  const lines = chunks.map((text, i) => Buffer.from(`${encodeEvent({ event: 'text_delta', seq: i + 3, data: { text } })}\n`));
+  const lines = chunks.map((text, i) =>
+    Buffer.from(`${encodeEvent({ event: 'text_delta', seq: i + 3, data: { text } })}\n`),
+  );
   const c = spawnClients(path.join(dir, 'sock'), clients, DELTAS);
   await c.ready;
   c.go();
@@ -70,8 +77,12 @@ for (const n of [1, 8, 64]) {
   }
   const p = median(pod);
   const q = median(raw);
-  report(`fanout ${n} client(s)`, p / q, goals[n], { higherIsBetter: true, detail: `pod ${Math.round(p)} events/s per client, raw ${Math.round(q)}` });
+  report(`fanout ${n} client(s)`, p / q, goals[n], {
+    higherIsBetter: true,
+    detail: `pod ${Math.round(p)} events/s per client, raw ${Math.round(q)}`,
+  });
 }
 report('fanout: deltas received by the reading clients, of all sent', 1 - delivered.short / delivered.sent, 1, {
-  higherIsBetter: true, detail: `${delivered.sent - delivered.short} of ${delivered.sent} (${DELTAS}-delta runs), ${delivered.short} lost to lagged`,
+  higherIsBetter: true,
+  detail: `${delivered.sent - delivered.short} of ${delivered.sent} (${DELTAS}-delta runs), ${delivered.short} lost to lagged`,
 });

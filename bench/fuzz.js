@@ -19,19 +19,38 @@ const FILES = [
 const root = fileURLToPath(new URL('..', import.meta.url));
 const report = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'yoi-fuzz-')), 'report.jsonl');
 const started = Date.now();
-const r = spawnSync(process.execPath, [
-  '--experimental-vm-modules', '--no-warnings', 'node_modules/jest/bin/jest.js', '--testTimeout=7200000', ...FILES,
-], { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, env: { ...process.env, YOI_FUZZ_RUNS: String(RUNS), YOI_FUZZ_REPORT: report } });
+const r = spawnSync(
+  process.execPath,
+  ['--experimental-vm-modules', '--no-warnings', 'node_modules/jest/bin/jest.js', '--testTimeout=7200000', ...FILES],
+  {
+    cwd: root,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+    env: { ...process.env, YOI_FUZZ_RUNS: String(RUNS), YOI_FUZZ_REPORT: report },
+  },
+);
 if (r.status !== 0) process.stderr.write(r.stderr);
-const rows = fs.existsSync(report) ? fs.readFileSync(report, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l)) : [];
+const rows = fs.existsSync(report)
+  ? fs
+      .readFileSync(report, 'utf8')
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l))
+  : [];
 let cases = 0;
 let ms = 0;
 for (const row of rows) {
   cases += row.runs;
   ms += row.ms;
-  console.log(`  ${row.name}: ${row.runs} cases, ${Math.round((row.runs * 1000) / Math.max(1, row.ms))} cases/s${row.failure ? ` — FAILED: ${row.failure}` : ''}`);
+  console.log(
+    `  ${row.name}: ${row.runs} cases, ${Math.round((row.runs * 1000) / Math.max(1, row.ms))} cases/s${row.failure ? ` — FAILED: ${row.failure}` : ''}`,
+  );
 }
-const failures = rows.filter((row) => row.failure).length + (r.status === 0 ? 0 : rows.some((row) => row.failure) ? 0 : 1);
+const failures =
+  rows.filter((row) => row.failure).length + (r.status === 0 ? 0 : rows.some((row) => row.failure) ? 0 : 1);
 const wall = (Date.now() - started) / 1000;
-console.log(`fuzz: failures ${failures} (goal 0) ${failures === 0 ? 'OK' : 'MISSED'} — ${cases} cases in ${rows.length} properties, ${Math.round((cases * 1000) / Math.max(1, ms))} cases/s (${wall.toFixed(0)} s wall)`);
+console.log(
+  `fuzz: failures ${failures} (goal 0) ${failures === 0 ? 'OK' : 'MISSED'} — ${cases} cases in ${rows.length} properties, ${Math.round((cases * 1000) / Math.max(1, ms))} cases/s (${wall.toFixed(0)} s wall)`,
+);
 process.exitCode = failures === 0 ? 0 : 1;

@@ -17,7 +17,14 @@ const us = (ns) => Number(ns) / 1000;
 // Baseline: a bare line echo server in its own process.
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'yoi-echo-'));
 const sock = path.join(dir, 'sock');
-const echo = spawn(process.execPath, ['-e', `require('net').createServer(s=>s.on('data',d=>s.write(d))).listen(${JSON.stringify(sock)},()=>console.log('up'))`], { stdio: ['ignore', 'pipe', 'inherit'] });
+const echo = spawn(
+  process.execPath,
+  [
+    '-e',
+    `require('net').createServer(s=>s.on('data',d=>s.write(d))).listen(${JSON.stringify(sock)},()=>console.log('up'))`,
+  ],
+  { stdio: ['ignore', 'pipe', 'inherit'] },
+);
 await new Promise((r) => echo.stdout.once('data', r));
 const raw = await lineSocket(sock);
 const rtt = [];
@@ -56,5 +63,11 @@ fs.rmSync(dir, { recursive: true, force: true });
 
 const fmt = (xs) => `p50 ${pct(xs, 50).toFixed(0)} µs, p99 ${pct(xs, 99).toFixed(0)} µs`;
 console.log(`latency raw echo round trip: ${fmt(rtt)}`);
-report('latency run → first text_delta (p99 vs raw p99)', pct(first, 99) / pct(rtt, 99), 5, { higherIsBetter: false, detail: fmt(first) });
-report('latency run → run_end (p99 vs raw p99)', pct(end, 99) / pct(rtt, 99), 5, { higherIsBetter: false, detail: fmt(end) });
+report('latency run → first text_delta (p99 vs raw p99)', pct(first, 99) / pct(rtt, 99), 5, {
+  higherIsBetter: false,
+  detail: fmt(first),
+});
+report('latency run → run_end (p99 vs raw p99)', pct(end, 99) / pct(rtt, 99), 5, {
+  higherIsBetter: false,
+  detail: fmt(end),
+});

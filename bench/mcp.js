@@ -35,11 +35,16 @@ const med = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 // the same CALLS calls made concurrently with the SDK client: both keep their server busy, so
 // neither side pays for waking an idle process more often than the other.
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'yoi-bench-mcp-'));
-const reply = { tool_calls: Array.from({ length: CALLS }, () => ({ name: 'mcp__everything__echo', arguments: { message: MESSAGE } })) };
+const reply = {
+  tool_calls: Array.from({ length: CALLS }, () => ({ name: 'mcp__everything__echo', arguments: { message: MESSAGE } })),
+};
 const script = [];
 for (let r = 0; r < RUNS + 2; r++) script.push(reply, { text: 'done' });
 fs.writeFileSync(path.join(dir, 'script.json'), JSON.stringify(script));
-fs.writeFileSync(path.join(dir, 'yoi.config.json'), JSON.stringify({ model: { provider: 'scripted', script: 'script.json' } }));
+fs.writeFileSync(
+  path.join(dir, 'yoi.config.json'),
+  JSON.stringify({ model: { provider: 'scripted', script: 'script.json' } }),
+);
 const env = { ...process.env, YOI_RUNTIME_DIR: path.join(dir, 'run') };
 const loaded = await loadConfig({ cwd: dir, env, defaultPlugins: defaultPlugins() });
 // The calls start where the pod starts handling them (the first beforeToolCall tap) and end when
@@ -63,7 +68,10 @@ const config = { ...loaded, plugins: [clock(), ...defaultPlugins(), mcp({ server
 const pod = await Pod.start({ config, host: createHostFromConfig(config), name: 'bench-mcp', env });
 const podClient = await PodClient.connect({ socketPath: pod.paths.socket });
 const statePath = path.join(dir, 'run', 'bench-mcp', 'mcp.json');
-while (!fs.existsSync(statePath) || !JSON.parse(fs.readFileSync(statePath, 'utf8')).servers.every((s) => s.state === 'ready')) {
+while (
+  !fs.existsSync(statePath) ||
+  !JSON.parse(fs.readFileSync(statePath, 'utf8')).servers.every((s) => s.state === 'ready')
+) {
   await new Promise((r) => setTimeout(r, 20));
 }
 
@@ -89,7 +97,8 @@ async function podBatch() {
   await podClient.request({ method: 'run', params: { input: [{ kind: 'text', content: 'go' }] } });
   const end = await ended;
   off();
-  if (end.event !== 'run_end' || errors > 0 || results !== CALLS) throw new Error(`pod run: ${JSON.stringify(end)}, ${errors} errors, ${results} results`);
+  if (end.event !== 'run_end' || errors > 0 || results !== CALLS)
+    throw new Error(`pod run: ${JSON.stringify(end)}, ${errors} errors, ${results} results`);
   readMs.push(last - batchStart);
   return lastBroadcast - batchStart;
 }
@@ -98,7 +107,9 @@ const direct = new Client({ name: 'bench', version: '1' });
 await direct.connect(new StdioClientTransport(server));
 async function directBatch() {
   const t = performance.now();
-  const all = await Promise.all(Array.from({ length: CALLS }, () => direct.callTool({ name: 'echo', arguments: { message: MESSAGE } })));
+  const all = await Promise.all(
+    Array.from({ length: CALLS }, () => direct.callTool({ name: 'echo', arguments: { message: MESSAGE } })),
+  );
   const ms = performance.now() - t;
   if (all.some((r) => r.content[0].text !== `Echo: ${MESSAGE}`)) throw new Error('direct: wrong answer');
   return ms;
@@ -115,7 +126,9 @@ for (let r = 0; r < RUNS; r++) {
 }
 const p = med(podTimes);
 const d = med(directTimes);
-report('mcp tool calls via pod / direct SDK client', p / d, 1.3, { detail: `median of ${RUNS} batches of ${CALLS} concurrent 4 KiB echo calls: pod ${p.toFixed(1)} ms (read by a client: ${med(readMs).toFixed(1)} ms), direct ${d.toFixed(1)} ms` });
+report('mcp tool calls via pod / direct SDK client', p / d, 1.3, {
+  detail: `median of ${RUNS} batches of ${CALLS} concurrent 4 KiB echo calls: pod ${p.toFixed(1)} ms (read by a client: ${med(readMs).toFixed(1)} ms), direct ${d.toFixed(1)} ms`,
+});
 await podClient.close();
 await direct.close();
 await pod.stop();
@@ -126,7 +139,10 @@ const { POD_NODE_FLAGS } = await import('../dist/core/pod/podNodeFlags.js');
 function project(servers) {
   const d = fs.mkdtempSync(path.join(os.tmpdir(), 'yoi-bm-'));
   const plugins = servers ? `[...defaultPlugins(), mcp({ servers: ${JSON.stringify(servers)} })]` : 'defaultPlugins()';
-  fs.writeFileSync(path.join(d, 'yoi.config.ts'), `import { defaultPlugins } from 'yoi';\nimport { mcp } from 'yoi/plugins';\nexport default { plugins: ${plugins} };\n`);
+  fs.writeFileSync(
+    path.join(d, 'yoi.config.ts'),
+    `import { defaultPlugins } from 'yoi';\nimport { mcp } from 'yoi/plugins';\nexport default { plugins: ${plugins} };\n`,
+  );
   return d;
 }
 const three = { a: server, b: server, c: server };
@@ -142,7 +158,11 @@ async function listeningMs(which) {
   const cwd = dirs[which];
   const runtime = path.join(cwd, 'run');
   const t0 = Date.now();
-  const child = spawn(process.execPath, [...POD_NODE_FLAGS, bin, 'pod', 'start', '--name', name], { cwd, env: { ...process.env, YOI_RUNTIME_DIR: runtime }, stdio: ['ignore', 'pipe', 'ignore'] });
+  const child = spawn(process.execPath, [...POD_NODE_FLAGS, bin, 'pod', 'start', '--name', name], {
+    cwd,
+    env: { ...process.env, YOI_RUNTIME_DIR: runtime },
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
   await new Promise((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (c) => {
@@ -167,5 +187,7 @@ for (let i = 0; i < 7; i++) {
 }
 const n = med(noneMs);
 const t3 = med(threeMs);
-report('pod start until listening, 3 MCP servers / none', t3 / n, 1.1, { detail: `median: 3 servers ${t3.toFixed(0)} ms, none ${n.toFixed(0)} ms (7 starts each)` });
+report('pod start until listening, 3 MCP servers / none', t3 / n, 1.1, {
+  detail: `median: 3 servers ${t3.toFixed(0)} ms, none ${n.toFixed(0)} ms (7 starts each)`,
+});
 for (const d of [dir, ...Object.values(dirs)]) fs.rmSync(d, { recursive: true, force: true });

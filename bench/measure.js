@@ -18,7 +18,9 @@ export async function medianMs(fn, { runs = 7, warmup = 2 } = {}) {
 export function report(name, ratio, goal, { higherIsBetter, detail = '' } = {}) {
   const ok = higherIsBetter ? ratio >= goal : ratio <= goal;
   const rel = higherIsBetter ? '≥' : '≤';
-  console.log(`${name}: ratio ${ratio.toFixed(2)} (goal ${rel} ${goal}) ${ok ? 'OK' : 'MISSED'}${detail ? ` — ${detail}` : ''}`);
+  console.log(
+    `${name}: ratio ${ratio.toFixed(2)} (goal ${rel} ${goal}) ${ok ? 'OK' : 'MISSED'}${detail ? ` — ${detail}` : ''}`,
+  );
   if (!ok) process.exitCode = 1; // a missed goal is visible to scripts (bench/run.js)
   return ok;
 }

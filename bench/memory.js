@@ -8,7 +8,9 @@ import { rssOf, startPodProcess } from './support/startPodProcess.js';
 const MB = 1024 * 1024;
 const settle = () => new Promise((r) => setTimeout(r, 1500));
 
-const bare = spawn(process.execPath, ['-e', "require('net').createServer().listen(0,()=>console.log('up'))"], { stdio: ['ignore', 'pipe', 'inherit'] });
+const bare = spawn(process.execPath, ['-e', "require('net').createServer().listen(0,()=>console.log('up'))"], {
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
 await new Promise((r) => bare.stdout.once('data', r));
 await settle();
 const bareRss = rssOf(bare.pid);
@@ -31,7 +33,10 @@ for (const s of sockets) s.destroy();
 await pod.stop();
 
 console.log(`memory: bare node net server ${(bareRss / MB).toFixed(1)} MB; idle pod ${(idle / MB).toFixed(1)} MB`);
-report('memory: pod RSS with 64 idle clients vs 120 MB', with64 / (120 * MB), 1, { higherIsBetter: false, detail: `${(with64 / MB).toFixed(1)} MB` });
+report('memory: pod RSS with 64 idle clients vs 120 MB', with64 / (120 * MB), 1, {
+  higherIsBetter: false,
+  detail: `${(with64 / MB).toFixed(1)} MB`,
+});
 
 // Idle RSS on its own (goal ≤ 60 MiB), and the peak while a 2,000-chunk reply streams to a client
 // that reads it (scripted provider; RSS sampled every 5 ms; goal ≤ 1.3x the same pod idle).
@@ -39,7 +44,10 @@ const MiB = 1024 * 1024;
 const chunks = Array.from({ length: 2000 }, (_, i) => `tok${i} `);
 const scripted = await startPodProcess({
   name: 'mem',
-  files: { 's.json': JSON.stringify([{ chunks }]), 'yoi.config.json': JSON.stringify({ model: { provider: 'scripted', script: 's.json' } }) },
+  files: {
+    's.json': JSON.stringify([{ chunks }]),
+    'yoi.config.json': JSON.stringify({ model: { provider: 'scripted', script: 's.json' } }),
+  },
 });
 await settle();
 const idleScripted = rssOf(scripted.pid);
@@ -47,7 +55,9 @@ let peak = idleScripted;
 const sampler = setInterval(() => (peak = Math.max(peak, rssOf(scripted.pid))), 5);
 const client = net.connect(scripted.socket);
 await new Promise((r) => client.once('connect', r));
-client.write('{"method":"hello","params":{"protocol_version":2}}\n{"method":"run","params":{"input":[{"kind":"text","content":"go"}]}}\n');
+client.write(
+  '{"method":"hello","params":{"protocol_version":2}}\n{"method":"run","params":{"input":[{"kind":"text","content":"go"}]}}\n',
+);
 await new Promise((resolve) => {
   let tail = '';
   client.on('data', (d) => {
@@ -59,7 +69,11 @@ clearInterval(sampler);
 peak = Math.max(peak, rssOf(scripted.pid));
 client.destroy();
 await scripted.stop();
-report('memory: idle pod RSS vs 60 MiB', idle / (60 * MiB), 1, { higherIsBetter: false, detail: `${(idle / MiB).toFixed(1)} MiB` });
+report('memory: idle pod RSS vs 60 MiB', idle / (60 * MiB), 1, {
+  higherIsBetter: false,
+  detail: `${(idle / MiB).toFixed(1)} MiB`,
+});
 report('memory: peak RSS during a 2,000-chunk reply vs idle', peak / idleScripted, 1.3, {
-  higherIsBetter: false, detail: `${(peak / MiB).toFixed(1)} MiB vs ${(idleScripted / MiB).toFixed(1)} MiB idle`,
+  higherIsBetter: false,
+  detail: `${(peak / MiB).toFixed(1)} MiB vs ${(idleScripted / MiB).toFixed(1)} MiB idle`,
 });

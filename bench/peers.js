@@ -42,25 +42,35 @@ const server = await startPeerLlmServer();
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'yoi-bench-peers-'));
 // Removed however the bench ends (a peer's HOME and config live there).
 process.on('exit', () => fs.rmSync(root, { recursive: true, force: true }));
-const freePort = () => new Promise((resolve) => {
-  const s = net.createServer().listen(0, '127.0.0.1', () => {
-    const { port } = s.address();
-    s.close(() => resolve(port));
+const freePort = () =>
+  new Promise((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
   });
-});
 const peers = peerTools(root, server.origin, { opencodePort: await freePort() });
 
 // yoi: one project for the pod that stays up, one for the cold starts (one pod per scope).
 const yoiProject = (name) => {
   const d = path.join(root, name);
   fs.mkdirSync(d, { recursive: true });
-  fs.writeFileSync(path.join(d, 'yoi.config.json'), JSON.stringify({ model: { provider: 'openai-compatible', baseURL: `${server.origin}/v1`, model: MODEL, maxRetries: 0 } }));
+  fs.writeFileSync(
+    path.join(d, 'yoi.config.json'),
+    JSON.stringify({
+      model: { provider: 'openai-compatible', baseURL: `${server.origin}/v1`, model: MODEL, maxRetries: 0 },
+    }),
+  );
   return { dir: d, env: { ...process.env, YOI_RUNTIME_DIR: path.join(d, 'run') } };
 };
 const warm = yoiProject('yoi-warm');
 const cold = yoiProject('yoi-cold');
 const warmPod = await spawnPod(warm.dir, ['--name', 'warm']);
-const send = (prompt) => [process.execPath, [yoiBin, 'send', '--quiet', '--pod', 'warm', prompt], { cwd: warm.dir, env: warm.env }];
+const send = (prompt) => [
+  process.execPath,
+  [yoiBin, 'send', '--quiet', '--pod', 'warm', prompt],
+  { cwd: warm.dir, env: warm.env },
+];
 
 /**
  * Spawns `cmd args`; resolves with ms from the spawn to the first stdout byte (`first`) and to
@@ -89,7 +99,10 @@ function timed(cmd, args, { cwd, env, onSpawn } = {}) {
     child.once('error', reject);
     child.once('close', (code) => {
       clearTimeout(timer);
-      if (code !== 0) reject(new Error(`${path.basename(cmd)} ${args.join(' ')} exited ${code}: ${stderr.trim().split('\n').at(-1)}`));
+      if (code !== 0)
+        reject(
+          new Error(`${path.basename(cmd)} ${args.join(' ')} exited ${code}: ${stderr.trim().split('\n').at(-1)}`),
+        );
       else resolve({ first, firstAt, end: endAt, exit: performance.now() - t, bytes });
     });
   });
@@ -127,7 +140,10 @@ const coldYoi = async () => {
   const pod = await spawnPod(cold.dir, ['--name', 'cold']);
   try {
     const sentAt = performance.now();
-    const r = await timed(process.execPath, [yoiBin, 'send', '--quiet', '--pod', 'cold', 'hi'], { cwd: cold.dir, env: cold.env });
+    const r = await timed(process.execPath, [yoiBin, 'send', '--quiet', '--pod', 'cold', 'hi'], {
+      cwd: cold.dir,
+      env: cold.env,
+    });
     return { first: sentAt - t + r.first, ready: sentAt - t };
   } finally {
     await pod.stop();
@@ -141,7 +157,8 @@ async function drain(cmd, args, opts, extraRoots = []) {
   const r = await timed(cmd, args, { ...opts, onSpawn: (c) => peak.add(c.pid) });
   const reply = server.lastReply(CHUNKS);
   const rss = await peak.end();
-  if (!reply || r.bytes < CHUNKS * 5) throw new Error(`the 2,000-chunk reply did not come through (${r.bytes} bytes on stdout)`);
+  if (!reply || r.bytes < CHUNKS * 5)
+    throw new Error(`the 2,000-chunk reply did not come through (${r.bytes} bytes on stdout)`);
   return { ms: r.end - reply.firstByteAt, firstMs: r.firstAt - reply.firstByteAt, rss };
 }
 
@@ -156,13 +173,25 @@ try {
       const s = await timed(...send('hi'));
       const raw = await timed(process.execPath, [rawClient, warmPod.socket, 'run'], { cwd: warm.dir });
       const c = await coldYoi();
-      if (keep) [['version', v.exit], ['first', s.first], ['raw', raw.first], ['cold', c.first], ['ready', c.ready]].forEach(([row, x]) => push(row, 'yoi', x));
+      if (keep)
+        [
+          ['version', v.exit],
+          ['first', s.first],
+          ['raw', raw.first],
+          ['cold', c.first],
+          ['ready', c.ready],
+        ].forEach(([row, x]) => push(row, 'yoi', x));
     });
     for (const p of peers) {
       await attempt(p.name, async () => {
         const v = await timed(p.cmd, ['--version'], p);
         const s = await timed(p.cmd, p.oneShot('hi'), p);
-        if (keep) [['version', v.exit], ['first', s.first], ['cold', s.first]].forEach(([row, x]) => push(row, p.name, x));
+        if (keep)
+          [
+            ['version', v.exit],
+            ['first', s.first],
+            ['cold', s.first],
+          ].forEach(([row, x]) => push(row, p.name, x));
         if (p.native) {
           const nv = await timed(p.native, ['--version'], p);
           if (keep) push('native', p.name, nv.exit);
@@ -203,7 +232,10 @@ async function idleRss(cmd, args, { cwd, env, hello, ready }) {
   try {
     await new Promise((resolve, reject) => {
       let out = '';
-      const timer = setTimeout(() => reject(new Error(`${path.basename(cmd)} ${args[0]} did not answer in time`)), TIMEOUT_MS);
+      const timer = setTimeout(
+        () => reject(new Error(`${path.basename(cmd)} ${args[0]} did not answer in time`)),
+        TIMEOUT_MS,
+      );
       const look = (d) => {
         out = (out + d).slice(-65536);
         if (!out.includes(ready)) return;
@@ -233,23 +265,43 @@ for (let round = 0; round < IDLE_RUNS; round++) {
     push('idle', 'yoi', treeRss([pod.pid]));
     await pod.stop();
   });
-  for (const p of peers) await attempt(p.name, async () => push('idle', p.name, await idleRss(p.cmd, p.server.args, { ...p, ...p.server })));
+  for (const p of peers)
+    await attempt(p.name, async () => push('idle', p.name, await idleRss(p.cmd, p.server.args, { ...p, ...p.server })));
 }
 await server.close();
 
 const { printTable, median, versionCell } = await import('./support/peersTable.js');
 printTable(results, ['yoi', ...peers.map((p) => p.name)], { runs: RUNS, idleRuns: IDLE_RUNS });
 for (const p of peers.filter((x) => results.has(`native|${x.name}`))) {
-  console.log(`${p.name}'s native binary \`--version\` (what its node launcher runs): ${versionCell(results.get(`native|${p.name}`), results.get('node|node -e 0'))}`);
+  console.log(
+    `${p.name}'s native binary \`--version\` (what its node launcher runs): ${versionCell(results.get(`native|${p.name}`), results.get('node|node -e 0'))}`,
+  );
 }
-console.log(`versions: yoi ${JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version}, ${peers.map((p) => `${p.pkg}@${p.version}`).join(', ')}; node ${process.version}; load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+console.log(
+  `versions: yoi ${JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version}, ${peers.map((p) => `${p.pkg}@${p.version}`).join(', ')}; node ${process.version}; load ${os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}`,
+);
 for (const [tool, why] of failed) console.log(`${tool}: not measured — ${why}`);
 const codexCold = median(results.get('cold|Codex') ?? []);
 const codexDrain = median(results.get('drain|Codex') ?? []);
 let ok = !failed.has('yoi');
 if (Number.isFinite(codexCold)) {
-  ok = report('peers: cold one-shot first byte, yoi pod start + send vs Codex exec', median(results.get('cold|yoi')) / codexCold, 1.7, { detail: `${median(results.get('cold|yoi')).toFixed(0)} vs ${codexCold.toFixed(0)} ms` }) && ok;
-  ok = report('peers: 2,000-chunk reply drained, yoi send vs Codex exec', median(results.get('drain|yoi')) / codexDrain, 1, { detail: `${median(results.get('drain|yoi')).toFixed(0)} vs ${codexDrain.toFixed(0)} ms` }) && ok;
+  ok =
+    report(
+      'peers: cold one-shot first byte, yoi pod start + send vs Codex exec',
+      median(results.get('cold|yoi')) / codexCold,
+      1.7,
+      { detail: `${median(results.get('cold|yoi')).toFixed(0)} vs ${codexCold.toFixed(0)} ms` },
+    ) && ok;
+  ok =
+    report(
+      'peers: 2,000-chunk reply drained, yoi send vs Codex exec',
+      median(results.get('drain|yoi')) / codexDrain,
+      1,
+      { detail: `${median(results.get('drain|yoi')).toFixed(0)} vs ${codexDrain.toFixed(0)} ms` },
+    ) && ok;
 } else {
   console.log('peers: Codex not measured, goals 3 and 4 not checked');
   ok = false;

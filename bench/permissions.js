@@ -17,9 +17,18 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const ms = (ns) => Number(ns) / 1e6;
 
 const rounds = WARMUP + RUNS;
-const script = JSON.stringify(Array.from({ length: rounds }, () => [{ tool_calls: [{ name: 'Read', arguments: { file_path: 'a.txt' } }] }, { text: 'ok' }]).flat());
+const script = JSON.stringify(
+  Array.from({ length: rounds }, () => [
+    { tool_calls: [{ name: 'Read', arguments: { file_path: 'a.txt' } }] },
+    { text: 'ok' },
+  ]).flat(),
+);
 const model = { provider: 'scripted', script: 's.json' };
-const podWith = (config, name) => startPodProcess({ name, files: { 'a.txt': 'alpha\n', 's.json': script, 'yoi.config.json': JSON.stringify({ model, ...config }) } });
+const podWith = (config, name) =>
+  startPodProcess({
+    name,
+    files: { 'a.txt': 'alpha\n', 's.json': script, 'yoi.config.json': JSON.stringify({ model, ...config }) },
+  });
 const asking = await podWith({ permissions: { rules: [{ tool: 'Read', action: 'ask' }] } }, 'asking');
 const none = await podWith({ disablePlugins: ['yoi:permissions'] }, 'none');
 const allowing = await podWith({ permissions: { rules: [{ tool: 'Read', action: 'allow' }] } }, 'allowing');
@@ -54,7 +63,11 @@ async function round(c, answer) {
 const withAsk = [];
 const without = [];
 const byRule = [];
-const kinds = [[ca, true, withAsk], [cn, false, without], [cw, false, byRule]];
+const kinds = [
+  [ca, true, withAsk],
+  [cn, false, without],
+  [cw, false, byRule],
+];
 for (let i = 0; i < rounds; i++) {
   // The order turns each round, so no pod always runs right after another.
   for (let k = 0; k < kinds.length; k++) {
@@ -75,8 +88,16 @@ for (const c of [ca, cn, cw]) c.close();
 await Promise.all([asking, none, allowing].map((p) => p.stop()));
 
 const [a, n, w] = [median(withAsk), median(without), median(byRule)];
-console.log(`permissions info: allowed by a rule ${w.toFixed(2)} ms (+${(w - n).toFixed(2)} ms); ask → reply ${a.toFixed(2)} ms vs no policy ${n.toFixed(2)} ms (ratio ${(a / n).toFixed(2)}); one client round trip (permission_list) ${median(trip).toFixed(2)} ms, part of every ask`);
-const ok = report('permissions: ms added by an ask answered at once, p50 (run → tool_result, the reaction taken off) vs no policy', a - n, 2, {
-  higherIsBetter: false, detail: `${a.toFixed(2)} ms vs ${n.toFixed(2)} ms (median of ${RUNS})`,
-});
+console.log(
+  `permissions info: allowed by a rule ${w.toFixed(2)} ms (+${(w - n).toFixed(2)} ms); ask → reply ${a.toFixed(2)} ms vs no policy ${n.toFixed(2)} ms (ratio ${(a / n).toFixed(2)}); one client round trip (permission_list) ${median(trip).toFixed(2)} ms, part of every ask`,
+);
+const ok = report(
+  'permissions: ms added by an ask answered at once, p50 (run → tool_result, the reaction taken off) vs no policy',
+  a - n,
+  2,
+  {
+    higherIsBetter: false,
+    detail: `${a.toFixed(2)} ms vs ${n.toFixed(2)} ms (median of ${RUNS})`,
+  },
+);
 process.exitCode = ok ? 0 : 1;

@@ -24,12 +24,18 @@ fs.writeFileSync(path.join(dir, '.yoi', 'knowledge', 'style.md'), '---\ntitle: S
 const env = { ...process.env, YOI_RUNTIME_DIR: path.join(dir, 'run') };
 
 const TicketKind = defineSegmentKind({
-  kind: 'ticket_ref', schema: z.object({ kind: z.literal('ticket_ref'), id: z.string().regex(/^[A-Z]+-\d+$/) }), sigil: '!', field: 'id', description: 'a ticket',
+  kind: 'ticket_ref',
+  schema: z.object({ kind: z.literal('ticket_ref'), id: z.string().regex(/^[A-Z]+-\d+$/) }),
+  sigil: '!',
+  field: 'id',
+  description: 'a ticket',
 });
 const tickets = definePlugin({
   name: 'bench:tickets',
   apply(api) {
-    api.segmentKind(TicketKind).resolve(async (segment) => ({ type: 'context', label: `Ticket: ${segment.id}`, text: `ticket ${segment.id}` }));
+    api
+      .segmentKind(TicketKind)
+      .resolve(async (segment) => ({ type: 'context', label: `Ticket: ${segment.id}`, text: `ticket ${segment.id}` }));
   },
 });
 
@@ -49,10 +55,15 @@ for (let round = 0; round < 3; round++) {
   withNone.push(await medianMs(() => startStop(echoOnly), { runs: 7, warmup: 1 }));
 }
 const med = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-report('plugin-host: pod start + stop, default plugins vs the echo provider alone', med(withDefaults) / med(withNone), 1.1, {
-  higherIsBetter: false,
-  detail: `defaults ${med(withDefaults).toFixed(1)} ms (${full.length} plugins), echo alone ${med(withNone).toFixed(1)} ms`,
-});
+report(
+  'plugin-host: pod start + stop, default plugins vs the echo provider alone',
+  med(withDefaults) / med(withNone),
+  1.1,
+  {
+    higherIsBetter: false,
+    detail: `defaults ${med(withDefaults).toFixed(1)} ms (${full.length} plugins), echo alone ${med(withNone).toFixed(1)} ms`,
+  },
+);
 
 // Resolution with and without the kinds declared.
 const config = { ...base, plugins: [...defaultPlugins(), tickets()] };
@@ -68,7 +79,8 @@ const undeclared = new SegmentKindRegistry();
 const resolve = async (kinds) => {
   const signal = new AbortController().signal;
   const r = await resolveSegments(pod.host.hooks, kinds, input, (index) => ({ ...pod.info, index, signal, input }));
-  if (r.alerts.length > 0 || r.contextItems.length !== 1000) throw new Error(`${r.contextItems.length} items; ${r.alerts.slice(0, 3).join('; ')}`);
+  if (r.alerts.length > 0 || r.contextItems.length !== 1000)
+    throw new Error(`${r.contextItems.length} items; ${r.alerts.slice(0, 3).join('; ')}`);
 };
 const typed = [];
 const plain = [];

@@ -30,7 +30,7 @@ function timed(args, { firstByte }) {
     child.stdout.resume();
     child.stderr.resume();
     child.once('error', reject);
-    child.once('close', () => resolve(firstByte ? at ?? NaN : performance.now() - t));
+    child.once('close', () => resolve(firstByte ? (at ?? NaN) : performance.now() - t));
   });
 }
 
@@ -58,9 +58,10 @@ try {
       }
     }
     const [y, r] = [stats(yoiTimes), stats(rawTimes)];
-    ok = report(`pod-commands ${c.name} vs a raw socket client`, y.median / r.median, 2, {
-      detail: `yoi ${y.median.toFixed(1)} ms (${y.min.toFixed(0)}–${y.max.toFixed(0)}), raw ${r.median.toFixed(1)} ms (${r.min.toFixed(0)}–${r.max.toFixed(0)})`,
-    }) && ok;
+    ok =
+      report(`pod-commands ${c.name} vs a raw socket client`, y.median / r.median, 2, {
+        detail: `yoi ${y.median.toFixed(1)} ms (${y.min.toFixed(0)}–${y.max.toFixed(0)}), raw ${r.median.toFixed(1)} ms (${r.min.toFixed(0)}–${r.max.toFixed(0)})`,
+      }) && ok;
   }
 } finally {
   await pod.stop();

@@ -18,12 +18,14 @@ const event = (child, i) => ({ kind: 'errored', pod_name: `child-${child}`, mess
 
 async function viaOutbox(socketPath) {
   const t = performance.now();
-  await Promise.all(Array.from({ length: CHILDREN }, async (_, child) => {
-    const outbox = new PodEventOutbox({ socketPath, clientName: `pod/child-${child}`, log: (l) => console.error(l) });
-    for (let i = 0; i < per; i++) outbox.send(event(child, i));
-    if (!(await outbox.drain(600_000))) throw new Error('reports were not all delivered');
-    outbox.close();
-  }));
+  await Promise.all(
+    Array.from({ length: CHILDREN }, async (_, child) => {
+      const outbox = new PodEventOutbox({ socketPath, clientName: `pod/child-${child}`, log: (l) => console.error(l) });
+      for (let i = 0; i < per; i++) outbox.send(event(child, i));
+      if (!(await outbox.drain(600_000))) throw new Error('reports were not all delivered');
+      outbox.close();
+    }),
+  );
   return performance.now() - t;
 }
 
@@ -38,15 +40,21 @@ function connectWriteClose(socketPath, line) {
 
 async function raw(socketPath) {
   const t = performance.now();
-  await Promise.all(Array.from({ length: CHILDREN }, async (_, child) => {
-    for (let i = 0; i < per; i++) await connectWriteClose(socketPath, `${JSON.stringify({ method: 'pod_event', params: event(child, i) })}\n`);
-  }));
+  await Promise.all(
+    Array.from({ length: CHILDREN }, async (_, child) => {
+      for (let i = 0; i < per; i++)
+        await connectWriteClose(socketPath, `${JSON.stringify({ method: 'pod_event', params: event(child, i) })}\n`);
+    }),
+  );
   return performance.now() - t;
 }
 
 const times = { outbox: [], raw: [] };
 for (let round = 0; round < ROUNDS; round++) {
-  for (const [name, fn] of [['raw', raw], ['outbox', viaOutbox]]) {
+  for (const [name, fn] of [
+    ['raw', raw],
+    ['outbox', viaOutbox],
+  ]) {
     const pod = await startPodProcess({ name: 'parent' });
     times[name].push(await fn(pod.socket));
     await pod.stop();

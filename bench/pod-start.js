@@ -17,22 +17,29 @@ const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'yoi-bps-')));
 const env = { ...process.env, YOI_RUNTIME_DIR: path.join(dir, 'run') };
 
 /** ms from spawning the pod (as the `yoi` executable starts it: its shebang's flags) to `listening`. */
-const podStart = (i) => new Promise((resolve, reject) => {
-  const t = performance.now();
-  const child = spawn(process.execPath, [...POD_NODE_FLAGS, bin, 'pod', 'start', '--name', `p${i}`], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  let ms;
-  child.stdout.on('data', (d) => {
-    out += d;
-    if (ms === undefined && out.includes('listening ')) {
-      ms = performance.now() - t;
-      child.kill('SIGTERM');
-    }
+const podStart = (i) =>
+  new Promise((resolve, reject) => {
+    const t = performance.now();
+    const child = spawn(process.execPath, [...POD_NODE_FLAGS, bin, 'pod', 'start', '--name', `p${i}`], {
+      cwd: dir,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let ms;
+    child.stdout.on('data', (d) => {
+      out += d;
+      if (ms === undefined && out.includes('listening ')) {
+        ms = performance.now() - t;
+        child.kill('SIGTERM');
+      }
+    });
+    child.stderr.resume();
+    child.once('error', reject);
+    child.once('exit', (code) =>
+      ms === undefined ? reject(new Error(`pod exited with ${code}: ${out}`)) : resolve(ms),
+    );
   });
-  child.stderr.resume();
-  child.once('error', reject);
-  child.once('exit', (code) => (ms === undefined ? reject(new Error(`pod exited with ${code}: ${out}`)) : resolve(ms)));
-});
 const node = () => {
   const t = performance.now();
   execFileSync(process.execPath, ['-e', '0']);

@@ -6,19 +6,46 @@ import { performance } from 'node:perf_hooks';
 import { report } from './measure.js';
 
 const words = 'the quick brown fox jumps over the lazy dog while reading src/index.ts line 42 of 1.5 KiB'.split(' ');
-const source = Array.from({ length: 200 }, (_, i) => `${String(i + 1).padStart(6)}\tconst value${i} = compute(${i} * 1.5, "item-${i}"); // ${words[i % words.length]}`).join('\n');
+const source = Array.from(
+  { length: 200 },
+  (_, i) =>
+    `${String(i + 1).padStart(6)}\tconst value${i} = compute(${i} * 1.5, "item-${i}"); // ${words[i % words.length]}`,
+).join('\n');
 const output = source.slice(0, 4096);
 
 const lines = [];
 for (let i = 0; i < 2000; i++) {
   const r = i % 100;
-  if (r < 90) lines.push(['event', encodeEvent({ event: 'text_delta', data: { text: `${words[i % words.length]} ` } })]);
-  else if (r < 95) lines.push(['event', encodeEvent({ event: 'tool_result', data: { id: `call_${i}`, summary: 'Read 200 line(s) from /src/a.ts', output, is_error: false } })]);
-  else lines.push(['method', encodeMethod({ method: 'run', params: { input: [
-    { kind: 'text', content: 'please review ' },
-    { kind: 'paste', id: 1, chars: 120, lines: 3, content: 'line one\nline two\nline three with some more text to make it realistic' },
-    { kind: 'file_ref', path: 'src/main.ts' },
-  ] } })]);
+  if (r < 90)
+    lines.push(['event', encodeEvent({ event: 'text_delta', data: { text: `${words[i % words.length]} ` } })]);
+  else if (r < 95)
+    lines.push([
+      'event',
+      encodeEvent({
+        event: 'tool_result',
+        data: { id: `call_${i}`, summary: 'Read 200 line(s) from /src/a.ts', output, is_error: false },
+      }),
+    ]);
+  else
+    lines.push([
+      'method',
+      encodeMethod({
+        method: 'run',
+        params: {
+          input: [
+            { kind: 'text', content: 'please review ' },
+            {
+              kind: 'paste',
+              id: 1,
+              chars: 120,
+              lines: 3,
+              content: 'line one\nline two\nline three with some more text to make it realistic',
+            },
+            { kind: 'file_ref', path: 'src/main.ts' },
+          ],
+        },
+      }),
+    ]);
 }
 const bytes = lines.reduce((n, [, l]) => n + Buffer.byteLength(l), 0);
 

@@ -21,7 +21,9 @@ const chunk = (delta, finish = null) =>
 const frames = [chunk({ role: 'assistant', content: '' })];
 for (let i = 0; i < TOKENS; i++) frames.push(chunk({ content: ` w${i % 1000}` }));
 frames.push(chunk({}, 'stop'));
-frames.push(`data: ${JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: 'bench', choices: [], usage: { prompt_tokens: 50, completion_tokens: TOKENS, total_tokens: TOKENS + 50 } })}\n\n`);
+frames.push(
+  `data: ${JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: 'bench', choices: [], usage: { prompt_tokens: 50, completion_tokens: TOKENS, total_tokens: TOKENS + 50 } })}\n\n`,
+);
 frames.push('data: [DONE]\n\n');
 // Sent in 16 KiB writes, as a server flushing tokens as they come would.
 const body = Buffer.from(frames.join(''));
@@ -41,7 +43,10 @@ await new Promise((r) => server.listen(0, '127.0.0.1', r));
 const baseURL = `http://127.0.0.1:${server.address().port}/v1`;
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'yoi-bench-provider-'));
-fs.writeFileSync(path.join(dir, 'yoi.config.json'), JSON.stringify({ model: { provider: 'openai-compatible', baseURL, model: 'bench', maxRetries: 0 } }));
+fs.writeFileSync(
+  path.join(dir, 'yoi.config.json'),
+  JSON.stringify({ model: { provider: 'openai-compatible', baseURL, model: 'bench', maxRetries: 0 } }),
+);
 const env = { ...process.env, YOI_RUNTIME_DIR: path.join(dir, 'run') };
 const config = await loadConfig({ cwd: dir, env, defaultPlugins: defaultPlugins() });
 const pod = await Pod.start({ config, host: createHostFromConfig(config), name: 'bench', env });
@@ -49,7 +54,13 @@ const client = await PodClient.connect({ socketPath: pod.paths.socket });
 
 const model = createOpenAICompatible({ name: 'bench', baseURL, includeUsage: true }).chatModel('bench');
 const direct = async () => {
-  const result = streamText({ model, system: 'You are a benchmark.', messages: [{ role: 'user', content: 'go' }], maxRetries: 0, onError: () => undefined });
+  const result = streamText({
+    model,
+    system: 'You are a benchmark.',
+    messages: [{ role: 'user', content: 'go' }],
+    maxRetries: 0,
+    onError: () => undefined,
+  });
   let text = '';
   for await (const part of result.fullStream) if (part.type === 'text-delta') text += part.text;
   if (text !== expected) throw new Error(`direct: got ${text.length} chars`);
@@ -64,7 +75,8 @@ const viaPod = async () => {
   await client.request({ method: 'run', params: { input: [{ kind: 'text', content: 'go' }] } });
   const end = await ended;
   off();
-  if (end.event !== 'run_end' || text !== expected) throw new Error(`pod: ${JSON.stringify(end)}, ${text.length} chars`);
+  if (end.event !== 'run_end' || text !== expected)
+    throw new Error(`pod: ${JSON.stringify(end)}, ${text.length} chars`);
 };
 
 // Interleaved so both see the same machine load.

@@ -68,12 +68,18 @@ async function lineClient(kind, target, token) {
 
 const script = [];
 for (let i = 0; i < 2 * ROUNDS; i++) script.push({ chunks: Array.from({ length: DELTAS }, (_, j) => `tok${j} `) });
-const pod = await startPodProcess({ name: 'remote', args: ['--listen', 'ws://127.0.0.1:0'], files: {
-  's.json': JSON.stringify(script),
-  'yoi.config.json': JSON.stringify({ model: { provider: 'scripted', script: 's.json' } }),
-} });
+const pod = await startPodProcess({
+  name: 'remote',
+  args: ['--listen', 'ws://127.0.0.1:0'],
+  files: {
+    's.json': JSON.stringify(script),
+    'yoi.config.json': JSON.stringify({ model: { provider: 'scripted', script: 's.json' } }),
+  },
+});
 const podDir = path.join(pod.dir, 'run', 'remote');
-const { listen: [url] } = JSON.parse(fs.readFileSync(path.join(podDir, 'endpoints.json'), 'utf8'));
+const {
+  listen: [url],
+} = JSON.parse(fs.readFileSync(path.join(podDir, 'endpoints.json'), 'utf8'));
 const token = fs.readFileSync(path.join(podDir, 'token'), 'utf8').trim();
 
 // (2) first: the scripted replies come before the echo ones. The counting clients live in
@@ -117,8 +123,15 @@ await pod.stop();
 
 const fmt = (xs) => `p50 ${median(xs).toFixed(0)} µs, p99 ${pct(xs, 99).toFixed(0)} µs`;
 report('remote run → first text_delta, ws vs socket (p50)', median(first.ws) / median(first.socket), 1.5, {
-  higherIsBetter: false, detail: `ws ${fmt(first.ws)}; socket ${fmt(first.socket)}`,
+  higherIsBetter: false,
+  detail: `ws ${fmt(first.ws)}; socket ${fmt(first.socket)}`,
 });
-report(`remote fan-out to ${CLIENTS} clients, ws vs socket (events/s per client)`, median(rate.ws) / median(rate.socket), 0.7, {
-  higherIsBetter: true, detail: `ws ${Math.round(median(rate.ws))}/s, socket ${Math.round(median(rate.socket))}/s per client`,
-});
+report(
+  `remote fan-out to ${CLIENTS} clients, ws vs socket (events/s per client)`,
+  median(rate.ws) / median(rate.socket),
+  0.7,
+  {
+    higherIsBetter: true,
+    detail: `ws ${Math.round(median(rate.ws))}/s, socket ${Math.round(median(rate.socket))}/s per client`,
+  },
+);

@@ -25,8 +25,14 @@ for (let i = 0; i < 100; i++) {
 }
 const paste = 'pasted text line with words in it\n'.repeat(Math.ceil(10_000_000 / 34)).slice(0, 10_000_000);
 const runs = 5;
-fs.writeFileSync(path.join(dir, 'script.json'), JSON.stringify(Array.from({ length: runs + 3 }, () => ({ text: 'ok' }))));
-fs.writeFileSync(path.join(dir, 'yoi.config.json'), JSON.stringify({ model: { provider: 'scripted', script: 'script.json' } }));
+fs.writeFileSync(
+  path.join(dir, 'script.json'),
+  JSON.stringify(Array.from({ length: runs + 3 }, () => ({ text: 'ok' }))),
+);
+fs.writeFileSync(
+  path.join(dir, 'yoi.config.json'),
+  JSON.stringify({ model: { provider: 'scripted', script: 'script.json' } }),
+);
 
 const env = { ...process.env, YOI_RUNTIME_DIR: path.join(dir, 'run') };
 const config = await loadConfig({ cwd: dir, env, defaultPlugins: defaultPlugins() });
@@ -39,30 +45,46 @@ const input = [
 ];
 
 // The resolution stage, exactly as the controller calls it on this pod: its hooks, plugins, scope.
-const stage = await medianMs(async () => {
-  const signal = new AbortController().signal;
-  const r = await resolveSegments(pod.host.hooks, pod.host.segmentKinds, input, (index) => ({ ...pod.info, index, signal, input }));
-  if (r.alerts.length > 0 || r.contextItems.length !== 100) throw new Error(r.alerts.join('; '));
-}, { runs: 9, warmup: 2 });
+const stage = await medianMs(
+  async () => {
+    const signal = new AbortController().signal;
+    const r = await resolveSegments(pod.host.hooks, pod.host.segmentKinds, input, (index) => ({
+      ...pod.info,
+      index,
+      signal,
+      input,
+    }));
+    if (r.alerts.length > 0 || r.contextItems.length !== 100) throw new Error(r.alerts.join('; '));
+  },
+  { runs: 9, warmup: 2 },
+);
 
-const viaPod = await medianMs(async () => {
-  const ended = client.waitFor((e) => e.event === 'run_end' || e.event === 'error', 60_000);
-  await client.request({ method: 'run', params: { input } }, 60_000);
-  const end = await ended;
-  if (end.event !== 'run_end') throw new Error(JSON.stringify(end));
-}, { runs, warmup: 1 });
+const viaPod = await medianMs(
+  async () => {
+    const ended = client.waitFor((e) => e.event === 'run_end' || e.event === 'error', 60_000);
+    await client.request({ method: 'run', params: { input } }, 60_000);
+    const end = await ended;
+    if (end.event !== 'run_end') throw new Error(JSON.stringify(end));
+  },
+  { runs, warmup: 1 },
+);
 
-const baseline = await medianMs(async () => {
-  let text = 'review all of this' + paste;
-  for (const p of files) text += `\n[File: ${p}]\n${await fs.promises.readFile(path.join(dir, p), 'utf8')}`;
-  if (text.length < 20_000_000) throw new Error('short');
-}, { runs: 9, warmup: 2 });
+const baseline = await medianMs(
+  async () => {
+    let text = 'review all of this' + paste;
+    for (const p of files) text += `\n[File: ${p}]\n${await fs.promises.readFile(path.join(dir, p), 'utf8')}`;
+    if (text.length < 20_000_000) throw new Error('short');
+  },
+  { runs: 9, warmup: 2 },
+);
 
 await client.close();
 await pod.stop();
 fs.rmSync(dir, { recursive: true, force: true });
-report('resolve: 10 MB paste + 100 file refs, the pod\'s resolution stage vs readFile+concat', stage / baseline, 1.5, {
+report("resolve: 10 MB paste + 100 file refs, the pod's resolution stage vs readFile+concat", stage / baseline, 1.5, {
   higherIsBetter: false,
   detail: `stage ${stage.toFixed(1)} ms, readFile+concat ${baseline.toFixed(1)} ms`,
 });
-console.log(`resolve: whole run round trip (client encode, socket, decode, resolve, session log + fsync, user_message echo, reply): ${viaPod.toFixed(0)} ms = ${(viaPod / baseline).toFixed(1)}x readFile+concat (informational)`);
+console.log(
+  `resolve: whole run round trip (client encode, socket, decode, resolve, session log + fsync, user_message echo, reply): ${viaPod.toFixed(0)} ms = ${(viaPod / baseline).toFixed(1)}x readFile+concat (informational)`,
+);

@@ -7,7 +7,11 @@ import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const dir = fileURLToPath(new URL('.', import.meta.url));
-const all = fs.readdirSync(dir).filter((f) => f.endsWith('.js') && !['run.js', 'measure.js'].includes(f)).map((f) => f.slice(0, -3)).sort();
+const all = fs
+  .readdirSync(dir)
+  .filter((f) => f.endsWith('.js') && !['run.js', 'measure.js'].includes(f))
+  .map((f) => f.slice(0, -3))
+  .sort();
 // Run only when named: the soak (30 minutes), the peers (installs other CLIs from npm, opt-in).
 const ON_REQUEST = ['soak', 'peers'];
 const wanted = process.argv.slice(2);

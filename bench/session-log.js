@@ -24,7 +24,12 @@ const message = (role, text) => ({ type: 'message', role, content: [{ type: 'tex
 function runEntries(i) {
   const reply = `reply ${i} `.padEnd(1024, 'x');
   return [
-    { type: 'user_input', ts: Date.now(), segments: [{ kind: 'text', content: `question ${i}` }], items: [message('user', `question ${i}`)] },
+    {
+      type: 'user_input',
+      ts: Date.now(),
+      segments: [{ kind: 'text', content: `question ${i}` }],
+      items: [message('user', `question ${i}`)],
+    },
     { type: 'items', ts: Date.now(), source: 'assistant', items: [message('assistant', reply)] },
     { type: 'usage', ts: Date.now(), turn: i, input_tokens: 1200 + i, output_tokens: 256 },
     { type: 'run_end', ts: Date.now(), result: 'finished' },
@@ -32,7 +37,17 @@ function runEntries(i) {
 }
 
 function chained(round) {
-  const start = { type: 'session_start', v: 1, ts: Date.now(), session_id: `c${round}`, pod_name: 'bench', cwd: dir, provider: 'echo', model: 'echo', system_prompt: 'You help.' };
+  const start = {
+    type: 'session_start',
+    v: 1,
+    ts: Date.now(),
+    session_id: `c${round}`,
+    pod_name: 'bench',
+    cwd: dir,
+    provider: 'echo',
+    model: 'echo',
+    system_prompt: 'You help.',
+  };
   const log = SessionLog.create(dir, `c${round}`, start);
   const t = performance.now();
   for (let i = 0; i < RUNS; i++) {
@@ -76,7 +91,17 @@ function writeLogs(sub, runsPerLog) {
   const d = path.join(dir, sub);
   for (let s = 0; s < 100; s++) {
     const id = `0190${String(s).padStart(4, '0')}-0000-7000-8000-000000000000`;
-    const log = SessionLog.create(d, id, { type: 'session_start', v: 1, ts: Date.now(), session_id: id, pod_name: `pod${s % 5}`, cwd: dir, provider: 'echo', model: 'echo', system_prompt: 'You help.' });
+    const log = SessionLog.create(d, id, {
+      type: 'session_start',
+      v: 1,
+      ts: Date.now(),
+      session_id: id,
+      pod_name: `pod${s % 5}`,
+      cwd: dir,
+      provider: 'echo',
+      model: 'echo',
+      system_prompt: 'You help.',
+    });
     for (let i = 0; i < runsPerLog; i++) for (const e of runEntries(i)) log.append(e);
     log.close();
   }

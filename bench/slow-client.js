@@ -8,7 +8,10 @@ import { rssOf, startPodProcess } from './support/startPodProcess.js';
 
 const DELTAS = Number(process.env.SLOW_DELTAS ?? 100_000);
 const chunks = Array.from({ length: DELTAS }, (_, i) => `token number ${i} `);
-const files = { 's.json': JSON.stringify([{ chunks }]), 'yoi.config.json': JSON.stringify({ model: { provider: 'scripted', script: 's.json' } }) };
+const files = {
+  's.json': JSON.stringify([{ chunks }]),
+  'yoi.config.json': JSON.stringify({ model: { provider: 'scripted', script: 's.json' } }),
+};
 
 async function run(stalled) {
   const pod = await startPodProcess({ files });
@@ -18,7 +21,9 @@ async function run(stalled) {
   let peak = before;
   const sampler = setInterval(() => (peak = Math.max(peak, rssOf(pod.pid))), 10);
   clients.go();
-  const s = net.connect(pod.socket, () => s.end('{"method":"run","params":{"input":[{"kind":"text","content":"go"}]}}\n'));
+  const s = net.connect(pod.socket, () =>
+    s.end('{"method":"run","params":{"input":[{"kind":"text","content":"go"}]}}\n'),
+  );
   const ms = await clients.done;
   clearInterval(sampler);
   clients.kill();

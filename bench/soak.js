@@ -37,9 +37,14 @@ for (const [rel, content] of Object.entries(soakFiles())) {
 }
 // About 40 LLM requests a second at most; the rest (if any) is answered like echo.
 fs.writeFileSync(path.join(dir, 's.json'), JSON.stringify(soakScript(seededRandom(SEED), Math.ceil(MINUTES * 2400))));
-fs.writeFileSync(path.join(dir, 'yoi.config.json'), JSON.stringify({
-  name: 'soak', model: { provider: 'scripted', script: 's.json' }, compaction: { threshold: 12_000, retainedTokens: 3000 },
-}));
+fs.writeFileSync(
+  path.join(dir, 'yoi.config.json'),
+  JSON.stringify({
+    name: 'soak',
+    model: { provider: 'scripted', script: 's.json' },
+    compaction: { threshold: 12_000, retainedTokens: 3000 },
+  }),
+);
 const env = { ...process.env, YOI_RUNTIME_DIR: path.join(dir, 'run') };
 const cli = (args) => {
   const r = spawnSync(process.execPath, [BIN, ...args], { cwd: dir, env, encoding: 'utf8', timeout: 60_000 });
@@ -48,7 +53,13 @@ const cli = (args) => {
 };
 
 const pod = await spawnPod(dir, []);
-const connect = (name, onEvent) => PodClient.connect({ socketPath: pod.socket, clientName: name, requestTimeoutMs: REQUEST_TIMEOUT, ...(onEvent ? { onEvent } : {}) });
+const connect = (name, onEvent) =>
+  PodClient.connect({
+    socketPath: pod.socket,
+    clientName: name,
+    requestTimeoutMs: REQUEST_TIMEOUT,
+    ...(onEvent ? { onEvent } : {}),
+  });
 const ledger = runLedger();
 const observer = await connect('soak/observer', ledger.onEvent);
 
@@ -70,17 +81,30 @@ async function request(client, method, action) {
     if (method.method === 'run') acceptedRuns++;
   } catch (e) {
     if (e.code === 'YOI_ERR_TIMEOUT' || e.code === 'YOI_ERR_CONNECTION') unanswered++;
-    count(`${action} ${e.code === 'YOI_ERR_TIMEOUT' || e.code === 'YOI_ERR_CONNECTION' ? e.code : e.message.split(':')[0]}`);
+    count(
+      `${action} ${e.code === 'YOI_ERR_TIMEOUT' || e.code === 'YOI_ERR_CONNECTION' ? e.code : e.message.split(':')[0]}`,
+    );
   } finally {
     latencies.push(performance.now() - t);
   }
 }
 
 function input(rand) {
-  const segments = [{ kind: 'text', content: `task ${rand.int(0, 1e6)}: ${rand.pick(['look at', 'fix', 'explain'])} src/module${rand.int(0, 5)}.ts` }];
+  const segments = [
+    {
+      kind: 'text',
+      content: `task ${rand.int(0, 1e6)}: ${rand.pick(['look at', 'fix', 'explain'])} src/module${rand.int(0, 5)}.ts`,
+    },
+  ];
   if (rand.chance(0.2)) {
     const content = 'pasted line\n'.repeat(rand.int(10, 1500));
-    segments.push({ kind: 'paste', id: rand.int(1, 1000), chars: content.length, lines: content.split('\n').length, content });
+    segments.push({
+      kind: 'paste',
+      id: rand.int(1, 1000),
+      chars: content.length,
+      lines: content.split('\n').length,
+      content,
+    });
   }
   return segments;
 }
@@ -93,7 +117,12 @@ async function actor(i) {
     await new Promise((r) => setTimeout(r, rand.int(0, 300)));
     const r = rand.next();
     if (r < 0.3) await request(client, { method: 'run', params: { input: input(rand) } }, 'run');
-    else if (r < 0.45) await request(client, { method: 'notify', params: { message: `note ${rand.int(0, 1e6)} from client ${i}` } }, 'notify');
+    else if (r < 0.45)
+      await request(
+        client,
+        { method: 'notify', params: { message: `note ${rand.int(0, 1e6)} from client ${i}` } },
+        'notify',
+      );
     else if (r < 0.55) await request(client, { method: 'cancel' }, 'cancel');
     else if (r < 0.66) await request(client, { method: 'pause' }, 'pause');
     else if (r < 0.8) await request(client, { method: 'resume' }, 'resume');
@@ -113,7 +142,8 @@ clearInterval(sampler);
 
 // Bring the pod to rest: abandon a paused run, cancel a live one, let a compaction end.
 for (let tries = 0; !ledger.idle() && tries < 100; tries++) {
-  if (observer.status === 'paused' || observer.status === 'running') await observer.request({ method: 'cancel' }).catch(() => undefined);
+  if (observer.status === 'paused' || observer.status === 'running')
+    await observer.request({ method: 'cancel' }).catch(() => undefined);
   await new Promise((r) => setTimeout(r, 100));
 }
 
@@ -124,9 +154,18 @@ const check = (ok, what) => {
 check(ledger.idle(), `the pod did not come to rest (status ${observer.status})`);
 check(ledger.violations.length === 0, `terminal events: ${ledger.violations.join('; ')}`);
 check(ledger.runs === ledger.terminals, `${ledger.runs} runs but ${ledger.terminals} terminal events`);
-check(ledger.userMessages === acceptedRuns, `${acceptedRuns} accepted runs but ${ledger.userMessages} user_message events`);
-check(ledger.compactions === ledger.compacted + ledger.compactFailed, `${ledger.compactions} compactions, ${ledger.compacted + ledger.compactFailed} ended`);
-check(ledger.seqGaps === 0 && ledger.lagged === 0, `the observer missed events (${ledger.seqGaps} gaps, ${ledger.lagged} lagged)`);
+check(
+  ledger.userMessages === acceptedRuns,
+  `${acceptedRuns} accepted runs but ${ledger.userMessages} user_message events`,
+);
+check(
+  ledger.compactions === ledger.compacted + ledger.compactFailed,
+  `${ledger.compactions} compactions, ${ledger.compacted + ledger.compactFailed} ended`,
+);
+check(
+  ledger.seqGaps === 0 && ledger.lagged === 0,
+  `the observer missed events (${ledger.seqGaps} gaps, ${ledger.lagged} lagged)`,
+);
 check(unanswered === 0, `${unanswered} requests not answered within ${REQUEST_TIMEOUT} ms`);
 
 // The logs: one run_end per terminal event, across every session the compactions rotated to.
@@ -134,15 +173,22 @@ const sessionDir = path.join(dir, '.yoi', 'sessions');
 const logs = fs.readdirSync(sessionDir).filter((f) => f.endsWith('.jsonl'));
 let runEnds = 0;
 for (const f of logs) {
-  for (const line of fs.readFileSync(path.join(sessionDir, f), 'utf8').split('\n')) if (line.includes('"type":"run_end"')) runEnds++;
+  for (const line of fs.readFileSync(path.join(sessionDir, f), 'utf8').split('\n'))
+    if (line.includes('"type":"run_end"')) runEnds++;
 }
-check(runEnds === ledger.terminals, `${ledger.terminals} terminal events but ${runEnds} run_end entries in ${logs.length} logs`);
+check(
+  runEnds === ledger.terminals,
+  `${ledger.terminals} terminal events but ${runEnds} run_end entries in ${logs.length} logs`,
+);
 
 const sessionId = (await connect('soak/check')).welcome.session_id;
 const live = JSON.parse(cli(['history', '--json', '--pod', 'soak']));
 const replayed = JSON.parse(cli(['sessions', 'show', sessionId, '--json']));
 check(replayed.chain === 'intact', `the live session's chain is ${replayed.chain}`);
-check(isDeepStrictEqual(live, replayed.history), `the log of ${sessionId} does not replay to the live history (${live.length} vs ${replayed.history.length} items)`);
+check(
+  isDeepStrictEqual(live, replayed.history),
+  `the log of ${sessionId} does not replay to the live history (${live.length} vs ${replayed.history.length} items)`,
+);
 await observer.close();
 const exit = await pod.stop();
 check(exit === 0, `the pod exited with ${exit}: ${pod.stderr().trim()}`);
@@ -159,9 +205,18 @@ const mb = (b) => `${(b / 1e6).toFixed(1)} MB`;
 const sorted = [...latencies].sort((a, b) => a - b);
 const p = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))].toFixed(1);
 const actions = Object.values(counts).reduce((a, b) => a + b, 0);
-console.log(`soak: ${MINUTES} min, ${CLIENTS} clients, seed ${SEED}: ${actions} actions (${Object.entries(counts).sort().map(([k, v]) => `${k} ${v}`).join(', ')})`);
-console.log(`soak: ${ledger.runs} runs, ${ledger.terminals} terminal events, ${ledger.compactions} compactions (${ledger.compacted} done, ${ledger.compactFailed} failed: ${JSON.stringify(ledger.failedBecause)}), ${logs.length} session logs, ${live.length} items in the final history`);
-console.log(`soak: request latency p50 ${p(0.5)} ms, p99 ${p(0.99)} ms, max ${sorted.at(-1).toFixed(1)} ms; RSS min ${mb(Math.min(...rss.map((s) => s.bytes)))}, max ${mb(Math.max(...rss.map((s) => s.bytes)))}`);
+console.log(
+  `soak: ${MINUTES} min, ${CLIENTS} clients, seed ${SEED}: ${actions} actions (${Object.entries(counts)
+    .sort()
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ')})`,
+);
+console.log(
+  `soak: ${ledger.runs} runs, ${ledger.terminals} terminal events, ${ledger.compactions} compactions (${ledger.compacted} done, ${ledger.compactFailed} failed: ${JSON.stringify(ledger.failedBecause)}), ${logs.length} session logs, ${live.length} items in the final history`,
+);
+console.log(
+  `soak: request latency p50 ${p(0.5)} ms, p99 ${p(0.99)} ms, max ${sorted.at(-1).toFixed(1)} ms; RSS min ${mb(Math.min(...rss.map((s) => s.bytes)))}, max ${mb(Math.max(...rss.map((s) => s.bytes)))}`,
+);
 for (const f of failures) console.log(`soak: FAILED ${f}`);
 if (failures.length) process.exitCode = 1;
 report('soak: RSS, median of the last window ÷ the first', median(last) / median(first), 1.2, {

@@ -35,7 +35,10 @@ const spawnTimes = [];
 for (let i = 0; i < WARMUP + RUNS; i++) {
   const name = `kid${i}`;
   const t = performance.now();
-  const out = await spawnPod.execute({ name, task: 'hello', scope: [{ target: 'src', permission: 'write', recursive: true }] }, ctx(`s${i}`));
+  const out = await spawnPod.execute(
+    { name, task: 'hello', scope: [{ target: 'src', permission: 'write', recursive: true }] },
+    ctx(`s${i}`),
+  );
   const ms = performance.now() - t;
   if (out.is_error) throw new Error(out.summary);
   if (i >= WARMUP) spawnTimes.push(ms);
@@ -45,18 +48,28 @@ const spawned = median(spawnTimes);
 
 // Where the time goes (information only).
 const version = await medianMs(() => execFileSync(process.execPath, [bin, '--version']), { runs: 9, warmup: 2 });
-const topLevel = await medianMs(() => new Promise((resolve, reject) => {
-  const child = spawn(process.execPath, [bin, 'pod', 'start', '--name', 'top'], { cwd: dir, env, stdio: ['ignore', 'pipe', 'ignore'] });
-  child.stdout.once('data', () => {
-    child.kill('SIGTERM');
-    child.once('exit', resolve);
-  });
-  child.once('error', reject);
-}), { runs: 5, warmup: 1 });
+const topLevel = await medianMs(
+  () =>
+    new Promise((resolve, reject) => {
+      const child = spawn(process.execPath, [bin, 'pod', 'start', '--name', 'top'], {
+        cwd: dir,
+        env,
+        stdio: ['ignore', 'pipe', 'ignore'],
+      });
+      child.stdout.once('data', () => {
+        child.kill('SIGTERM');
+        child.once('exit', resolve);
+      });
+      child.once('error', reject);
+    }),
+  { runs: 5, warmup: 1 },
+);
 
 await parent.stop();
 fs.rmSync(dir, { recursive: true, force: true });
-console.log(`spawn-pod info: node -e 0 ${node.toFixed(0)} ms; yoi --version ${version.toFixed(0)} ms; top-level yoi pod start to listening ${topLevel.toFixed(0)} ms`);
+console.log(
+  `spawn-pod info: node -e 0 ${node.toFixed(0)} ms; yoi --version ${version.toFixed(0)} ms; top-level yoi pod start to listening ${topLevel.toFixed(0)} ms`,
+);
 const ok = report('spawn-pod SpawnPod to a ready child vs node -e 0', spawned / node, 3, {
   detail: `${spawned.toFixed(0)} ms vs ${node.toFixed(0)} ms (median of ${RUNS})`,
 });

@@ -15,7 +15,9 @@ const root = new URL('../', import.meta.url);
 if (argv[0] === '--version' || argv[0] === '-v') {
   // The same line oclif prints (its `userAgent`).
   const pkg = JSON.parse(readFileSync(new URL('package.json', root), 'utf8'));
-  process.stdout.write(`${pkg.oclif?.bin ?? pkg.name}/${pkg.version} ${process.platform}-${process.arch} node-${process.version}\n`);
+  process.stdout.write(
+    `${pkg.oclif?.bin ?? pkg.name}/${pkg.version} ${process.platform}-${process.arch} node-${process.version}\n`,
+  );
 } else if (argv[0] === 'pod' && argv[1] === 'start' && argv[2] === '--adopt') {
   // A child pod as SpawnPod starts it (hidden flags yoi writes itself): no oclif to load.
   try {
@@ -59,9 +61,11 @@ async function runHot() {
 /** One line on stderr, or a JSON object on stdout with --json (the stack too with YOI_DEBUG), and a non-zero exit code. */
 async function reportError(error) {
   // Without a build (dist/ missing) the formatter is gone too; still print one line.
-  const { formatCliError, cliErrorJson } = await import('../dist/bundle/yoi.js').catch(() => import('../dist/cli/formatCliError.js')).catch(() => ({
-    formatCliError: (e) => ({ line: `yoi: ${String(e?.message ?? e).split('\n')[0]}`, exitCode: 1 }),
-  }));
+  const { formatCliError, cliErrorJson } = await import('../dist/bundle/yoi.js')
+    .catch(() => import('../dist/cli/formatCliError.js'))
+    .catch(() => ({
+      formatCliError: (e) => ({ line: `yoi: ${String(e?.message ?? e).split('\n')[0]}`, exitCode: 1 }),
+    }));
   const formatted = formatCliError(error);
   const flags = argv.includes('--') ? argv.slice(0, argv.indexOf('--')) : argv;
   if (cliErrorJson && flags.includes('--json')) process.stdout.write(`${cliErrorJson(formatted)}\n`);

@@ -28,7 +28,9 @@ export function effectivePolicy(config: ResolvedConfig): EffectivePolicy | undef
 /** One line of `yoi plugins`: `policy: default allow · 2 rules · built-in Bash ask · 1 saved rule (...)`. */
 export function policyLine(policy: EffectivePolicy): string {
   const rules = (policy.rules as unknown[] | undefined) ?? [];
-  const builtin = ((policy.builtin as { tool: string; action: string }[] | undefined) ?? []).map((r) => `${r.tool} ${r.action}`);
+  const builtin = ((policy.builtin as { tool: string; action: string }[] | undefined) ?? []).map(
+    (r) => `${r.tool} ${r.action}`,
+  );
   const parts = [
     `default ${String(policy.default)}`,
     `${rules.length} ${rules.length === 1 ? 'rule' : 'rules'}`,

@@ -21,8 +21,10 @@ export function explainRefusal(error: unknown, target: PodTarget, asked: Asked):
       text = `${pod} is not paused: nothing to resume`;
       break;
     case 'already_running':
-      if (compacting) text = `${pod} is compacting its history: try again when it is done, or stop the compaction with yoi cancel ${target.flag}`;
-      else if (asked === 'run') text = `${pod} is already running a turn: wait for it to end (yoi attach ${target.flag} shows it live), cancel it with yoi cancel ${target.flag}, or queue this input in yoi attach (Enter queues it until the run ends)`;
+      if (compacting)
+        text = `${pod} is compacting its history: try again when it is done, or stop the compaction with yoi cancel ${target.flag}`;
+      else if (asked === 'run')
+        text = `${pod} is already running a turn: wait for it to end (yoi attach ${target.flag} shows it live), cancel it with yoi cancel ${target.flag}, or queue this input in yoi attach (Enter queues it until the run ends)`;
       else text = `${pod} is already running a turn`;
       break;
     default:

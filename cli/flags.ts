@@ -31,7 +31,8 @@ export const podFlags = {
     exclusive: ['pod', 'url'],
   }),
   url: Flags.string({
-    description: "a pod's network listener, ws://HOST:PORT or wss://HOST:PORT (instead of --pod); its token from YOI_TOKEN or --token-env",
+    description:
+      "a pod's network listener, ws://HOST:PORT or wss://HOST:PORT (instead of --pod); its token from YOI_TOKEN or --token-env",
     helpValue: 'URL',
     exclusive: ['pod', 'socket'],
   }),

@@ -18,9 +18,16 @@ export interface CliError {
  */
 export function formatCliError(error: unknown, commandId?: string): CliError {
   const err = (typeof error === 'object' && error !== null ? error : { message: String(error) }) as {
-    message?: unknown; parse?: unknown; oclif?: { exit?: number }; code?: unknown; podCode?: unknown;
+    message?: unknown;
+    parse?: unknown;
+    oclif?: { exit?: number };
+    code?: unknown;
+    podCode?: unknown;
   };
-  const lines = String(err.message ?? error).split('\n').map((l) => l.trim()).filter(Boolean);
+  const lines = String(err.message ?? error)
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
   const ours = typeof err.code === 'string' && err.code.startsWith('YOI_ERR_') ? err.code : undefined;
   const seeHelp = lines.some((l) => /^See more help with --help$/.test(l));
   let text = lines.filter((l) => !/^See more help with --help$/.test(l)).join('; ') || 'unknown error';
@@ -35,10 +42,23 @@ export function formatCliError(error: unknown, commandId?: string): CliError {
   text = text.replace(/^Error: /, '');
   const exitCode = usage ? 2 : typeof err.oclif?.exit === 'number' && err.oclif.exit > 0 ? err.oclif.exit : 1;
   const tag = code ? ` [${code}${podCode ? ` ${podCode}` : ''}]` : '';
-  return { line: `yoi: ${text}${hint}${tag}`, exitCode, message: `${text}${hint}`, ...(code ? { code } : {}), ...(podCode ? { podCode } : {}) };
+  return {
+    line: `yoi: ${text}${hint}${tag}`,
+    exitCode,
+    message: `${text}${hint}`,
+    ...(code ? { code } : {}),
+    ...(podCode ? { podCode } : {}),
+  };
 }
 
 /** The error as `--json` prints it on stdout: `{"error":{"code","message","pod_code"?}}`. */
 export function cliErrorJson(e: CliError): string {
-  return JSON.stringify({ error: { code: e.code ?? null, message: e.message, ...(e.podCode ? { pod_code: e.podCode } : {}), exit_code: e.exitCode } });
+  return JSON.stringify({
+    error: {
+      code: e.code ?? null,
+      message: e.message,
+      ...(e.podCode ? { pod_code: e.podCode } : {}),
+      exit_code: e.exitCode,
+    },
+  });
 }

@@ -1,6 +1,14 @@
 /** One history item as a readable block for `yoi history`. */
 export function formatHistoryItem(item: unknown): string {
-  const i = item as { type?: string; role?: string; content?: unknown; name?: string; arguments?: string; summary?: string; is_error?: boolean };
+  const i = item as {
+    type?: string;
+    role?: string;
+    content?: unknown;
+    name?: string;
+    arguments?: string;
+    summary?: string;
+    is_error?: boolean;
+  };
   switch (i.type) {
     case 'message': {
       const text = Array.isArray(i.content) ? i.content.map((p: { text?: string }) => p.text ?? '').join('') : '';

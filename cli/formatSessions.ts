@@ -12,24 +12,41 @@ export function chainMarker(s: Pick<SessionSummary, 'chain' | 'chain_break'>): s
   if (s.chain === 'unchained') return 'unchained';
   if (s.chain !== 'broken') return undefined;
   const b = s.chain_break;
-  const at = b?.line !== undefined ? ` at line ${b.line}` : b?.from_end === 1 ? ' at the last line' : b?.from_end ? ` at line ${b.from_end} from the end` : '';
+  const at =
+    b?.line !== undefined
+      ? ` at line ${b.line}`
+      : b?.from_end === 1
+        ? ' at the last line'
+        : b?.from_end
+          ? ` at line ${b.from_end} from the end`
+          : '';
   return `CHAIN BROKEN${at}`;
 }
 
 /** `yoi sessions` as a table, most recently active first. */
 export function formatSessionTable(sessions: readonly SessionSummary[]): string[] {
   const rows = sessions.map((s) => [
-    s.id, s.pod, localTime(s.started), localTime(s.last_activity), s.items === null ? '?' : String(s.items),
+    s.id,
+    s.pod,
+    localTime(s.started),
+    localTime(s.last_activity),
+    s.items === null ? '?' : String(s.items),
     [
       s.live ? 'live' : undefined,
       chainMarker(s),
       s.compacted_from ? `compacted from ${s.compacted_from}` : undefined,
       s.compacted_to ? `compacted to ${s.compacted_to}` : undefined,
-    ].filter(Boolean).join(', '),
+    ]
+      .filter(Boolean)
+      .join(', '),
   ]);
   const header = ['ID', 'POD', 'STARTED', 'LAST ACTIVITY', 'ITEMS', 'NOTES'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]))).join('  ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i])))
+      .join('  ')
+      .trimEnd();
   return [line(header), ...rows.map(line)];
 }
 
@@ -50,14 +67,18 @@ export function formatSessionDetails(
   ];
   if (s.compacted_from) {
     const at = compactedAt !== undefined ? ` at ${localTime(compactedAt)}` : '';
-    rows.push(['compacted from', `${s.compacted_from}${at}${link ? `: ${link.status === 'intact' ? '' : 'WARNING: '}${link.detail}` : ''}`]);
+    rows.push([
+      'compacted from',
+      `${s.compacted_from}${at}${link ? `: ${link.status === 'intact' ? '' : 'WARNING: '}${link.detail}` : ''}`,
+    ]);
   }
   if (s.compacted_to) rows.push(['compacted to', s.compacted_to]);
-  const chain = s.chain === 'intact'
-    ? `intact (${hashedLines} line(s), every one checked)`
-    : s.chain === 'unchained'
-      ? 'unchained (written before session logs were hash-chained)'
-      : `${chainMarker(s)}: ${s.chain_break?.reason ?? ''} — the log was changed after yoi wrote it`;
+  const chain =
+    s.chain === 'intact'
+      ? `intact (${hashedLines} line(s), every one checked)`
+      : s.chain === 'unchained'
+        ? 'unchained (written before session logs were hash-chained)'
+        : `${chainMarker(s)}: ${s.chain_break?.reason ?? ''} — the log was changed after yoi wrote it`;
   rows.push(['chain', chain]);
   if (s.skipped_lines) {
     const utf8 = s.invalid_utf8_lines ? `, ${s.invalid_utf8_lines} of them not valid UTF-8` : '';

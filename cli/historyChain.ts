@@ -19,7 +19,8 @@ export interface ChainSession {
 export function retainedCount(previous: readonly unknown[], start: readonly unknown[]): number {
   for (let k = Math.min(previous.length, start.length); k > 0; k--) {
     let same = true;
-    for (let i = 0; i < k && same; i++) same = isDeepStrictEqual(start[start.length - k + i], previous[previous.length - k + i]);
+    for (let i = 0; i < k && same; i++)
+      same = isDeepStrictEqual(start[start.length - k + i], previous[previous.length - k + i]);
     if (same) return k;
   }
   return 0;
@@ -29,7 +30,11 @@ export function retainedCount(previous: readonly unknown[], start: readonly unkn
  * Text lines for a chain, oldest session first: each session's items under a header, without
  * repeating the items a compaction carried over verbatim.
  */
-export function formatChain(chain: readonly ChainSession[], formatItem: (item: unknown) => string, missing?: string): string[] {
+export function formatChain(
+  chain: readonly ChainSession[],
+  formatItem: (item: unknown) => string,
+  missing?: string,
+): string[] {
   const lines: string[] = [];
   if (missing) lines.push(`── (session ${missing} is no longer on disk) ──`);
   chain.forEach((s, i) => {
@@ -40,7 +45,9 @@ export function formatChain(chain: readonly ChainSession[], formatItem: (item: u
     } else {
       const at = new Date(s.compacted_from.at).toISOString();
       const kept = retainedCount(chain[i - 1].items, s.items.slice(0, s.startItems));
-      lines.push(`── compacted at ${at} into session ${s.session_id}${kept ? ` (${kept} recent item(s) kept, not repeated)` : ''}${mark} ──`);
+      lines.push(
+        `── compacted at ${at} into session ${s.session_id}${kept ? ` (${kept} recent item(s) kept, not repeated)` : ''}${mark} ──`,
+      );
       items = [...s.items.slice(0, s.startItems - kept), ...s.items.slice(s.startItems)];
     }
     for (const item of items) lines.push(formatItem(item));

@@ -7,7 +7,8 @@ import path from 'node:path';
  */
 export async function liveSessionIds(env: NodeJS.ProcessEnv = process.env): Promise<Set<string>> {
   const [{ runtimeBase }, { isPidAlive, readStatusFile }] = await Promise.all([
-    import('../core/pod/runtimePaths.js'), import('../core/pod/podFiles.js'),
+    import('../core/pod/runtimePaths.js'),
+    import('../core/pod/podFiles.js'),
   ]);
   const base = runtimeBase(env);
   const ids = new Set<string>();

@@ -16,7 +16,10 @@ export interface ProjectOptions {
  * plugins to a fresh host. Imported lazily by commands: it pulls in zod, cosmiconfig, jiti.
  */
 export async function loadProject(options: ProjectOptions = {}): Promise<{ config: ResolvedConfig; host: PluginHost }> {
-  const [config, { createHostFromConfig }] = await Promise.all([loadProjectConfig(options), import('../core/config/createHostFromConfig.js')]);
+  const [config, { createHostFromConfig }] = await Promise.all([
+    loadProjectConfig(options),
+    import('../core/config/createHostFromConfig.js'),
+  ]);
   return { config, host: createHostFromConfig(config, { checkProvider: options.checkProvider ?? true }) };
 }
 
@@ -25,12 +28,18 @@ export async function loadProject(options: ProjectOptions = {}): Promise<{ confi
  * plugins to a host: what a command that only needs the pod's name or session directory reads.
  */
 export async function loadProjectConfig(options: ProjectOptions = {}): Promise<ResolvedConfig> {
-  const [{ loadConfig }, { defaultPlugins }] = await Promise.all([import('../core/config/loadConfig.js'), import('../plugins/index.js')]);
+  const [{ loadConfig }, { defaultPlugins }] = await Promise.all([
+    import('../core/config/loadConfig.js'),
+    import('../plugins/index.js'),
+  ]);
   return loadConfig({
     cwd: options.cwd ?? process.cwd(),
     configFile: options.configFile,
     env: options.env ?? process.env,
     defaultPlugins: defaultPlugins(),
-    virtualModules: async () => ({ yoi: await import('../index.js'), 'yoi/plugins': await import('../plugins/index.js') }),
+    virtualModules: async () => ({
+      yoi: await import('../index.js'),
+      'yoi/plugins': await import('../plugins/index.js'),
+    }),
   });
 }

@@ -14,7 +14,10 @@ export abstract class PodMethodCommand extends YoiCommand {
 
   async run(): Promise<void> {
     const { flags } = await this.parse(PodMethodCommand);
-    const [{ connectPod }, { explainRefusal }] = await Promise.all([import('./podTarget.js'), import('./explainRefusal.js')]);
+    const [{ connectPod }, { explainRefusal }] = await Promise.all([
+      import('./podTarget.js'),
+      import('./explainRefusal.js'),
+    ]);
     const { client, name, target } = await connectPod(flags);
     try {
       await client.request({ method: this.method }).catch((e: unknown) => {

@@ -1,4 +1,9 @@
-import { PermissionRequestSchema, PermissionResolvedSchema, type PermissionRequest, type PermissionResolved } from '../plugins/permissions/permissionWire.js';
+import {
+  PermissionRequestSchema,
+  PermissionResolvedSchema,
+  type PermissionRequest,
+  type PermissionResolved,
+} from '../plugins/permissions/permissionWire.js';
 
 /**
  * How the CLI shows permission asks (`yoi asks`, `yoi send`; `yoi attach` draws its own modal
@@ -41,7 +46,12 @@ export function askLines(raw: readonly unknown[], target: AskTarget): string[] {
   const head = ['ID', 'POD', 'LEFT', 'DEFAULT', 'CALL'];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
   const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]))).join('  ');
-  return [line(head), ...rows.map(line), '', `answer with: yoi approve ID [--always] ${target.flag} | yoi deny ID [--always] [--message M] ${target.flag}`];
+  return [
+    line(head),
+    ...rows.map(line),
+    '',
+    `answer with: yoi approve ID [--always] ${target.flag} | yoi deny ID [--always] [--message M] ${target.flag}`,
+  ];
 }
 
 /** One line for a stream (`yoi send`): the ask, its id and how to answer it. */
@@ -58,7 +68,10 @@ export function resolvedLine(r: PermissionResolved): string {
  * The line a streaming client prints for a plugin's event, if it is a permission event
  * (undefined for anything else, or for data that does not pass the plugin's schema).
  */
-export function permissionEventLine(event: { event: string; data?: unknown }, target: AskTarget): { line: string; request?: PermissionRequest } | undefined {
+export function permissionEventLine(
+  event: { event: string; data?: unknown },
+  target: AskTarget,
+): { line: string; request?: PermissionRequest } | undefined {
   if (event.event === 'permission_request') {
     const r = parseRequest(event.data);
     return r && { line: requestLine(r, target), request: r };

@@ -39,7 +39,10 @@ async function urlTarget(url: string, tokenEnv: string | undefined): Promise<Pod
   const token = process.env[variable]?.trim();
   if (!token) {
     const how = tokenEnv ? '' : ', or name the variable holding it with --token-env VAR';
-    throw new YoiError('YOI_ERR_TOKEN', `no usable token for ${url}: $${variable} is not set (the pod's token is in <runtime dir>/<name>/token on its machine${how})`);
+    throw new YoiError(
+      'YOI_ERR_TOKEN',
+      `no usable token for ${url}: $${variable} is not set (the pod's token is in <runtime dir>/<name>/token on its machine${how})`,
+    );
   }
   const flag = tokenEnv ? `--url ${url} --token-env ${tokenEnv}` : `--url ${url}`;
   return { name: url, socket: url, flag, url, token };
@@ -64,11 +67,18 @@ async function findPodTarget(flags: PodTargetFlags): Promise<PodTarget> {
  * Connects with protocol v2 (v1 for a v1 pod); a pod that is not running gives one clear line
  * saying how to start it.
  */
-export async function connectPod(flags: PodTargetFlags): Promise<{ client: PodClient; name: string; target: PodTarget }> {
+export async function connectPod(
+  flags: PodTargetFlags,
+): Promise<{ client: PodClient; name: string; target: PodTarget }> {
   const target = await resolvePodTarget(flags);
   const { PodClient } = await import('../core/client/PodClient.js');
   if (target.url !== undefined) {
-    const client = await PodClient.connect({ url: target.url, token: target.token, clientName: 'yoi-cli', protocol: 2 });
+    const client = await PodClient.connect({
+      url: target.url,
+      token: target.token,
+      clientName: 'yoi-cli',
+      protocol: 2,
+    });
     const named = { ...target, name: client.welcome?.pod_name ?? target.name };
     return { client, name: named.name, target: named };
   }
@@ -81,6 +91,11 @@ export async function connectPod(flags: PodTargetFlags): Promise<{ client: PodCl
 /** No pod listens on the target's socket: say so, and how to start one there. */
 export async function notRunning(target: PodTarget): Promise<Error> {
   const { YoiError } = await import('../core/errors/YoiError.js');
-  const start = target.flag.startsWith('--socket') ? `yoi pod start ${target.flag} --detach` : `yoi pod start --name ${target.name} --detach`;
-  return new YoiError('YOI_ERR_POD_NOT_FOUND', `pod ${target.name} is not running (no pod listens on ${target.socket}); start it with: ${start}`);
+  const start = target.flag.startsWith('--socket')
+    ? `yoi pod start ${target.flag} --detach`
+    : `yoi pod start --name ${target.name} --detach`;
+  return new YoiError(
+    'YOI_ERR_POD_NOT_FOUND',
+    `pod ${target.name} is not running (no pod listens on ${target.socket}); start it with: ${start}`,
+  );
 }

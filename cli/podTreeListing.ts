@@ -23,7 +23,8 @@ export function podTree(pods: readonly PodListing[], base: string): PodTreeEntry
   const byName = new Map(allocations.map((a) => [a.pod_name, a]));
   const recordedParent = new Map<string, string>();
   for (const pod of pods) {
-    const records = readJson(path.join(base, pod.name, 'spawned_pods.json'), (v) => SpawnedPodsFileSchema.parse(v)) ?? [];
+    const records =
+      readJson(path.join(base, pod.name, 'spawned_pods.json'), (v) => SpawnedPodsFileSchema.parse(v)) ?? [];
     for (const r of records) recordedParent.set(r.pod_name, r.via ?? pod.name);
   }
   const entries: PodTreeEntry[] = pods.map((p) => {
@@ -49,7 +50,12 @@ export function podTreeLines(entries: readonly PodTreeEntry[]): string[] {
     if (seen.has(e.name)) return; // a cycle in a damaged file: show each pod once
     seen.add(e.name);
     const orphan = e.parent && !byName.has(e.parent) ? ` (spawned by ${e.parent}, not running)` : '';
-    rows.push([`${prefix}${branch}${e.name}`, e.untrusted ? `untrusted (${e.untrusted})` : e.alive ? (e.state ?? '?') : 'stopped (stale)', `pid ${e.pid ?? '-'}`, `${scopeText(e.scope)}${orphan}`]);
+    rows.push([
+      `${prefix}${branch}${e.name}`,
+      e.untrusted ? `untrusted (${e.untrusted})` : e.alive ? (e.state ?? '?') : 'stopped (stale)',
+      `pid ${e.pid ?? '-'}`,
+      `${scopeText(e.scope)}${orphan}`,
+    ]);
     const kids = e.children.map((c) => byName.get(c)).filter((c): c is PodTreeEntry => c !== undefined);
     const inner = prefix + (branch === '' ? '' : branch === '└─ ' ? '   ' : '│  ');
     kids.forEach((k, i) => visit(k, inner, i === kids.length - 1 ? '└─ ' : '├─ ', seen));
@@ -59,7 +65,12 @@ export function podTreeLines(entries: readonly PodTreeEntry[]): string[] {
   for (const r of roots) visit(r, '', '', seen);
   for (const e of entries) visit(e, '', '', seen); // anything only reachable through a cycle
   const widths = [0, 1, 2].map((i) => Math.max(...rows.map((r) => [...r[i]].length)));
-  return rows.map((r) => r.map((cell, i) => (i < 3 ? cell + ' '.repeat(widths[i] - [...cell].length) : cell)).join('  ').trimEnd());
+  return rows.map((r) =>
+    r
+      .map((cell, i) => (i < 3 ? cell + ' '.repeat(widths[i] - [...cell].length) : cell))
+      .join('  ')
+      .trimEnd(),
+  );
 }
 
 function scopeText(scope: PodTreeEntry['scope']): string {

@@ -32,7 +32,8 @@ export async function readMcpServersFile(file: string): Promise<Record<string, u
     } catch (e) {
       throw fail(`not JSON: ${(e as Error).message}`);
     }
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) throw fail('expected a JSON object of servers by name');
+    if (value === null || typeof value !== 'object' || Array.isArray(value))
+      throw fail('expected a JSON object of servers by name');
     return value as Record<string, unknown>;
   } finally {
     fs.closeSync(fd);

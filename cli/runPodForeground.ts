@@ -28,12 +28,22 @@ export async function runPodForeground(opts: ForegroundPodOptions, print: (line:
   const { config, host } = await loadProject({ configFile: opts.config });
   if (accepted !== undefined && config.configDigest !== accepted) {
     const { YoiError } = await import('../core/errors/YoiError.js');
-    throw new YoiError('YOI_ERR_CONFIG_UNTRUSTED', `config ${config.configPath ?? ''} changed while the pod was starting; start it again`);
+    throw new YoiError(
+      'YOI_ERR_CONFIG_UNTRUSTED',
+      `config ${config.configPath ?? ''} changed while the pod was starting; start it again`,
+    );
   }
-  const launch = { ...(opts.adopt ? { adopt: opts.adopt } : {}), ...(opts.mcpServers ? { mcp: { servers: opts.mcpServers } } : {}),
+  const launch = {
+    ...(opts.adopt ? { adopt: opts.adopt } : {}),
+    ...(opts.mcpServers ? { mcp: { servers: opts.mcpServers } } : {}),
     ...(opts.listen ? { listen: opts.listen } : {}),
   };
-  const pod = await Pod.start({ config, host, name: opts.name, socketPath: opts.socket, resume: opts.resume,
+  const pod = await Pod.start({
+    config,
+    host,
+    name: opts.name,
+    socketPath: opts.socket,
+    resume: opts.resume,
     ...(Object.keys(launch).length > 0 ? { launch } : {}),
   });
   print(`listening ${pod.paths.socket}`);

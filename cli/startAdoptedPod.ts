@@ -13,8 +13,12 @@ export async function startAdoptedPod(argv: string[]): Promise<void> {
     args: argv,
     strict: true,
     options: {
-      adopt: { type: 'boolean' }, callback: { type: 'string' }, name: { type: 'string' },
-      config: { type: 'string' }, 'config-digest': { type: 'string' }, instruction: { type: 'string' },
+      adopt: { type: 'boolean' },
+      callback: { type: 'string' },
+      name: { type: 'string' },
+      config: { type: 'string' },
+      'config-digest': { type: 'string' },
+      instruction: { type: 'string' },
     },
   });
   if (!values.callback) {
@@ -26,8 +30,14 @@ export async function startAdoptedPod(argv: string[]): Promise<void> {
   delete process.env.YOI_POD_SECRET;
   await runPodForeground(
     {
-      name: values.name, config: values.config,
-      adopt: { callback: values.callback, instruction: values.instruction, configDigest: values['config-digest'], ...(secret ? { secret } : {}) },
+      name: values.name,
+      config: values.config,
+      adopt: {
+        callback: values.callback,
+        instruction: values.instruction,
+        configDigest: values['config-digest'],
+        ...(secret ? { secret } : {}),
+      },
     },
     (line) => process.stdout.write(`${line}\n`),
   );

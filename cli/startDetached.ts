@@ -10,16 +10,23 @@ import { fileURLToPath } from 'node:url';
  * listening is refused like `yoi pod start` in the foreground refuses it. `where.cwd` is the
  * pod's directory (default: this process's).
  */
-export async function startDetached(argv: string[], flags: { name?: string; socket?: string; config?: string }, where: { cwd?: string } = {}): Promise<string> {
+export async function startDetached(
+  argv: string[],
+  flags: { name?: string; socket?: string; config?: string },
+  where: { cwd?: string } = {},
+): Promise<string> {
   const { resolvePodTarget } = await import('./podTarget.js');
   const { podPaths } = await import('../core/pod/runtimePaths.js');
   const { ensurePrivateDir, isSocketLive } = await import('../core/pod/podFiles.js');
   const { YoiError } = await import('../core/errors/YoiError.js');
-  const target = flags.socket ? { name: flags.name ?? 'default', socket: path.resolve(flags.socket) } : await resolvePodTarget({ pod: flags.name, config: flags.config });
+  const target = flags.socket
+    ? { name: flags.name ?? 'default', socket: path.resolve(flags.socket) }
+    : await resolvePodTarget({ pod: flags.name, config: flags.config });
   const name = flags.name ?? target.name;
   const paths = podPaths(name, process.env, flags.socket);
   // As in the foreground: a live pod is not started twice (its socket answering would pass for ours).
-  if (await isSocketLive(paths.socket)) throw new YoiError('YOI_ERR_POD_RUNNING', `pod ${name} is already running (socket ${paths.socket})`);
+  if (await isSocketLive(paths.socket))
+    throw new YoiError('YOI_ERR_POD_RUNNING', `pod ${name} is already running (socket ${paths.socket})`);
   ensurePrivateDir(paths.base);
   ensurePrivateDir(paths.dir);
   const logFile = path.join(paths.dir, 'pod.log');
@@ -27,7 +34,12 @@ export async function startDetached(argv: string[], flags: { name?: string; sock
   const log = openOwnFile(logFile, RUNTIME_FILE, { create: true, append: true })!;
   const bin = fileURLToPath(new URL('../../bin/run.js', import.meta.url));
   const { POD_NODE_FLAGS } = await import('../core/pod/podNodeFlags.js');
-  const child = spawn(process.execPath, [...POD_NODE_FLAGS, bin, 'pod', 'start', ...argv], { detached: true, stdio: ['ignore', log, log], env: process.env, ...(where.cwd ? { cwd: where.cwd } : {}) });
+  const child = spawn(process.execPath, [...POD_NODE_FLAGS, bin, 'pod', 'start', ...argv], {
+    detached: true,
+    stdio: ['ignore', log, log],
+    env: process.env,
+    ...(where.cwd ? { cwd: where.cwd } : {}),
+  });
   fs.closeSync(log);
   let exited: number | null | undefined;
   child.once('exit', (code) => (exited = code));
@@ -37,7 +49,10 @@ export async function startDetached(argv: string[], flags: { name?: string; sock
     if (exited !== undefined) {
       const lines = fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8').trim().split('\n') : [];
       if (!fs.existsSync(paths.socket)) fs.rmSync(paths.dir, { recursive: true, force: true }); // its error is reported below
-      throw new YoiError('YOI_ERR_CONNECTION', (lines.at(-1) ?? `the pod exited with code ${exited}`).replace(/^yoi: /, ''));
+      throw new YoiError(
+        'YOI_ERR_CONNECTION',
+        (lines.at(-1) ?? `the pod exited with code ${exited}`).replace(/^yoi: /, ''),
+      );
     }
     if (await isSocketLive(paths.socket, 200)) return paths.socket;
     await new Promise((r) => setTimeout(r, 50));

@@ -32,7 +32,13 @@ import { clusterPlugin } from './cluster/clusterPlugin.js';
 import type { YoiPlugin } from '../core/api.js';
 
 export { pasteResolver, fileRefResolver, knowledgeResolver, workflowResolver, bashTool, permissionsPlugin };
-export { TextKind, PasteKind, FileRefKind, KnowledgeRefKind, WorkflowInvokeKind } from './resolvers/shared/builtinKinds.js';
+export {
+  TextKind,
+  PasteKind,
+  FileRefKind,
+  KnowledgeRefKind,
+  WorkflowInvokeKind,
+} from './resolvers/shared/builtinKinds.js';
 export { PodTreeService } from './podtree/podTreePlugin.js';
 /** MCP servers' tools, resources and prompts: the `mcp` config section, or `mcp({ servers })` in place of the default one. */
 export { mcp };

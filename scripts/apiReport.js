@@ -15,10 +15,14 @@ for (const file of ['api-extractor.json', 'api-extractor.testing.json']) {
   const report = path.relative(root, config.reportFilePath);
   if (result.apiReportChanged && !update) {
     const fresh = path.relative(root, config.reportTempFilePath);
-    console.error(`the public API changed: ${report} differs from the built API (git diff --no-index ${report} ${fresh}); accept it with npm run api:update`);
+    console.error(
+      `the public API changed: ${report} differs from the built API (git diff --no-index ${report} ${fresh}); accept it with npm run api:update`,
+    );
     failed = true;
   } else if (!result.succeeded) {
-    console.error(`${report}: API Extractor reported ${result.errorCount} errors and ${result.warningCount} warnings (above)`);
+    console.error(
+      `${report}: API Extractor reported ${result.errorCount} errors and ${result.warningCount} warnings (above)`,
+    );
     failed = true;
   } else if (update && result.apiReportChanged) {
     console.log(`updated ${report}`);

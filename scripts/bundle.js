@@ -22,13 +22,18 @@ const cjsNamedExports = {
   setup(b) {
     b.onResolve({ filter: /^[^./]/ }, async (args) => {
       if (args.kind !== 'dynamic-import' || args.pluginData === 'inner') return undefined;
-      const resolved = await b.resolve(args.path, { kind: 'import-statement', resolveDir: args.resolveDir, pluginData: 'inner' });
+      const resolved = await b.resolve(args.path, {
+        kind: 'import-statement',
+        resolveDir: args.resolveDir,
+        pluginData: 'inner',
+      });
       if (resolved.errors.length > 0 || resolved.external || !isCommonJs(resolved.path)) return undefined;
       return { path: args.path, namespace: 'cjs-named', pluginData: { resolveDir: args.resolveDir } };
     });
     b.onLoad({ filter: /.*/, namespace: 'cjs-named' }, (args) => {
-      const names = Object.keys(createRequire(path.join(args.pluginData.resolveDir, 'x.js'))(args.path))
-        .filter((n) => n !== 'default' && n !== '__esModule' && /^[A-Za-z_$][\w$]*$/.test(n));
+      const names = Object.keys(createRequire(path.join(args.pluginData.resolveDir, 'x.js'))(args.path)).filter(
+        (n) => n !== 'default' && n !== '__esModule' && /^[A-Za-z_$][\w$]*$/.test(n),
+      );
       const spec = JSON.stringify(args.path);
       return {
         contents: `import * as m from ${spec};\nexport default m.default ?? m;\n${names.map((n) => `export const ${n} = m.${n};`).join('\n')}\n`,
@@ -52,14 +57,40 @@ const cjsNamedExports = {
  * stand-ins load the real module at the first call.
  */
 const standIns = [
-  { importer: ['@oclif', 'core', 'lib', 'flags.js'], spec: './help', contents: "exports.loadHelpClass = () => { throw new Error('help is not part of the bundle'); };" },
-  { importer: ['@oclif', 'core', 'lib', 'errors', 'handle.js'], spec: '../help/index', contents: "exports.Help = class { constructor() { throw new Error('help is not part of the bundle'); } };" },
-  { importer: ['@oclif', 'core', 'lib', 'parser', 'index.js'], spec: './help', contents: "exports.flagUsages = () => { throw new Error('help is not part of the bundle'); };" },
-  { importer: ['@oclif', 'core', 'lib', 'parser', 'parse.js'], spec: 'node:readline', contents: "exports.createInterface = (...args) => require('node:readline').createInterface(...args);" },
+  {
+    importer: ['@oclif', 'core', 'lib', 'flags.js'],
+    spec: './help',
+    contents: "exports.loadHelpClass = () => { throw new Error('help is not part of the bundle'); };",
+  },
+  {
+    importer: ['@oclif', 'core', 'lib', 'errors', 'handle.js'],
+    spec: '../help/index',
+    contents: "exports.Help = class { constructor() { throw new Error('help is not part of the bundle'); } };",
+  },
+  {
+    importer: ['@oclif', 'core', 'lib', 'parser', 'index.js'],
+    spec: './help',
+    contents: "exports.flagUsages = () => { throw new Error('help is not part of the bundle'); };",
+  },
+  {
+    importer: ['@oclif', 'core', 'lib', 'parser', 'parse.js'],
+    spec: 'node:readline',
+    contents: "exports.createInterface = (...args) => require('node:readline').createInterface(...args);",
+  },
   // uuid's random bytes come from `crypto.getRandomValues`, whose first use loads all of Node's
   // WebCrypto; node:crypto's `randomFillSync` fills the same 16 bytes from the same source.
-  { importer: ['uuid', 'dist-node', 'v7.js'], spec: './rng.js', contents: "import { randomFillSync } from 'node:crypto'; const rnds8 = new Uint8Array(16); export default function rng() { return randomFillSync(rnds8); }" },
-  { importer: ['@oclif', 'core', 'lib', 'logger.js'], spec: 'debug', contents: "module.exports = (namespace) => { let real; return (...args) => (real ??= require('debug')(namespace))(...args); };" },
+  {
+    importer: ['uuid', 'dist-node', 'v7.js'],
+    spec: './rng.js',
+    contents:
+      "import { randomFillSync } from 'node:crypto'; const rnds8 = new Uint8Array(16); export default function rng() { return randomFillSync(rnds8); }",
+  },
+  {
+    importer: ['@oclif', 'core', 'lib', 'logger.js'],
+    spec: 'debug',
+    contents:
+      "module.exports = (namespace) => { let real; return (...args) => (real ??= require('debug')(namespace))(...args); };",
+  },
 ];
 const oclifLite = {
   name: 'oclif-lite',
@@ -70,9 +101,15 @@ const oclifLite = {
     });
     b.onResolve({ filter: /^(\.\.?\/help(\/index)?|node:readline|debug|\.\/rng\.js)$/ }, (args) => {
       const i = standIns.findIndex((h) => h.spec === args.path && args.importer.endsWith(path.join(...h.importer)));
-      return i < 0 ? undefined : { path: String(i), namespace: 'oclif-stand-in', pluginData: path.dirname(args.importer) };
+      return i < 0
+        ? undefined
+        : { path: String(i), namespace: 'oclif-stand-in', pluginData: path.dirname(args.importer) };
     });
-    b.onLoad({ filter: /.*/, namespace: 'oclif-stand-in' }, (args) => ({ contents: standIns[Number(args.path)].contents, loader: 'js', resolveDir: args.pluginData }));
+    b.onLoad({ filter: /.*/, namespace: 'oclif-stand-in' }, (args) => ({
+      contents: standIns[Number(args.path)].contents,
+      loader: 'js',
+      resolveDir: args.pluginData,
+    }));
   },
 };
 
@@ -90,10 +127,14 @@ const zodLocales = {
       return { path: path.join(path.dirname(args.importer), args.path), namespace: 'zod-locales' };
     });
     b.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => {
-      const names = [...fs.readFileSync(args.path, 'utf8').matchAll(/export \{ default as (\w+) \} from "\.\/([\w-]+)\.js"/g)];
-      const lines = names.map(([, name, file]) => (name === 'en'
-        ? 'export { default as en } from "./en.js";'
-        : `export const ${name} = (...args) => load(${JSON.stringify(file)})(...args);`));
+      const names = [
+        ...fs.readFileSync(args.path, 'utf8').matchAll(/export \{ default as (\w+) \} from "\.\/([\w-]+)\.js"/g),
+      ];
+      const lines = names.map(([, name, file]) =>
+        name === 'en'
+          ? 'export { default as en } from "./en.js";'
+          : `export const ${name} = (...args) => load(${JSON.stringify(file)})(...args);`,
+      );
       return {
         contents: [
           "import { createRequire } from 'node:module';",
@@ -133,9 +174,22 @@ const result = await build({
   // tokenizer's tables) or are large and only loaded by some pods stay outside, loaded from
   // node_modules as before. `ws` too: core/server/WebSocketTransport.ts requires it at run time,
   // and the WebSocket listener and client must share that one copy.
-  external: ['typescript', '@vscode/ripgrep', 'jiti', 'gpt-tokenizer', 'gpt-tokenizer/*', 'ink', 'react', 'react/*', 'yaml', 'ws'],
+  external: [
+    'typescript',
+    '@vscode/ripgrep',
+    'jiti',
+    'gpt-tokenizer',
+    'gpt-tokenizer/*',
+    'ink',
+    'react',
+    'react/*',
+    'yaml',
+    'ws',
+  ],
   // CommonJS packages in an ESM bundle call `require` for Node's built-ins.
-  banner: { js: "import { createRequire as __yoiCreateRequire } from 'node:module'; const require = __yoiCreateRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __yoiCreateRequire } from 'node:module'; const require = __yoiCreateRequire(import.meta.url);",
+  },
   plugins: [oclifLite, zodLocales, cjsNamedExports],
   logLevel: 'warning',
   legalComments: 'none',

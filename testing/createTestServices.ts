@@ -21,9 +21,19 @@ export function createTestServices(opts: TestServicesOptions): PodServices & { r
   const provided = opts.provided ?? new Map<string, unknown>();
   const runtimeBase = path.join(opts.projectDir, '.yoi-test-run');
   // Every default a pod's resolved config has, then what the test sets.
-  const defaults = resolveConfig(YoiConfigSchema.parse({}), { cwd: opts.projectDir, configPath: null, defaultPlugins: [], where: '' });
+  const defaults = resolveConfig(YoiConfigSchema.parse({}), {
+    cwd: opts.projectDir,
+    configPath: null,
+    defaultPlugins: [],
+    where: '',
+  });
   const config = { ...defaults, ...opts.config } as ResolvedConfig;
-  const runtime: RuntimeDir = { base: runtimeBase, dir: path.join(runtimeBase, 'test'), socket: path.join(runtimeBase, 'test', 'sock'), keep: () => undefined };
+  const runtime: RuntimeDir = {
+    base: runtimeBase,
+    dir: path.join(runtimeBase, 'test'),
+    socket: path.join(runtimeBase, 'test', 'sock'),
+    keep: () => undefined,
+  };
   return {
     alerts,
     alert: (level, message) => void alerts.push(`${level}: ${message}`),

@@ -7,8 +7,18 @@
  */
 export { resolverContract, type ContractEnv, type ResolverFixtures, type TestRunner } from './resolverContract.js';
 export {
-  hostWith, hostWithConfig, resolveContext, completeContext, resolveWith, completeWith, tempDir, writeFiles, within, makeServices,
-  type ContextOptions, type TestHost,
+  hostWith,
+  hostWithConfig,
+  resolveContext,
+  completeContext,
+  resolveWith,
+  completeWith,
+  tempDir,
+  writeFiles,
+  within,
+  makeServices,
+  type ContextOptions,
+  type TestHost,
 } from './resolverHarness.js';
 export { createTestServices, type TestServicesOptions } from './createTestServices.js';
 export { startPod, type StartPodOptions, type TestPodHandle } from './startPod.js';

@@ -2,7 +2,17 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 // Types come from 'yoi' (what a plugin package imports), so yoi/testing's API speaks yoi's types.
-import type { CompleteContext, HookName, Hooks, PodServices, Resolution, ResolveContext, Scope, SegmentInput, YoiPlugin } from 'yoi';
+import type {
+  CompleteContext,
+  HookName,
+  Hooks,
+  PodServices,
+  Resolution,
+  ResolveContext,
+  Scope,
+  SegmentInput,
+  YoiPlugin,
+} from 'yoi';
 import { createTestServices } from './createTestServices.js';
 import { PluginHost, parseSections, schemaWithSections } from './api.js';
 
@@ -43,8 +53,16 @@ export interface ContextOptions {
 }
 
 /** Services recording the alerts sent. */
-export function makeServices({ scope, config, projectDir }: Pick<ContextOptions, 'scope' | 'config' | 'projectDir'>): PodServices & { alerts: string[] } {
-  return createTestServices({ projectDir, ...(scope ? { scope } : {}), ...(config ? { config: config as never } : {}) });
+export function makeServices({
+  scope,
+  config,
+  projectDir,
+}: Pick<ContextOptions, 'scope' | 'config' | 'projectDir'>): PodServices & { alerts: string[] } {
+  return createTestServices({
+    projectDir,
+    ...(scope ? { scope } : {}),
+    ...(config ? { config: config as never } : {}),
+  });
 }
 
 /** A `resolveSegment` context as the pod makes it. */
@@ -62,7 +80,10 @@ export function resolveContext(opts: ContextOptions, services = makeServices(opt
 }
 
 /** A `completeSegment` context as the pod makes it for `list_completions`. */
-export function completeContext(opts: ContextOptions & { prefix: string; limit?: number }, services = makeServices(opts)): CompleteContext {
+export function completeContext(
+  opts: ContextOptions & { prefix: string; limit?: number },
+  services = makeServices(opts),
+): CompleteContext {
   return {
     signal: opts.signal ?? new AbortController().signal,
     podName: 'test',
@@ -76,7 +97,12 @@ export function completeContext(opts: ContextOptions & { prefix: string; limit?:
 }
 
 /** Calls the hook exactly as the pod does: `resolveSegment.for(kind).promise(payload, ctx)`. */
-export function resolveWith(host: TestHost, kind: string, segment: unknown, ctx: ResolveContext): Promise<Resolution | undefined> {
+export function resolveWith(
+  host: TestHost,
+  kind: string,
+  segment: unknown,
+  ctx: ResolveContext,
+): Promise<Resolution | undefined> {
   return host.hooks.resolveSegment.for(kind).promise(segment as SegmentInput, ctx);
 }
 

@@ -69,19 +69,27 @@ export async function startPod(opts: StartPodOptions = {}): Promise<TestPodHandl
     removeDirs();
     throw error;
   }
-  const connect = (protocol: 1 | 2 = 2): Promise<PodClient> => Client.connect({ socketPath: pod.paths.socket, protocol, clientName: 'yoi-testing' });
+  const connect = (protocol: 1 | 2 = 2): Promise<PodClient> =>
+    Client.connect({ socketPath: pod.paths.socket, protocol, clientName: 'yoi-testing' });
   const client = await connect().catch(async (error: unknown) => {
     await pod.stop();
     removeDirs();
     throw error;
   });
   return {
-    name, dir, socket: pod.paths.socket, client, connect,
+    name,
+    dir,
+    socket: pod.paths.socket,
+    client,
+    connect,
     async run(input, timeoutMs = 30_000) {
       const segments: readonly Segment[] = typeof input === 'string' ? [{ kind: 'text', content: input }] : input;
       const events: Event[] = [];
       const off = client.onEvent((e) => events.push(e));
-      const ended = client.waitFor((e) => e.event === 'run_end' || (e.event === 'error' && e.request_id === undefined), timeoutMs);
+      const ended = client.waitFor(
+        (e) => e.event === 'run_end' || (e.event === 'error' && e.request_id === undefined),
+        timeoutMs,
+      );
       ended.catch(() => undefined); // awaited below; a refused request must not leave it unhandled
       try {
         await client.request({ method: 'run', params: { input: [...segments] } });

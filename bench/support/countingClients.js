@@ -28,13 +28,26 @@ const overWs = /^wss?:\/\//.test(socketPath);
 function connectWs(url) {
   const face = new EventEmitter();
   const { hostname, port } = new URL(url);
-  const req = http.request({ host: hostname, port, path: '/', headers: {
-    connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13',
-    'sec-websocket-key': crypto.randomBytes(16).toString('base64'), authorization: `Bearer ${process.env.BENCH_TOKEN}`,
-  } });
+  const req = http.request({
+    host: hostname,
+    port,
+    path: '/',
+    headers: {
+      connection: 'Upgrade',
+      upgrade: 'websocket',
+      'sec-websocket-version': '13',
+      'sec-websocket-key': crypto.randomBytes(16).toString('base64'),
+      authorization: `Bearer ${process.env.BENCH_TOKEN}`,
+    },
+  });
   req.once('upgrade', (_res, socket, head) => {
     socket.setNoDelay(true);
-    face.write = (line) => socket.write(Buffer.concat(Sender.frame(Buffer.from(line.trimEnd()), { fin: true, opcode: 1, mask: true, readOnly: false, rsv1: false })));
+    face.write = (line) =>
+      socket.write(
+        Buffer.concat(
+          Sender.frame(Buffer.from(line.trimEnd()), { fin: true, opcode: 1, mask: true, readOnly: false, rsv1: false }),
+        ),
+      );
     face.pause = () => socket.pause();
     socket.on('data', (d) => face.emit('data', d));
     face.emit('connect');
@@ -88,7 +101,8 @@ for (let i = 0; i < n + stalled; i++) {
   });
 }
 let connected = 0;
-for (const s of sockets) s.once('connect', () => ++connected === sockets.length && setTimeout(() => process.stdout.write('ready\n'), 100));
+for (const s of sockets)
+  s.once('connect', () => ++connected === sockets.length && setTimeout(() => process.stdout.write('ready\n'), 100));
 process.stdin.on('data', (d) => {
   if (d.toString().includes('go')) go = process.hrtime.bigint();
 });

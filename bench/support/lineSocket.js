@@ -13,7 +13,9 @@ export async function lineSocket(path) {
     carry = lines.pop();
     for (const line of lines) {
       const now = process.hrtime.bigint();
-      waiters = waiters.filter((w) => !(line.includes(w.marker) && (w.resolve(w.withLine ? { at: now, line } : now), true)));
+      waiters = waiters.filter(
+        (w) => !(line.includes(w.marker) && (w.resolve(w.withLine ? { at: now, line } : now), true)),
+      );
     }
   });
   return {

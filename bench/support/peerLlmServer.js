@@ -32,7 +32,15 @@ export async function startPeerLlmServer() {
       } catch {
         body = {};
       }
-      const record = { method: req.method, path: (req.url ?? '').replace(/\?.*/, ''), model: body.model, stream: body.stream === true, chunks: 0, firstByteAt: NaN, lastByteAt: NaN };
+      const record = {
+        method: req.method,
+        path: (req.url ?? '').replace(/\?.*/, ''),
+        model: body.model,
+        stream: body.stream === true,
+        chunks: 0,
+        firstByteAt: NaN,
+        lastByteAt: NaN,
+      };
       requests.push(record);
       record.tools = Array.isArray(body.tools) && body.tools.length > 0;
       void answer(req, res, body, record, record.tools ? text : ['Bench title']).catch(() => res.destroy());
@@ -49,10 +57,11 @@ export async function startPeerLlmServer() {
     setReply: (deltas) => (text = deltas),
     /** The last streamed completion that carried `chunks` deltas (the measured reply). */
     lastReply: (chunks) => requests.findLast((r) => r.chunks === chunks && r.lastByteAt >= 0),
-    close: () => new Promise((r) => {
-      server.closeAllConnections();
-      server.close(r);
-    }),
+    close: () =>
+      new Promise((r) => {
+        server.closeAllConnections();
+        server.close(r);
+      }),
   };
 }
 
@@ -63,7 +72,21 @@ async function answer(req, res, body, record, text) {
     res.end(JSON.stringify(value));
   };
   if (req.method === 'GET' && path.endsWith('/models')) {
-    return json(200, { object: 'list', has_more: false, data: [{ id: MODEL, object: 'model', type: 'model', display_name: MODEL, created: 1, created_at: '2025-01-01T00:00:00Z', owned_by: 'fake' }] });
+    return json(200, {
+      object: 'list',
+      has_more: false,
+      data: [
+        {
+          id: MODEL,
+          object: 'model',
+          type: 'model',
+          display_name: MODEL,
+          created: 1,
+          created_at: '2025-01-01T00:00:00Z',
+          owned_by: 'fake',
+        },
+      ],
+    });
   }
   if (req.method !== 'POST') return json(404, { error: { message: `no ${req.method} ${path} here` } });
   if (path.endsWith('/messages/count_tokens')) return json(200, { input_tokens: 10 });
@@ -72,9 +95,16 @@ async function answer(req, res, body, record, text) {
   if (path.endsWith('/chat/completions')) {
     if (!record.stream) {
       return json(200, {
-        id: 'chatcmpl-1', object: 'chat.completion', created: 1, model: MODEL,
+        id: 'chatcmpl-1',
+        object: 'chat.completion',
+        created: 1,
+        model: MODEL,
         choices: [{ index: 0, message: { role: 'assistant', content: joined }, finish_reason: 'stop' }],
-        usage: { prompt_tokens: usage.input, completion_tokens: usage.output, total_tokens: usage.input + usage.output },
+        usage: {
+          prompt_tokens: usage.input,
+          completion_tokens: usage.output,
+          total_tokens: usage.input + usage.output,
+        },
       });
     }
     return stream(res, openAiStream({ text, usage }), record, text.length);
@@ -83,8 +113,14 @@ async function answer(req, res, body, record, text) {
   if (path.endsWith('/messages')) {
     if (!record.stream) {
       return json(200, {
-        id: 'msg_1', type: 'message', role: 'assistant', model: body.model ?? MODEL, content: [{ type: 'text', text: joined }],
-        stop_reason: 'end_turn', stop_sequence: null, usage: { input_tokens: usage.input, output_tokens: usage.output },
+        id: 'msg_1',
+        type: 'message',
+        role: 'assistant',
+        model: body.model ?? MODEL,
+        content: [{ type: 'text', text: joined }],
+        stop_reason: 'end_turn',
+        stop_sequence: null,
+        usage: { input_tokens: usage.input, output_tokens: usage.output },
       });
     }
     return stream(res, anthropicStream({ text, usage }), record, text.length);

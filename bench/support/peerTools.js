@@ -27,11 +27,17 @@ const installedVersion = (pkg) => {
 
 /** Installs the pinned versions missing from the cache (`npm install --prefix`); throws on failure. */
 export function installPeers() {
-  const missing = Object.values(PINNED).filter((p) => installedVersion(p.pkg) !== p.version).map((p) => `${p.pkg}@${p.version}`);
+  const missing = Object.values(PINNED)
+    .filter((p) => installedVersion(p.pkg) !== p.version)
+    .map((p) => `${p.pkg}@${p.version}`);
   if (!missing.length) return;
   fs.mkdirSync(PEER_CACHE, { recursive: true });
   console.log(`installing ${missing.join(' ')} into ${PEER_CACHE}`);
-  const r = spawnSync('npm', ['install', '--prefix', PEER_CACHE, '--no-audit', '--no-fund', '--loglevel=error', ...missing], { stdio: 'inherit' });
+  const r = spawnSync(
+    'npm',
+    ['install', '--prefix', PEER_CACHE, '--no-audit', '--no-fund', '--loglevel=error', ...missing],
+    { stdio: 'inherit' },
+  );
   if (r.status !== 0) throw new Error(`npm install of the peers failed (exit ${r.status})`);
 }
 
@@ -67,51 +73,129 @@ export function peers(root, origin, { opencodePort }) {
     for (const sub of ['home', 'project']) fs.mkdirSync(path.join(d, sub), { recursive: true });
     return d;
   };
-  const base = (d) => ({ ...process.env, HOME: path.join(d, 'home'), XDG_CONFIG_HOME: path.join(d, 'home/.config'), XDG_DATA_HOME: path.join(d, 'home/.local/share'), XDG_CACHE_HOME: path.join(d, 'home/.cache'), XDG_STATE_HOME: path.join(d, 'home/.local/state') });
+  const base = (d) => ({
+    ...process.env,
+    HOME: path.join(d, 'home'),
+    XDG_CONFIG_HOME: path.join(d, 'home/.config'),
+    XDG_DATA_HOME: path.join(d, 'home/.local/share'),
+    XDG_CACHE_HOME: path.join(d, 'home/.cache'),
+    XDG_STATE_HOME: path.join(d, 'home/.local/state'),
+  });
 
   const codexDir = dir('codex');
   // Codex 0.171 speaks only the Responses API to a custom provider.
-  write(path.join(codexDir, 'codex-home/config.toml'), [
-    `model = "${MODEL}"`, 'model_provider = "fake"', '', '[model_providers.fake]', 'name = "fake"', `base_url = "${origin}/v1"`, 'wire_api = "responses"', 'env_key = "FAKE_API_KEY"', '',
-  ].join('\n'));
+  write(
+    path.join(codexDir, 'codex-home/config.toml'),
+    [
+      `model = "${MODEL}"`,
+      'model_provider = "fake"',
+      '',
+      '[model_providers.fake]',
+      'name = "fake"',
+      `base_url = "${origin}/v1"`,
+      'wire_api = "responses"',
+      'env_key = "FAKE_API_KEY"',
+      '',
+    ].join('\n'),
+  );
   const claudeDir = dir('claude');
   const opencodeDir = dir('opencode');
-  write(path.join(opencodeDir, 'opencode.json'), JSON.stringify({
-    $schema: 'https://opencode.ai/config.json', model: `fake/${MODEL}`, autoupdate: false, share: 'disabled',
-    provider: { fake: { npm: '@ai-sdk/openai-compatible', name: 'Fake', options: { baseURL: `${origin}/v1`, apiKey: 'x' }, models: { [MODEL]: { name: 'Fake' } } } },
-  }));
+  write(
+    path.join(opencodeDir, 'opencode.json'),
+    JSON.stringify({
+      $schema: 'https://opencode.ai/config.json',
+      model: `fake/${MODEL}`,
+      autoupdate: false,
+      share: 'disabled',
+      provider: {
+        fake: {
+          npm: '@ai-sdk/openai-compatible',
+          name: 'Fake',
+          options: { baseURL: `${origin}/v1`, apiKey: 'x' },
+          models: { [MODEL]: { name: 'Fake' } },
+        },
+      },
+    }),
+  );
   const piDir = dir('pi');
-  write(path.join(piDir, 'agent/models.json'), JSON.stringify({
-    providers: { fake: { baseUrl: `${origin}/v1`, api: 'openai-completions', apiKey: 'x', compat: { supportsDeveloperRole: false, supportsReasoningEffort: false }, models: [{ id: MODEL }] } },
-  }));
+  write(
+    path.join(piDir, 'agent/models.json'),
+    JSON.stringify({
+      providers: {
+        fake: {
+          baseUrl: `${origin}/v1`,
+          api: 'openai-completions',
+          apiKey: 'x',
+          compat: { supportsDeveloperRole: false, supportsReasoningEffort: false },
+          models: [{ id: MODEL }],
+        },
+      },
+    }),
+  );
 
   return [
     {
-      name: 'Codex', ...PINNED.codex, cmd: bin('codex'), native: codexNative(), cwd: path.join(codexDir, 'project'),
+      name: 'Codex',
+      ...PINNED.codex,
+      cmd: bin('codex'),
+      native: codexNative(),
+      cwd: path.join(codexDir, 'project'),
       env: { ...base(codexDir), CODEX_HOME: path.join(codexDir, 'codex-home'), FAKE_API_KEY: 'x' },
       oneShot: (prompt) => ['exec', '--skip-git-repo-check', prompt],
-      server: { args: ['app-server'], hello: '{"id":1,"method":"initialize","params":{"clientInfo":{"name":"bench","version":"0"}}}', ready: '"id":1' },
-    },
-    {
-      name: 'Claude Code', ...PINNED.claude, cmd: bin('claude'), cwd: path.join(claudeDir, 'project'),
-      env: { ...base(claudeDir), CLAUDE_CONFIG_DIR: path.join(claudeDir, 'home/.claude'), ANTHROPIC_BASE_URL: origin, ANTHROPIC_API_KEY: 'x', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_AUTOUPDATER: '1' },
-      oneShot: (prompt) => ['-p', prompt, '--model', MODEL],
       server: {
-        args: ['-p', '--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose', '--model', MODEL],
-        hello: '{"type":"control_request","request_id":"1","request":{"subtype":"initialize"}}', ready: '"control_response"',
+        args: ['app-server'],
+        hello: '{"id":1,"method":"initialize","params":{"clientInfo":{"name":"bench","version":"0"}}}',
+        ready: '"id":1',
       },
     },
     {
-      name: 'opencode', ...PINNED.opencode, cmd: bin('opencode'), cwd: path.join(opencodeDir, 'project'),
-      env: { ...base(opencodeDir), OPENCODE_CONFIG: path.join(opencodeDir, 'opencode.json'), OPENCODE_DISABLE_MODELS_FETCH: '1', OPENCODE_DISABLE_AUTOUPDATE: '1', OPENCODE_DISABLE_LSP_DOWNLOAD: '1', OPENCODE_DISABLE_SHARE: '1' },
+      name: 'Claude Code',
+      ...PINNED.claude,
+      cmd: bin('claude'),
+      cwd: path.join(claudeDir, 'project'),
+      env: {
+        ...base(claudeDir),
+        CLAUDE_CONFIG_DIR: path.join(claudeDir, 'home/.claude'),
+        ANTHROPIC_BASE_URL: origin,
+        ANTHROPIC_API_KEY: 'x',
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+        DISABLE_AUTOUPDATER: '1',
+      },
+      oneShot: (prompt) => ['-p', prompt, '--model', MODEL],
+      server: {
+        args: ['-p', '--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose', '--model', MODEL],
+        hello: '{"type":"control_request","request_id":"1","request":{"subtype":"initialize"}}',
+        ready: '"control_response"',
+      },
+    },
+    {
+      name: 'opencode',
+      ...PINNED.opencode,
+      cmd: bin('opencode'),
+      cwd: path.join(opencodeDir, 'project'),
+      env: {
+        ...base(opencodeDir),
+        OPENCODE_CONFIG: path.join(opencodeDir, 'opencode.json'),
+        OPENCODE_DISABLE_MODELS_FETCH: '1',
+        OPENCODE_DISABLE_AUTOUPDATE: '1',
+        OPENCODE_DISABLE_LSP_DOWNLOAD: '1',
+        OPENCODE_DISABLE_SHARE: '1',
+      },
       oneShot: (prompt) => ['run', prompt],
       server: { args: ['serve', '--hostname', '127.0.0.1', '--port', String(opencodePort)], ready: 'listening on' },
     },
     {
-      name: 'pi', ...PINNED.pi, cmd: bin('pi'), cwd: path.join(piDir, 'project'),
+      name: 'pi',
+      ...PINNED.pi,
+      cmd: bin('pi'),
+      cwd: path.join(piDir, 'project'),
       env: { ...base(piDir), PI_CODING_AGENT_DIR: path.join(piDir, 'agent'), PI_OFFLINE: '1', PI_TELEMETRY: '0' },
       oneShot: (prompt) => ['-p', prompt, '--provider', 'fake', '--model', MODEL],
-      server: { args: ['--mode', 'rpc', '--provider', 'fake', '--model', MODEL], hello: '{"type":"get_state","id":"1"}', ready: '"get_state"' },
+      server: {
+        args: ['--mode', 'rpc', '--provider', 'fake', '--model', MODEL],
+        hello: '{"type":"get_state","id":"1"}',
+        ready: '"get_state"',
+      },
     },
   ];
 }

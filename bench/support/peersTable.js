@@ -24,7 +24,11 @@ const ROWS = [
   ['ready', '… of which `pod start` → `listening`, ms', ms],
   ['drain', '2,000-chunk reply, server first byte → last byte on stdout, ms', ms],
   ['drainFirst', '… server first byte → first byte on stdout (printing as it arrives, or at the end), ms', ms],
-  ['idle', 'idle RSS of the long-running form, MiB (yoi pod, Codex app-server, Claude Code stream-json, opencode serve, pi rpc)', mib],
+  [
+    'idle',
+    'idle RSS of the long-running form, MiB (yoi pod, Codex app-server, Claude Code stream-json, opencode serve, pi rpc)',
+    mib,
+  ],
   ['peak', 'peak RSS during that reply, whole process tree, MiB', mib],
 ];
 

@@ -20,6 +20,10 @@ export async function rawLineServer(socketPath) {
         if (i % 64 === 63) await new Promise((r) => setImmediate(r));
       }
     },
-    close: () => new Promise((r) => { for (const c of clients) c.destroy(); server.close(r); }),
+    close: () =>
+      new Promise((r) => {
+        for (const c of clients) c.destroy();
+        server.close(r);
+      }),
   };
 }

@@ -10,9 +10,11 @@ const s = net.connect(socketPath);
 s.setEncoding('utf8');
 s.write('{"method":"hello","params":{"protocol_version":2,"client":"bench-raw"}}\n');
 const run = method === 'run' || method === 'run-all';
-s.write(run
-  ? '{"method":"run","params":{"input":[{"kind":"text","content":"hi"}]},"request_id":"r"}\n'
-  : `{"method":"${method}","request_id":"r"}\n`);
+s.write(
+  run
+    ? '{"method":"run","params":{"input":[{"kind":"text","content":"hi"}]},"request_id":"r"}\n'
+    : `{"method":"${method}","request_id":"r"}\n`,
+);
 let carry = '';
 let printed = false;
 s.on('data', (d) => {

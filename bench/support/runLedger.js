@@ -4,7 +4,18 @@
 // without a request id) before the status leaves the run. Every `compact_start` ends with one
 // `compact_done` or `compact_failed`. Gaps in `seq` are counted too.
 export function runLedger() {
-  const ledger = { runs: 0, terminals: 0, userMessages: 0, compactions: 0, compacted: 0, compactFailed: 0, failedBecause: {}, seqGaps: 0, lagged: 0, violations: [] };
+  const ledger = {
+    runs: 0,
+    terminals: 0,
+    userMessages: 0,
+    compactions: 0,
+    compacted: 0,
+    compactFailed: 0,
+    failedBecause: {},
+    seqGaps: 0,
+    lagged: 0,
+    violations: [],
+  };
   let status = 'idle';
   let inRun = false;
   let compacting = false;

@@ -4,7 +4,19 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 export function spawnClients(socket, clients, target, { v2 = false, stalled = 0, token } = {}) {
-  const child = spawn(process.execPath, [fileURLToPath(new URL('countingClients.js', import.meta.url)), socket, String(clients), String(target), ...(v2 ? ['--v2'] : []), '--stalled', String(stalled)], { stdio: ['pipe', 'pipe', 'inherit'], env: token ? { ...process.env, BENCH_TOKEN: token } : process.env });
+  const child = spawn(
+    process.execPath,
+    [
+      fileURLToPath(new URL('countingClients.js', import.meta.url)),
+      socket,
+      String(clients),
+      String(target),
+      ...(v2 ? ['--v2'] : []),
+      '--stalled',
+      String(stalled),
+    ],
+    { stdio: ['pipe', 'pipe', 'inherit'], env: token ? { ...process.env, BENCH_TOKEN: token } : process.env },
+  );
   let out = '';
   let onReady;
   let onDone;

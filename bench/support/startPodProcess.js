@@ -10,7 +10,9 @@ export async function startPodProcess({ files = {}, name = 'bench', args = [] } 
   for (const [rel, content] of Object.entries(files)) fs.writeFileSync(path.join(dir, rel), content);
   const pod = await spawnPod(dir, ['--name', name, ...args]);
   return {
-    dir, socket: pod.socket, pid: pod.pid,
+    dir,
+    socket: pod.socket,
+    pid: pod.pid,
     stop: async () => {
       await pod.stop();
       fs.rmSync(dir, { recursive: true, force: true });
@@ -27,7 +29,11 @@ export async function spawnPod(dir, args) {
   const env = { ...process.env, YOI_RUNTIME_DIR: path.join(dir, 'run') };
   const bin = fileURLToPath(new URL('../../bin/run.js', import.meta.url));
   const { POD_NODE_FLAGS } = await import('../../dist/core/pod/podNodeFlags.js');
-  const child = spawn(process.execPath, [...POD_NODE_FLAGS, bin, 'pod', 'start', ...args], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...POD_NODE_FLAGS, bin, 'pod', 'start', ...args], {
+    cwd: dir,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));
   const exited = new Promise((r) => child.once('exit', (code, signal) => r(code ?? signal)));
@@ -41,7 +47,10 @@ export async function spawnPod(dir, args) {
     void exited.then((code) => reject(new Error(`pod exited with ${code}: ${stderr.trim()}`)));
   });
   return {
-    socket, pid: child.pid, exited, stderr: () => stderr,
+    socket,
+    pid: child.pid,
+    exited,
+    stderr: () => stderr,
     stop: async () => {
       child.kill('SIGTERM');
       return exited;

@@ -25,7 +25,8 @@ export function treePids(root, limit = 4096) {
     } catch {
       continue;
     }
-    for (const tid of tids) for (const c of read(`/proc/${pid}/task/${tid}/children`).split(' ')) if (c.trim()) todo.push(Number(c));
+    for (const tid of tids)
+      for (const c of read(`/proc/${pid}/task/${tid}/children`).split(' ')) if (c.trim()) todo.push(Number(c));
   }
   return [...seen];
 }

@@ -1,8 +1,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import {
-  PROTOCOL_VERSION, RequestError, type AgentContext, type InitializeRequest, type InitializeResponse, type LoadSessionRequest,
-  type NewSessionRequest, type NewSessionResponse, type PromptRequest, type PromptResponse,
+  PROTOCOL_VERSION,
+  RequestError,
+  type AgentContext,
+  type InitializeRequest,
+  type InitializeResponse,
+  type LoadSessionRequest,
+  type NewSessionRequest,
+  type NewSessionResponse,
+  type PromptRequest,
+  type PromptResponse,
 } from '@agentclientprotocol/sdk';
 import type { ResolvedConfig } from '../../core/config/resolveConfig.js';
 import { AcpSession } from './AcpSession.js';
@@ -37,7 +45,9 @@ export class AcpAgent {
 
   async initialize(params: InitializeRequest): Promise<InitializeResponse> {
     const { image, mcp } = await this.projectAbilities(process.cwd());
-    this.opts.log(`editor ${params.clientInfo?.name ?? 'unknown'} speaks ACP version ${params.protocolVersion}; answering with version ${PROTOCOL_VERSION}`);
+    this.opts.log(
+      `editor ${params.clientInfo?.name ?? 'unknown'} speaks ACP version ${params.protocolVersion}; answering with version ${PROTOCOL_VERSION}`,
+    );
     return {
       // One version exists: a client asking for another gets ours, and decides whether to go on.
       protocolVersion: PROTOCOL_VERSION,
@@ -56,7 +66,9 @@ export class AcpAgent {
     const config = await loadConfig(cwd);
     const podName = podNameFor(config.name, cwd);
     const mcp = mapMcpServers(params.mcpServers ?? []);
-    const opened = await this.serial(podName, () => openPod({ podName, cwd, mcpServers: mcp.servers, clientName: this.clientName() }));
+    const opened = await this.serial(podName, () =>
+      openPod({ podName, cwd, mcpServers: mcp.servers, clientName: this.clientName() }),
+    );
     const sessionId = opened.client.welcome?.session_id ?? '';
     const existing = this.sessions.get(sessionId);
     if (existing) {
@@ -65,12 +77,18 @@ export class AcpAgent {
       return { sessionId, _meta: { yoi: { pod: podName } } };
     }
     const session = this.track(sessionId, podName, cwd, opened);
-    const notes = [...mcp.skipped, ...this.mcpNotes(config, podName, Object.keys(mcp.servers).length, opened.started), ...opened.startAlerts];
+    const notes = [
+      ...mcp.skipped,
+      ...this.mcpNotes(config, podName, Object.keys(mcp.servers).length, opened.started),
+      ...opened.startAlerts,
+    ];
     setImmediate(() => {
       for (const note of notes) session.say(`> ${note}\n\n`);
       session.refreshCommands();
     });
-    this.opts.log(`session ${sessionId}: pod ${podName} (${opened.started ? 'started' : 'already running'}) for ${cwd}`);
+    this.opts.log(
+      `session ${sessionId}: pod ${podName} (${opened.started ? 'started' : 'already running'}) for ${cwd}`,
+    );
     return { sessionId, _meta: { yoi: { pod: podName } } };
   }
 
@@ -81,18 +99,34 @@ export class AcpAgent {
     await this.sessions.get(params.sessionId)?.close();
     this.sessions.delete(params.sessionId);
     const mcp = mapMcpServers(params.mcpServers ?? []);
-    const opened = await this.serial(found.podName, () => openPod({ podName: found.podName, cwd, resume: found.current, mcpServers: mcp.servers, clientName: this.clientName() }));
+    const opened = await this.serial(found.podName, () =>
+      openPod({
+        podName: found.podName,
+        cwd,
+        resume: found.current,
+        mcpServers: mcp.servers,
+        clientName: this.clientName(),
+      }),
+    );
     const live = opened.client.welcome?.session_id;
     if (live !== found.current) {
       opened.release();
       await opened.client.close();
-      throw new RequestError(-32603, `yoi: pod ${found.podName} is running session ${live}; stop it (yoi pod stop --pod ${found.podName}) to load session ${params.sessionId}`);
+      throw new RequestError(
+        -32603,
+        `yoi: pod ${found.podName} is running session ${live}; stop it (yoi pod stop --pod ${found.podName}) to load session ${params.sessionId}`,
+      );
     }
     const session = this.track(params.sessionId, found.podName, cwd, opened);
     session.podSessionId = found.current;
-    await session.replay([...historyUpdates(opened.history.items, cwd), ...[...mcp.skipped, ...opened.startAlerts].map((note) => agentText(`> ${note}\n\n`))]);
+    await session.replay([
+      ...historyUpdates(opened.history.items, cwd),
+      ...[...mcp.skipped, ...opened.startAlerts].map((note) => agentText(`> ${note}\n\n`)),
+    ]);
     setImmediate(() => session.refreshCommands());
-    this.opts.log(`session ${params.sessionId}: loaded in pod ${found.podName} (${opened.started ? 'started' : 'already running'})`);
+    this.opts.log(
+      `session ${params.sessionId}: loaded in pod ${found.podName} (${opened.started ? 'started' : 'already running'})`,
+    );
     return {};
   }
 
@@ -111,18 +145,30 @@ export class AcpAgent {
   }
 
   private track(sessionId: string, podName: string, cwd: string, opened: OpenedPod): AcpSession {
-    const session = new AcpSession(sessionId, podName, cwd, opened.client, {
-      acp: this.acp,
-      log: (line) => this.opts.log(`session ${sessionId}: ${line}`),
-      reopen: (podSession) => this.serial(podName, () => openPod({ podName, cwd, resume: podSession, clientName: this.clientName() })),
-    }, opened.release());
+    const session = new AcpSession(
+      sessionId,
+      podName,
+      cwd,
+      opened.client,
+      {
+        acp: this.acp,
+        log: (line) => this.opts.log(`session ${sessionId}: ${line}`),
+        reopen: (podSession) =>
+          this.serial(podName, () => openPod({ podName, cwd, resume: podSession, clientName: this.clientName() })),
+      },
+      opened.release(),
+    );
     this.sessions.set(sessionId, session);
     return session;
   }
 
   private session(id: string): AcpSession {
     const s = this.sessions.get(id);
-    if (!s) throw RequestError.invalidParams({ sessionId: id }, `unknown session ${id}: create it with session/new or session/load`);
+    if (!s)
+      throw RequestError.invalidParams(
+        { sessionId: id },
+        `unknown session ${id}: create it with session/new or session/load`,
+      );
     return s;
   }
 
@@ -139,8 +185,14 @@ export class AcpAgent {
 
   private mcpNotes(config: ResolvedConfig, podName: string, count: number, started: boolean): string[] {
     if (count === 0) return [];
-    if (!config.plugins.some((p) => p.name === 'yoi:mcp')) return [`yoi: the project's plugins include no MCP plugin (yoi:mcp): the editor's ${count} MCP server(s) are not used`];
-    if (!started) return [`yoi: pod ${podName} was already running: the editor's ${count} MCP server(s) are not added to it (yoi pod stop --pod ${podName}, then open a new session, to start it with them)`];
+    if (!config.plugins.some((p) => p.name === 'yoi:mcp'))
+      return [
+        `yoi: the project's plugins include no MCP plugin (yoi:mcp): the editor's ${count} MCP server(s) are not used`,
+      ];
+    if (!started)
+      return [
+        `yoi: pod ${podName} was already running: the editor's ${count} MCP server(s) are not added to it (yoi pod stop --pod ${podName}, then open a new session, to start it with them)`,
+      ];
     return [];
   }
 
@@ -153,7 +205,10 @@ export class AcpAgent {
     try {
       const { loadProject } = await import('../loadProject.js');
       const { config, host } = await loadProject({ cwd, checkProvider: false });
-      return { image: (host.hooks.resolveSegment.get('image')?.taps.length ?? 0) > 0, mcp: config.plugins.some((p) => p.name === 'yoi:mcp') };
+      return {
+        image: (host.hooks.resolveSegment.get('image')?.taps.length ?? 0) > 0,
+        mcp: config.plugins.some((p) => p.name === 'yoi:mcp'),
+      };
     } catch (e) {
       this.opts.log(`no project config read from ${cwd}: ${(e as Error).message}`);
       return { image: false, mcp: false };
@@ -162,7 +217,8 @@ export class AcpAgent {
 }
 
 function checkCwd(cwd: string): string {
-  if (!path.isAbsolute(cwd)) throw RequestError.invalidParams({ cwd }, `cwd must be an absolute path, got ${JSON.stringify(cwd)}`);
+  if (!path.isAbsolute(cwd))
+    throw RequestError.invalidParams({ cwd }, `cwd must be an absolute path, got ${JSON.stringify(cwd)}`);
   let st: fs.Stats;
   try {
     st = fs.statSync(cwd);

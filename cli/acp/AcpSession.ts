@@ -1,4 +1,10 @@
-import { RequestError, type AgentContext, type ContentBlock, type SessionUpdate, type StopReason } from '@agentclientprotocol/sdk';
+import {
+  RequestError,
+  type AgentContext,
+  type ContentBlock,
+  type SessionUpdate,
+  type StopReason,
+} from '@agentclientprotocol/sdk';
 import { PodRequestError, type UnknownEvent, type PodClient } from '../../core/client/PodClient.js';
 import type { Event, PodStatus } from '../../core/protocol/index.js';
 import { EventTranslator, agentText } from './EventTranslator.js';
@@ -65,15 +71,23 @@ export class AcpSession {
     this.podSessionId = sessionId;
     this.translator = new EventTranslator(cwd);
     this.updates = new UpdateQueue((update) => ports.acp.notify('session/update', { sessionId, update }), ports.log);
-    this.permissions = new PermissionBridge({
-      ask: (request, signal) => ports.acp.request('session/request_permission', { sessionId, ...request }, { cancellationSignal: signal }),
-      reply: async (id: string, decision: Decision, message?: string) => {
-        await this.client.requestExtension('permission_reply', { id, decision, ...(message !== undefined ? { message } : {}) });
+    this.permissions = new PermissionBridge(
+      {
+        ask: (request, signal) =>
+          ports.acp.request('session/request_permission', { sessionId, ...request }, { cancellationSignal: signal }),
+        reply: async (id: string, decision: Decision, message?: string) => {
+          await this.client.requestExtension('permission_reply', {
+            id,
+            decision,
+            ...(message !== undefined ? { message } : {}),
+          });
+        },
+        callOf: (tool, args) => this.translator.openCallOf(tool, args),
+        kindOf: toolKind,
+        log: ports.log,
       },
-      callOf: (tool, args) => this.translator.openCallOf(tool, args),
-      kindOf: toolKind,
-      log: ports.log,
-    }, () => this.run?.cancelled === true);
+      () => this.run?.cancelled === true,
+    );
     this.attach(client, early);
   }
 
@@ -94,7 +108,11 @@ export class AcpSession {
       if (this.run === next) this.run = undefined;
       throw e;
     });
-    const input = promptSegments(blocks, { cwd: this.cwd, commands: this.commands, nextPasteId: () => ++this.pasteIds });
+    const input = promptSegments(blocks, {
+      cwd: this.cwd,
+      commands: this.commands,
+      nextPasteId: () => ++this.pasteIds,
+    });
     if (input.length === 0 || next.cancelled) {
       if (this.run === next) this.run = undefined;
       return next.cancelled ? 'cancelled' : 'end_turn';
@@ -103,8 +121,14 @@ export class AcpSession {
       const run: ActiveRun = next ?? this.beginRun();
       next = undefined;
       // The whole run may arrive before the request's own promise settles: whichever is first.
-      const requested = this.client.request({ method: 'run', params: { input } }, 60_000).then(() => undefined, (e: unknown) => e as Error);
-      const first = await Promise.race([requested.then((error) => ({ error })), run.done.then((outcome) => ({ outcome }))]);
+      const requested = this.client.request({ method: 'run', params: { input } }, 60_000).then(
+        () => undefined,
+        (e: unknown) => e as Error,
+      );
+      const first = await Promise.race([
+        requested.then((error) => ({ error })),
+        run.done.then((outcome) => ({ outcome })),
+      ]);
       const error = 'error' in first ? first.error : undefined;
       if (error !== undefined || !run.accepted) {
         if (error instanceof PodRequestError && error.podCode === 'already_running' && !run.cancelled) {
@@ -119,13 +143,20 @@ export class AcpSession {
         const lost = 'outcome' in first && first.outcome.kind === 'lost';
         if (error instanceof PodRequestError || ('outcome' in first && !lost)) {
           // The pod refused the input or could not read it: it is not in the conversation (ACP's `refusal`).
-          const why = error?.message ?? ('outcome' in first && first.outcome.kind === 'error' ? `${first.outcome.code}: ${first.outcome.message}` : 'not accepted');
+          const why =
+            error?.message ??
+            ('outcome' in first && first.outcome.kind === 'error'
+              ? `${first.outcome.code}: ${first.outcome.message}`
+              : 'not accepted');
           this.say(`\n\n> ✖ yoi refused this prompt: ${why}\n\n`);
           await this.updates.flushed();
           return 'refusal';
         }
         const outcome = 'outcome' in first ? first.outcome : undefined;
-        throw new RequestError(-32603, `yoi: ${error?.message ?? (outcome?.kind === 'lost' ? outcome.message : 'the run was not accepted')}`);
+        throw new RequestError(
+          -32603,
+          `yoi: ${error?.message ?? (outcome?.kind === 'lost' ? outcome.message : 'the run was not accepted')}`,
+        );
       }
       const outcome = await run.done;
       await this.updates.flushed();
@@ -137,7 +168,12 @@ export class AcpSession {
         }
         return reason;
       }
-      throw new RequestError(-32603, outcome.kind === 'error' ? `yoi: ${outcome.code}: ${outcome.message}` : `yoi: ${outcome.kind === 'lost' ? outcome.message : 'the run ended'}`);
+      throw new RequestError(
+        -32603,
+        outcome.kind === 'error'
+          ? `yoi: ${outcome.code}: ${outcome.message}`
+          : `yoi: ${outcome.kind === 'lost' ? outcome.message : 'the run ended'}`,
+      );
     }
   }
 
@@ -160,7 +196,10 @@ export class AcpSession {
       do {
         this.refreshAgain = false;
         try {
-          const reply = await this.client.request({ method: 'list_completions', params: { kind: 'workflow_invoke', prefix: '' } });
+          const reply = await this.client.request({
+            method: 'list_completions',
+            params: { kind: 'workflow_invoke', prefix: '' },
+          });
           if (reply.event !== 'completions') continue;
           const commands = availableCommands(reply.data.items);
           this.commands = new Set(commands.map((c) => c.name));
@@ -204,7 +243,10 @@ export class AcpSession {
       if ('event' in item) this.onEvent(item.event);
       else this.onExtension(item.extension);
     }
-    this.offs.push(client.onEvent((e) => this.onEvent(e)), client.onUnknownEvent((e) => this.onExtension(e)));
+    this.offs.push(
+      client.onEvent((e) => this.onEvent(e)),
+      client.onUnknownEvent((e) => this.onExtension(e)),
+    );
     void client.closed.then(() => {
       if (this.client !== client) return;
       this.permissions.close();
@@ -224,7 +266,10 @@ export class AcpSession {
     let finish!: (o: RunOutcome) => void;
     const done = new Promise<RunOutcome>((r) => (finish = r));
     const run: ActiveRun = {
-      accepted: false, sawUserMessage: false, cancelled: false, done,
+      accepted: false,
+      sawUserMessage: false,
+      cancelled: false,
+      done,
       finish: (o) => (this.run === run && (this.run = undefined), finish(o)),
     };
     this.run = run;
@@ -252,7 +297,8 @@ export class AcpSession {
     if (e.event === 'status') {
       this.status = e.data.status;
       this.podSessionId = e.data.session_id;
-      if (e.data.status !== 'running' && e.data.status !== 'compacting') for (const wake of this.statusWaiters.splice(0)) wake();
+      if (e.data.status !== 'running' && e.data.status !== 'compacting')
+        for (const wake of this.statusWaiters.splice(0)) wake();
       return;
     }
     if (e.event === 'user_message' && run?.accepted && !run.sawUserMessage) {

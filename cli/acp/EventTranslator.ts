@@ -39,14 +39,29 @@ export class EventTranslator {
   translate(e: Event): SessionUpdate[] {
     switch (e.event) {
       case 'user_message': {
-        const content = segmentBlocks(e.data.segments.map((s) => (typeof (s as { toJSON?: unknown }).toJSON === 'function' ? (s as { toJSON(): unknown }).toJSON() : s)), this.cwd);
+        const content = segmentBlocks(
+          e.data.segments.map((s) =>
+            typeof (s as { toJSON?: unknown }).toJSON === 'function' ? (s as { toJSON(): unknown }).toJSON() : s,
+          ),
+          this.cwd,
+        );
         return content.map((block) => ({ sessionUpdate: 'user_message_chunk', content: block }));
       }
       case 'text_delta':
-        return e.data.text === '' ? [] : [{ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: e.data.text } }];
+        return e.data.text === ''
+          ? []
+          : [{ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: e.data.text } }];
       case 'tool_call_start': {
         this.remember(e.data.id, { name: e.data.name, title: e.data.name });
-        return [{ sessionUpdate: 'tool_call', toolCallId: e.data.id, title: e.data.name, kind: toolKind(e.data.name), status: 'pending' }];
+        return [
+          {
+            sessionUpdate: 'tool_call',
+            toolCallId: e.data.id,
+            title: e.data.name,
+            kind: toolKind(e.data.name),
+            status: 'pending',
+          },
+        ];
       }
       case 'tool_call_done': {
         const args = parseArgs(e.data.arguments);
@@ -54,25 +69,46 @@ export class EventTranslator {
         const known = this.calls.has(e.data.id);
         this.remember(e.data.id, { name: e.data.name, title, args });
         const fields = {
-          toolCallId: e.data.id, title, kind: toolKind(e.data.name), status: 'in_progress' as const, rawInput: args,
-          locations: toolLocations(e.data.name, args, this.cwd), content: toolDiff(e.data.name, args, this.cwd),
+          toolCallId: e.data.id,
+          title,
+          kind: toolKind(e.data.name),
+          status: 'in_progress' as const,
+          rawInput: args,
+          locations: toolLocations(e.data.name, args, this.cwd),
+          content: toolDiff(e.data.name, args, this.cwd),
         };
         return [known ? { sessionUpdate: 'tool_call_update', ...fields } : { sessionUpdate: 'tool_call', ...fields }];
       }
       case 'tool_result': {
         const known = this.calls.delete(e.data.id);
         const update: SessionUpdate = {
-          sessionUpdate: 'tool_call_update', toolCallId: e.data.id, status: e.data.is_error ? 'failed' : 'completed',
-          content: resultContent(e.data.summary, e.data.output), rawOutput: { summary: e.data.summary, output: e.data.output ?? null, is_error: e.data.is_error },
+          sessionUpdate: 'tool_call_update',
+          toolCallId: e.data.id,
+          status: e.data.is_error ? 'failed' : 'completed',
+          content: resultContent(e.data.summary, e.data.output),
+          rawOutput: { summary: e.data.summary, output: e.data.output ?? null, is_error: e.data.is_error },
         };
         // A result for a call this client never saw start (it connected mid-call) still shows.
-        return known ? [update] : [{ sessionUpdate: 'tool_call', toolCallId: e.data.id, title: 'tool call', kind: 'other', status: 'pending' }, update];
+        return known
+          ? [update]
+          : [
+              {
+                sessionUpdate: 'tool_call',
+                toolCallId: e.data.id,
+                title: 'tool call',
+                kind: 'other',
+                status: 'pending',
+              },
+              update,
+            ];
       }
       case 'alert':
         if (e.seq === undefined) return []; // replayed to every connection: old news
         return [agentText(`\n\n> ⚠ ${e.data.level} (${e.data.source}): ${e.data.message}\n\n`)];
       case 'notification':
-        return [agentText(`\n\n> ◆ ${e.data.source === 'pod_event' ? 'child pod' : 'notification'}: ${e.data.message}\n\n`)];
+        return [
+          agentText(`\n\n> ◆ ${e.data.source === 'pod_event' ? 'child pod' : 'notification'}: ${e.data.message}\n\n`),
+        ];
       case 'error':
         // A run's terminal error is the prompt's answer; one that ends another client's run is shown.
         return e.request_id === undefined ? [agentText(`\n\n> ✖ ${e.data.code}: ${e.data.message}\n\n`)] : [];
@@ -89,7 +125,13 @@ export class EventTranslator {
     const call = this.calls.get(id);
     if (!call) return [];
     const of = typeof total === 'number' ? `${progress}/${total}` : `${progress}`;
-    return [{ sessionUpdate: 'tool_call_update', toolCallId: id, title: `${call.title} (${of}${typeof message === 'string' && message !== '' ? `: ${message}` : ''})` }];
+    return [
+      {
+        sessionUpdate: 'tool_call_update',
+        toolCallId: id,
+        title: `${call.title} (${of}${typeof message === 'string' && message !== '' ? `: ${message}` : ''})`,
+      },
+    ];
   }
 
   private remember(id: string, call: OpenCall): void {

@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import type { PermissionOption, RequestPermissionRequest, RequestPermissionResponse, ToolKind } from '@agentclientprotocol/sdk';
+import type {
+  PermissionOption,
+  RequestPermissionRequest,
+  RequestPermissionResponse,
+  ToolKind,
+} from '@agentclientprotocol/sdk';
 
 /** The decisions a permission ask offers (the pod's words and ACP's option kinds are the same). */
 export const DecisionSchema = z.enum(['allow_once', 'allow_always', 'reject_once', 'reject_always']);
@@ -18,13 +23,20 @@ export const PermissionRequestSchema = z.looseObject({
   pod: z.string().optional(),
 });
 export type PermissionRequest = z.infer<typeof PermissionRequestSchema>;
-export const PermissionResolvedSchema = z.looseObject({ id: z.string(), decision: z.string().optional(), by: z.string().optional() });
+export const PermissionResolvedSchema = z.looseObject({
+  id: z.string(),
+  decision: z.string().optional(),
+  by: z.string().optional(),
+});
 
 /** At most this many asks wait on the editor at once; more are left to other clients and the deadline. */
 const MAX_PENDING = 32;
 
 const LABELS: Record<Decision, string> = {
-  allow_once: 'Allow once', allow_always: 'Always allow', reject_once: 'Reject', reject_always: 'Always reject',
+  allow_once: 'Allow once',
+  allow_always: 'Always allow',
+  reject_once: 'Reject',
+  reject_always: 'Always reject',
 };
 
 export interface PermissionPort {
@@ -48,7 +60,10 @@ export interface PermissionPort {
 export class PermissionBridge {
   private readonly pending = new Map<string, AbortController>();
 
-  constructor(private readonly port: PermissionPort, private readonly cancelled: () => boolean) {}
+  constructor(
+    private readonly port: PermissionPort,
+    private readonly cancelled: () => boolean,
+  ) {}
 
   onRequest(data: unknown): void {
     const parsed = PermissionRequestSchema.safeParse(data);
@@ -83,12 +98,22 @@ export class PermissionBridge {
     const title = `${req.pod !== undefined ? `[${req.pod}] ` : ''}${req.summary || call?.title || req.tool}`;
     let response: RequestPermissionResponse;
     try {
-      response = await this.port.ask({
-        toolCall: { toolCallId: call?.id ?? `permission-${req.id}`, title, kind: this.port.kindOf(req.tool), status: 'pending', rawInput: req.args ?? {} },
-        options,
-      }, signal);
+      response = await this.port.ask(
+        {
+          toolCall: {
+            toolCallId: call?.id ?? `permission-${req.id}`,
+            title,
+            kind: this.port.kindOf(req.tool),
+            status: 'pending',
+            rawInput: req.args ?? {},
+          },
+          options,
+        },
+        signal,
+      );
     } catch (e) {
-      if (!signal.aborted) this.port.log(`permission ask ${req.id}: the editor did not answer: ${(e as Error).message}`);
+      if (!signal.aborted)
+        this.port.log(`permission ask ${req.id}: the editor did not answer: ${(e as Error).message}`);
       return;
     }
     if (signal.aborted) return; // answered elsewhere meanwhile
@@ -96,12 +121,18 @@ export class PermissionBridge {
     if (outcome.outcome === 'selected') {
       const decision = DecisionSchema.safeParse(outcome.optionId);
       if (!decision.success || !req.options.includes(decision.data)) {
-        this.port.log(`permission ask ${req.id}: the editor chose an option that was not offered (${JSON.stringify(outcome.optionId)})`);
+        this.port.log(
+          `permission ask ${req.id}: the editor chose an option that was not offered (${JSON.stringify(outcome.optionId)})`,
+        );
         return;
       }
-      await this.port.reply(req.id, decision.data).catch((e: Error) => this.port.log(`permission ask ${req.id}: ${e.message}`));
+      await this.port
+        .reply(req.id, decision.data)
+        .catch((e: Error) => this.port.log(`permission ask ${req.id}: ${e.message}`));
     } else if (!this.cancelled()) {
-      await this.port.reply(req.id, 'reject_once', 'dismissed in the editor').catch((e: Error) => this.port.log(`permission ask ${req.id}: ${e.message}`));
+      await this.port
+        .reply(req.id, 'reject_once', 'dismissed in the editor')
+        .catch((e: Error) => this.port.log(`permission ask ${req.id}: ${e.message}`));
     }
   }
 }

@@ -15,7 +15,10 @@ export class UpdateQueue {
   private idle: Promise<void> = Promise.resolve();
   private resolveIdle?: () => void;
 
-  constructor(private readonly send: (update: SessionUpdate) => Promise<void>, private readonly log: (line: string) => void) {}
+  constructor(
+    private readonly send: (update: SessionUpdate) => Promise<void>,
+    private readonly log: (line: string) => void,
+  ) {}
 
   push(update: SessionUpdate): void {
     const last = this.queue.at(-1);
@@ -54,7 +57,11 @@ export class UpdateQueue {
 }
 
 function joinable(a: SessionUpdate, b: SessionUpdate): boolean {
-  return a.sessionUpdate === b.sessionUpdate && (a.sessionUpdate === 'agent_message_chunk' || a.sessionUpdate === 'user_message_chunk')
-    && (a as { content: { type: string } }).content.type === 'text' && (b as { content: { type: string } }).content.type === 'text'
-    && (a as { messageId?: unknown }).messageId === (b as { messageId?: unknown }).messageId;
+  return (
+    a.sessionUpdate === b.sessionUpdate &&
+    (a.sessionUpdate === 'agent_message_chunk' || a.sessionUpdate === 'user_message_chunk') &&
+    (a as { content: { type: string } }).content.type === 'text' &&
+    (b as { content: { type: string } }).content.type === 'text' &&
+    (a as { messageId?: unknown }).messageId === (b as { messageId?: unknown }).messageId
+  );
 }

@@ -6,10 +6,16 @@ import type { AvailableCommand } from '@agentclientprotocol/sdk';
  * the run's text, or the prompt's arguments (`key=value`) for an MCP prompt.
  */
 export function availableCommands(slugs: readonly string[]): AvailableCommand[] {
-  return slugs.filter((s) => s !== '' && !/\s/.test(s)).map((slug) => {
-    const mcp = /^([^:]+):(.+)$/.exec(slug);
-    return mcp
-      ? { name: slug, description: `MCP prompt ${mcp[2]} from server ${mcp[1]}`, input: { hint: 'arguments as key=value' } }
-      : { name: slug, description: `yoi workflow ${slug}`, input: { hint: 'what to apply it to' } };
-  });
+  return slugs
+    .filter((s) => s !== '' && !/\s/.test(s))
+    .map((slug) => {
+      const mcp = /^([^:]+):(.+)$/.exec(slug);
+      return mcp
+        ? {
+            name: slug,
+            description: `MCP prompt ${mcp[2]} from server ${mcp[1]}`,
+            input: { hint: 'arguments as key=value' },
+          }
+        : { name: slug, description: `yoi workflow ${slug}`, input: { hint: 'what to apply it to' } };
+    });
 }

@@ -34,7 +34,8 @@ export function findSession(dir: string, id: string): FoundSession {
   const children = new Map<string, string>();
   for (const file of newer) {
     const next = readStart(path.join(dir, file));
-    if (next?.compactedFrom !== undefined && next.podName === start.podName) children.set(next.compactedFrom, file.slice(0, -'.jsonl'.length));
+    if (next?.compactedFrom !== undefined && next.podName === start.podName)
+      children.set(next.compactedFrom, file.slice(0, -'.jsonl'.length));
   }
   const seen = new Set<string>([current]);
   for (let child = children.get(current); child !== undefined && !seen.has(child); child = children.get(current)) {
@@ -51,7 +52,10 @@ function listNewer(dir: string, id: string): string[] {
   } catch {
     return [];
   }
-  return names.filter((n) => n.endsWith('.jsonl') && SESSION_ID.test(n.slice(0, -6)) && n.slice(0, -6) > id).sort().slice(0, MAX_SCANNED);
+  return names
+    .filter((n) => n.endsWith('.jsonl') && SESSION_ID.test(n.slice(0, -6)) && n.slice(0, -6) > id)
+    .sort()
+    .slice(0, MAX_SCANNED);
 }
 
 /** The session_start entry of a log: its first line, read without following a link. */

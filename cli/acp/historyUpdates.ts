@@ -18,10 +18,15 @@ export function historyUpdates(items: readonly unknown[], cwd: string): SessionU
     if (raw === null || typeof raw !== 'object') continue;
     const item = raw as Record<string, unknown>;
     if (item.type === 'message') {
-      const text = Array.isArray(item.content) ? item.content.map((p) => (typeof (p as { text?: unknown }).text === 'string' ? (p as { text: string }).text : '')).join('') : '';
+      const text = Array.isArray(item.content)
+        ? item.content
+            .map((p) => (typeof (p as { text?: unknown }).text === 'string' ? (p as { text: string }).text : ''))
+            .join('')
+        : '';
       if (item.role === 'user') {
         const blocks = Array.isArray(item.segments) ? segmentBlocks(item.segments, cwd) : [];
-        for (const content of blocks.length > 0 ? blocks : [{ type: 'text' as const, text }]) updates.push({ sessionUpdate: 'user_message_chunk', content });
+        for (const content of blocks.length > 0 ? blocks : [{ type: 'text' as const, text }])
+          updates.push({ sessionUpdate: 'user_message_chunk', content });
       } else if (item.role === 'assistant') {
         if (text !== '') updates.push(agentText(text));
       } else {
@@ -32,14 +37,25 @@ export function historyUpdates(items: readonly unknown[], cwd: string): SessionU
       const args = parseArgs(typeof item.arguments === 'string' ? item.arguments : '{}');
       names.set(item.call_id, item.name);
       updates.push({
-        sessionUpdate: 'tool_call', toolCallId: item.call_id, title: toolTitle(item.name, args), kind: toolKind(item.name), status: 'pending',
-        rawInput: args, locations: toolLocations(item.name, args, cwd), content: toolDiff(item.name, args, cwd),
+        sessionUpdate: 'tool_call',
+        toolCallId: item.call_id,
+        title: toolTitle(item.name, args),
+        kind: toolKind(item.name),
+        status: 'pending',
+        rawInput: args,
+        locations: toolLocations(item.name, args, cwd),
+        content: toolDiff(item.name, args, cwd),
       });
     } else if (item.type === 'tool_result' && typeof item.call_id === 'string') {
       const summary = typeof item.summary === 'string' ? item.summary : '';
       const output = typeof item.content === 'string' ? item.content : undefined;
       if (!names.has(item.call_id)) continue; // a result whose call was compacted away
-      updates.push({ sessionUpdate: 'tool_call_update', toolCallId: item.call_id, status: item.is_error === true ? 'failed' : 'completed', content: resultContent(summary, output) });
+      updates.push({
+        sessionUpdate: 'tool_call_update',
+        toolCallId: item.call_id,
+        status: item.is_error === true ? 'failed' : 'completed',
+        content: resultContent(summary, output),
+      });
     }
   }
   return updates;

@@ -1,7 +1,8 @@
 import type { McpServer } from '@agentclientprotocol/sdk';
 
 /** One MCP server in yoi's config form (`mcp.servers.<name>`). */
-export type YoiMcpServer = { command: string; args: string[]; env: Record<string, string> } | { url: string; headers: Record<string, string> };
+export type YoiMcpServer =
+  { command: string; args: string[]; env: Record<string, string> } | { url: string; headers: Record<string, string> };
 
 export interface McpMapping {
   /** By yoi server name (letters, digits, `_`, `-`; at most 32; unique). */
@@ -29,14 +30,23 @@ export function mapMcpServers(servers: readonly McpServer[]): McpMapping {
     if ('url' in server) {
       out[name] = { url: server.url, headers: Object.fromEntries(server.headers.map((h) => [h.name, h.value])) };
     } else if ('command' in server) {
-      out[name] = { command: server.command, args: [...server.args], env: Object.fromEntries(server.env.map((v) => [v.name, v.value])) };
+      out[name] = {
+        command: server.command,
+        args: [...server.args],
+        env: Object.fromEntries(server.env.map((v) => [v.name, v.value])),
+      };
     }
   }
   return { servers: out, skipped };
 }
 
 function uniqueName(raw: string, taken: Record<string, unknown>): string {
-  let base = raw.replace(/[^A-Za-z0-9_-]+/g, '-').replace(/_{2,}/g, '_').replace(/^[-_]+/, '').slice(0, 32).replace(/[-_]+$/, '');
+  let base = raw
+    .replace(/[^A-Za-z0-9_-]+/g, '-')
+    .replace(/_{2,}/g, '_')
+    .replace(/^[-_]+/, '')
+    .slice(0, 32)
+    .replace(/[-_]+$/, '');
   if (base === '') base = 'server';
   let name = base;
   for (let n = 2; Object.hasOwn(taken, name); n++) name = `${base.slice(0, 32 - String(n).length - 1)}-${n}`;

@@ -51,22 +51,30 @@ export async function openPod(opts: OpenPodOptions): Promise<OpenedPod> {
       started = true;
     } catch (e) {
       // Another session (or a terminal) started it meanwhile: use that one.
-      if (!(await isSocketLive(paths.socket))) throw new RequestError(-32603, `yoi: cannot start pod ${opts.podName}: ${(e as Error).message}`);
+      if (!(await isSocketLive(paths.socket)))
+        throw new RequestError(-32603, `yoi: cannot start pod ${opts.podName}: ${(e as Error).message}`);
     }
   }
   const early: Array<{ event: Event } | { extension: UnknownEvent }> = [];
   const startAlerts: string[] = [];
   let afterHistory = false;
   let released = false;
-  const keep = (item: { event: Event } | { extension: UnknownEvent }) => void (afterHistory && early.length < MAX_EARLY && early.push(item));
+  const keep = (item: { event: Event } | { extension: UnknownEvent }) =>
+    void (afterHistory && early.length < MAX_EARLY && early.push(item));
   const onEvent = (e: Event) => {
     if (released) return;
     if (e.event === 'history' && !afterHistory) afterHistory = true;
-    else if (e.event === 'alert' && !afterHistory && started && startAlerts.length < MAX_START_ALERTS) startAlerts.push(`⚠ ${e.data.level} (${e.data.source}): ${e.data.message}`);
+    else if (e.event === 'alert' && !afterHistory && started && startAlerts.length < MAX_START_ALERTS)
+      startAlerts.push(`⚠ ${e.data.level} (${e.data.source}): ${e.data.message}`);
     else keep({ event: e });
   };
   // Listening from the first line: the alerts a pod replays come right behind its welcome.
-  const client = await PodClient.connect({ socketPath: paths.socket, clientName: opts.clientName, protocol: 2, onEvent });
+  const client = await PodClient.connect({
+    socketPath: paths.socket,
+    clientName: opts.clientName,
+    protocol: 2,
+    onEvent,
+  });
   const offUnknown = client.onUnknownEvent((e) => keep({ extension: e }));
   const release = () => {
     released = true;
@@ -78,7 +86,10 @@ export async function openPod(opts: OpenPodOptions): Promise<OpenedPod> {
   if (!sameDir(reply.data.greeting.cwd, opts.cwd)) {
     release();
     await client.close();
-    throw new RequestError(-32603, `yoi: pod ${opts.podName} already runs for ${reply.data.greeting.cwd}; give this project its own \`name\` in yoi.config.ts`);
+    throw new RequestError(
+      -32603,
+      `yoi: pod ${opts.podName} already runs for ${reply.data.greeting.cwd}; give this project its own \`name\` in yoi.config.ts`,
+    );
   }
   return { client, history: reply.data, started, startAlerts, release };
 }

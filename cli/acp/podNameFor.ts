@@ -10,7 +10,12 @@ import { podNameProblem } from '../../core/pod/podName.js';
 export function podNameFor(configName: string, cwd: string): string {
   if (configName !== 'default') return configName;
   const hash = createHash('sha256').update(path.resolve(cwd)).digest('hex').slice(0, 8);
-  const base = path.basename(path.resolve(cwd)).replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[^A-Za-z0-9]+/, '').slice(0, 40).replace(/[.-]+$/, '');
+  const base = path
+    .basename(path.resolve(cwd))
+    .replace(/[^A-Za-z0-9._-]+/g, '-')
+    .replace(/^[^A-Za-z0-9]+/, '')
+    .slice(0, 40)
+    .replace(/[.-]+$/, '');
   const name = `${base === '' ? 'project' : base}-${hash}`;
   return podNameProblem(name) === undefined ? name : `project-${hash}`;
 }

@@ -49,7 +49,14 @@ export function promptSegments(blocks: readonly ContentBlock[], ctx: PromptConte
       case 'resource_link': {
         const file = filePath(block.uri);
         if (file !== undefined) segments.push({ kind: 'file_ref', path: relativeToCwd(file, ctx.cwd) });
-        else segments.push(own('resource_link', { uri: block.uri, name: block.name, ...(block.mimeType ? { mimeType: block.mimeType } : {}) }));
+        else
+          segments.push(
+            own('resource_link', {
+              uri: block.uri,
+              name: block.name,
+              ...(block.mimeType ? { mimeType: block.mimeType } : {}),
+            }),
+          );
         return;
       }
       case 'resource': {
@@ -59,12 +66,20 @@ export function promptSegments(blocks: readonly ContentBlock[], ctx: PromptConte
           inline(pasteSegment(content, ctx.nextPasteId()), content);
         } else {
           // The bytes stay with the editor: a placeholder needs only what the resource is.
-          segments.push(own('resource', { uri: r.uri, ...(r.mimeType ? { mimeType: r.mimeType } : {}), bytes: Math.floor((r.blob.length * 3) / 4) }));
+          segments.push(
+            own('resource', {
+              uri: r.uri,
+              ...(r.mimeType ? { mimeType: r.mimeType } : {}),
+              bytes: Math.floor((r.blob.length * 3) / 4),
+            }),
+          );
         }
         return;
       }
       case 'image':
-        segments.push(own('image', { mimeType: block.mimeType, data: block.data, ...(block.uri ? { uri: block.uri } : {}) }));
+        segments.push(
+          own('image', { mimeType: block.mimeType, data: block.data, ...(block.uri ? { uri: block.uri } : {}) }),
+        );
         return;
       case 'audio':
         segments.push(own('audio', { mimeType: block.mimeType, data: block.data }));
@@ -121,7 +136,8 @@ export function segmentBlocks(segments: readonly unknown[], cwd: string): Conten
       case 'paste': {
         const content = str('content') ?? '';
         const header = RESOURCE_HEADER.exec(content);
-        if (header) blocks.push({ type: 'resource', resource: { uri: header[1], text: content.slice(header[0].length) } });
+        if (header)
+          blocks.push({ type: 'resource', resource: { uri: header[1], text: content.slice(header[0].length) } });
         else blocks.push({ type: 'text', text: content });
         break;
       }

@@ -17,7 +17,11 @@ export async function runAcpAgent(opts: { version: string }): Promise<void> {
   const log = (line: string) => process.stderr.write(`yoi acp: ${line}\n`);
   const impl = new AcpAgent({ version: opts.version, log });
   const input = process.stdin.pipe(new LineLimit(MAX_LINE_BYTES));
-  const stream = ndJsonStream(Writable.toWeb(out) as WritableStream<Uint8Array>, Readable.toWeb(input) as ReadableStream<Uint8Array>, { maxMessageBytes: MAX_LINE_BYTES + 1024 });
+  const stream = ndJsonStream(
+    Writable.toWeb(out) as WritableStream<Uint8Array>,
+    Readable.toWeb(input) as ReadableStream<Uint8Array>,
+    { maxMessageBytes: MAX_LINE_BYTES + 1024 },
+  );
   const connection = agent({ name: 'yoi' })
     .onRequest('initialize', ({ params }) => impl.initialize(params))
     .onRequest('authenticate', () => ({}))

@@ -31,13 +31,20 @@ export function parseArgs(json: string): Record<string, unknown> {
   }
 }
 
-const str = (args: Record<string, unknown>, key: string) => (typeof args[key] === 'string' && args[key] !== '' ? (args[key] as string) : undefined);
+const str = (args: Record<string, unknown>, key: string) =>
+  typeof args[key] === 'string' && args[key] !== '' ? (args[key] as string) : undefined;
 
 /** One line saying what the call does: `Read src/a.ts`, `Bash: npm test`, `docs: search` (MCP). */
 export function toolTitle(name: string, args: Record<string, unknown>): string {
   const mcp = /^mcp__(.+?)__(.+)$/.exec(name);
   if (mcp) return `${mcp[1]}: ${mcp[2]}`;
-  const subject = str(args, 'file_path') ?? str(args, 'command') ?? str(args, 'pattern') ?? str(args, 'path') ?? str(args, 'name') ?? str(args, 'pod');
+  const subject =
+    str(args, 'file_path') ??
+    str(args, 'command') ??
+    str(args, 'pattern') ??
+    str(args, 'path') ??
+    str(args, 'name') ??
+    str(args, 'pod');
   if (subject === undefined) return name;
   const line = subject.split('\n')[0];
   const short = line.length > 120 ? `${line.slice(0, 119)}…` : line;
@@ -49,7 +56,10 @@ export function toolLocations(name: string, args: Record<string, unknown>, cwd: 
   const abs = (p: string) => path.resolve(cwd, p);
   const file = str(args, 'file_path');
   if (file !== undefined && (name === 'Read' || name === 'Write' || name === 'Edit')) {
-    const offset = typeof args.offset === 'number' && Number.isInteger(args.offset) && args.offset >= 0 ? args.offset + 1 : undefined;
+    const offset =
+      typeof args.offset === 'number' && Number.isInteger(args.offset) && args.offset >= 0
+        ? args.offset + 1
+        : undefined;
     return [{ path: abs(file), ...(name === 'Read' && offset !== undefined ? { line: offset } : {}) }];
   }
   const dir = str(args, 'path');
@@ -60,7 +70,13 @@ export function toolLocations(name: string, args: Record<string, unknown>, cwd: 
 /** What an Edit call changes, as a diff the editor renders (before the result arrives). */
 export function toolDiff(name: string, args: Record<string, unknown>, cwd: string): ToolCallContent[] {
   const file = str(args, 'file_path');
-  if (name !== 'Edit' || file === undefined || typeof args.old_string !== 'string' || typeof args.new_string !== 'string') return [];
+  if (
+    name !== 'Edit' ||
+    file === undefined ||
+    typeof args.old_string !== 'string' ||
+    typeof args.new_string !== 'string'
+  )
+    return [];
   return [{ type: 'diff', path: path.resolve(cwd, file), oldText: args.old_string, newText: args.new_string }];
 }
 

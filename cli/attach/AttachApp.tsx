@@ -41,9 +41,24 @@ export function AttachApp({ store, podName, onLayout, columns, rows, now = Date.
   const input = inputLines(state.input, width, Math.min(MAX_INPUT_LINES, Math.max(1, height - 5)), transcript.kinds);
   // A permission ask waits for a key: the oldest is drawn above the input, its countdown ticking.
   const ask = state.asks?.[0];
-  const modal = ask ? modalLines(ask, { now: state.askClock ?? now(), width, podName: transcript.podName ?? podName, more: state.asks!.length - 1 }) : [];
+  const modal = ask
+    ? modalLines(ask, {
+        now: state.askClock ?? now(),
+        width,
+        podName: transcript.podName ?? podName,
+        more: state.asks!.length - 1,
+      })
+    : [];
   const transcriptHeight = Math.max(1, height - input.length - 2 - (activity ? 1 : 0) - modal.length);
-  const view = viewport(transcript.blocks, queuedLines(state), width, transcriptHeight, state.scroll, state.showTools, transcript.kinds);
+  const view = viewport(
+    transcript.blocks,
+    queuedLines(state),
+    width,
+    transcriptHeight,
+    state.scroll,
+    state.showTools,
+    transcript.kinds,
+  );
   onLayout?.({ total: view.total, height: transcriptHeight });
 
   return (

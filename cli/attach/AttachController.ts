@@ -59,7 +59,9 @@ export class AttachController {
   constructor(private readonly opts: AttachControllerOptions) {
     this.now = opts.now ?? Date.now;
     this.link = new PodLink({
-      socketPath: opts.socketPath, url: opts.url, token: opts.token,
+      socketPath: opts.socketPath,
+      url: opts.url,
+      token: opts.token,
       batchMs: opts.batchMs,
       onEvent: (e) => this.onEvent(e),
       onUnknownEvent: (e) => this.asks.onUnknownEvent(e),
@@ -72,10 +74,18 @@ export class AttachController {
       },
     });
     const client = () => (this.link.connected ? this.link.client : undefined);
-    this.sender = new RunSender({ state: () => this.state, update: (f) => this.update(f), client, status: () => this.status, notice: (t) => this.notice(t) });
+    this.sender = new RunSender({
+      state: () => this.state,
+      update: (f) => this.update(f),
+      client,
+      status: () => this.status,
+      notice: (t) => this.notice(t),
+    });
     this.completer = new Completer({ state: () => this.state, update: (f) => this.update(f), client });
     this.asks = new PermissionPrompt({ state: () => this.state, update: (f) => this.update(f), client, now: this.now });
-    this.history = new InputHistory((message) => this.update((s) => ({ ...s, transcript: addNote(s.transcript, 'info', message) })));
+    this.history = new InputHistory((message) =>
+      this.update((s) => ({ ...s, transcript: addNote(s.transcript, 'info', message) })),
+    );
   }
 
   /** True once this client asked the pod to shut down. */
@@ -197,9 +207,11 @@ export class AttachController {
         if (this.shutdownAsked) this.quit();
         break;
     }
-    if (ACTIVE.has(this.status) !== ACTIVE.has(before)) this.update((s) => ({ ...s, runSince: ACTIVE.has(this.status) ? Date.now() : undefined }));
+    if (ACTIVE.has(this.status) !== ACTIVE.has(before))
+      this.update((s) => ({ ...s, runSince: ACTIVE.has(this.status) ? Date.now() : undefined }));
     // A question about a paused run means nothing once the run is over.
-    if (this.state.question?.kind === 'abandon' && this.status !== 'paused') this.update((s) => ({ ...s, question: undefined }));
+    if (this.state.question?.kind === 'abandon' && this.status !== 'paused')
+      this.update((s) => ({ ...s, question: undefined }));
   }
 
   private submit(): void {
@@ -210,7 +222,8 @@ export class AttachController {
       return;
     }
     const segments = input.toSegments(this.state.transcript.kinds);
-    if (this.status === 'paused' && this.link.connected) return this.update((s) => ({ ...s, question: { kind: 'abandon', segments } }));
+    if (this.status === 'paused' && this.link.connected)
+      return this.update((s) => ({ ...s, question: { kind: 'abandon', segments } }));
     this.accept(segments);
     this.sender.submit(segments);
   }
@@ -251,7 +264,9 @@ export class AttachController {
     if (now - this.lastInterrupt <= CONFIRM_MS) return this.quit();
     this.lastInterrupt = now;
     const queued = this.state.queue.length;
-    this.notice(`press Ctrl-C again to quit (the pod keeps running${queued ? `; ${queued} queued ${queued === 1 ? 'input is' : 'inputs are'} not sent` : ''})`);
+    this.notice(
+      `press Ctrl-C again to quit (the pod keeps running${queued ? `; ${queued} queued ${queued === 1 ? 'input is' : 'inputs are'} not sent` : ''})`,
+    );
   }
 
   private shutdown(): void {
@@ -279,7 +294,14 @@ export class AttachController {
     const { total, height } = this.layout;
     const maxTop = Math.max(0, total - height);
     const current = this.state.scroll === 'follow' ? maxTop : this.state.scroll;
-    const step = { 'line-up': -1, 'line-down': 1, 'page-up': -height, 'page-down': height, top: -Infinity, bottom: Infinity }[by];
+    const step = {
+      'line-up': -1,
+      'line-down': 1,
+      'page-up': -height,
+      'page-down': height,
+      top: -Infinity,
+      bottom: Infinity,
+    }[by];
     const top = Math.max(0, current + step);
     this.update((s) => ({ ...s, scroll: top >= maxTop ? 'follow' : top }));
   }
@@ -294,7 +316,10 @@ export class AttachController {
   private notice(text: string): void {
     clearTimeout(this.noticeTimer);
     this.update((s) => ({ ...s, notice: text }));
-    this.noticeTimer = setTimeout(() => this.update((s) => (s.notice === text ? { ...s, notice: undefined } : s)), CONFIRM_MS);
+    this.noticeTimer = setTimeout(
+      () => this.update((s) => (s.notice === text ? { ...s, notice: undefined } : s)),
+      CONFIRM_MS,
+    );
     this.noticeTimer.unref?.();
   }
 

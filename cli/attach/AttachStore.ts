@@ -48,7 +48,12 @@ export interface AttachState {
 }
 
 export const initialAttachState: AttachState = {
-  transcript: emptyTranscript, input: InputBuffer.empty, queue: [], connection: 'connecting', scroll: 'follow', showTools: false,
+  transcript: emptyTranscript,
+  input: InputBuffer.empty,
+  queue: [],
+  connection: 'connecting',
+  scroll: 'follow',
+  showTools: false,
 };
 
 /**

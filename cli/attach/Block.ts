@@ -13,7 +13,16 @@ export type Block =
   /** A user message: typed `segments` when known (live, or matched on replay), else history `text`. */
   | { kind: 'user'; id: number; segments?: readonly Segment[]; text?: string }
   | { kind: 'assistant'; id: number; text: string; done: boolean }
-  | { kind: 'tool'; id: number; callId: string; name: string; args: string; state: ToolState; summary?: string; output?: string }
+  | {
+      kind: 'tool';
+      id: number;
+      callId: string;
+      name: string;
+      args: string;
+      state: ToolState;
+      summary?: string;
+      output?: string;
+    }
   /** Context the model was given (a resolved `@file`, a summary), replayed from history. */
   | { kind: 'context'; id: number; text: string }
   /**

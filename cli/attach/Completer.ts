@@ -41,7 +41,8 @@ export class Completer {
       if (completion) this.deps.update((s) => ({ ...s, completion: undefined }));
       return;
     }
-    if (completion && (completion.start !== ref.start || completion.kind !== ref.kind)) this.deps.update((s) => ({ ...s, completion: undefined }));
+    if (completion && (completion.start !== ref.start || completion.kind !== ref.kind))
+      this.deps.update((s) => ({ ...s, completion: undefined }));
     this.timer = setTimeout(() => this.fetch(), this.deps.delayMs ?? DEFAULT_DELAY_MS);
   }
 
@@ -50,8 +51,12 @@ export class Completer {
     const { input, completion, transcript } = this.deps.state();
     const ref = refAtCursor(input.atoms, input.cursor, transcript.kinds);
     if (!ref) return;
-    const value = input.atoms.slice(ref.start + [...ref.sigil].length, ref.end).map((a) => (a.kind === 'char' ? a.ch : '')).join('');
-    const ready = completion && completion.start === ref.start && completion.kind === ref.kind && completion.items.length > 0;
+    const value = input.atoms
+      .slice(ref.start + [...ref.sigil].length, ref.end)
+      .map((a) => (a.kind === 'char' ? a.ch : ''))
+      .join('');
+    const ready =
+      completion && completion.start === ref.start && completion.kind === ref.kind && completion.items.length > 0;
     if (!ready || (completion.prefix !== ref.prefix && !completion.items.includes(value))) {
       this.pendingTab = { start: ref.start, prefix: ref.prefix };
       clearTimeout(this.timer);
@@ -59,7 +64,10 @@ export class Completer {
       return;
     }
     // A second Tab on an inserted candidate moves on to the next one.
-    const selected = value === completion.items[completion.selected] ? (completion.selected + 1) % completion.items.length : completion.selected;
+    const selected =
+      value === completion.items[completion.selected]
+        ? (completion.selected + 1) % completion.items.length
+        : completion.selected;
     const next = input.replace(ref.start + [...ref.sigil].length, ref.end, completion.items[selected]);
     this.deps.update((s) => ({ ...s, input: next, completion: { ...completion, selected } }));
     if (completion.items.length === 1) this.refresh(); // a directory: offer what is inside
@@ -77,7 +85,10 @@ export class Completer {
         const still = refAtCursor(now.input.atoms, now.input.cursor, now.transcript.kinds);
         if (!still || still.start !== ref.start || still.prefix !== ref.prefix || still.kind !== ref.kind) return;
         const { kind, sigil, prefix, start } = ref;
-        this.deps.update((s) => ({ ...s, completion: { kind, sigil, prefix, start, items: reply.data.items, selected: 0 } }));
+        this.deps.update((s) => ({
+          ...s,
+          completion: { kind, sigil, prefix, start, items: reply.data.items, selected: 0 },
+        }));
         const tab = this.pendingTab;
         if (tab && tab.start === start && tab.prefix === prefix) {
           this.pendingTab = undefined;

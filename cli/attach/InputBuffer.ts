@@ -9,7 +9,8 @@ import { needsGap, pieceOf, type Piece } from './segmentText.js';
  * (a reference that cannot be written with a sigil here, recalled from history); the last two
  * are indivisible chips.
  */
-export type Atom = { kind: 'char'; ch: string } | { kind: 'paste'; paste: PasteSegment } | { kind: 'chip'; segment: Segment };
+export type Atom =
+  { kind: 'char'; ch: string } | { kind: 'paste'; paste: PasteSegment } | { kind: 'chip'; segment: Segment };
 
 /**
  * The input line as atoms with a cursor between them (immutable: every edit returns a new
@@ -78,7 +79,11 @@ export class InputBuffer {
 
   /** Replaces atoms `start..end` with `text` and puts the cursor after it. */
   replace(start: number, end: number, text: string): InputBuffer {
-    return this.splice(start, end, [...text].map((ch) => ({ kind: 'char', ch })));
+    return this.splice(
+      start,
+      end,
+      [...text].map((ch) => ({ kind: 'char', ch })),
+    );
   }
 
   backspace(): InputBuffer {
@@ -229,7 +234,9 @@ export class InputBuffer {
 function escapeRefs(text: string, kinds: SegmentKinds): string {
   const chars = [...text];
   const atoms: Atom[] = chars.map((ch) => ({ kind: 'char', ch }));
-  const at = new Set(scanTokens(atoms, kinds).flatMap((t) => (t.type === 'ref' && t.ref !== undefined ? [t.start] : [])));
+  const at = new Set(
+    scanTokens(atoms, kinds).flatMap((t) => (t.type === 'ref' && t.ref !== undefined ? [t.start] : [])),
+  );
   return chars.map((ch, i) => (at.has(i) ? `\\${ch}` : ch)).join('');
 }
 
@@ -239,7 +246,8 @@ function readsBack(input: InputBuffer, written: string, s: Segment, kinds: Segme
   const atoms: Atom[] = [...input.atoms, ...[...written].map((ch): Atom => ({ kind: 'char', ch }))];
   const tokens = scanTokens(atoms, kinds).filter((t) => t.end > from);
   const [t] = tokens;
-  if (tokens.length !== 1 || t.type !== 'ref' || t.ref === undefined || t.start !== from || t.end !== atoms.length) return false;
+  if (tokens.length !== 1 || t.type !== 'ref' || t.ref === undefined || t.start !== from || t.end !== atoms.length)
+    return false;
   return isDeepStrictEqual(plain(kinds.segment(t.sigil, t.ref)), plain(s));
 }
 

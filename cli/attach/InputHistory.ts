@@ -99,7 +99,9 @@ export class InputHistory {
   private fail(e: unknown): void {
     const file = this.file;
     this.file = undefined;
-    this.onError(`input history is kept for this session only: ${e instanceof Error ? e.message : String(e)}${file ? ` (${file.file})` : ''}`);
+    this.onError(
+      `input history is kept for this session only: ${e instanceof Error ? e.message : String(e)}${file ? ` (${file.file})` : ''}`,
+    );
   }
 }
 

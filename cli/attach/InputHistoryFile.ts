@@ -31,7 +31,10 @@ export class InputHistoryFile {
 
   /** The history file of the project at `projectDir`. */
   static forProject(projectDir: string, env: NodeJS.ProcessEnv = process.env): InputHistoryFile {
-    const base = env.XDG_STATE_HOME && path.isAbsolute(env.XDG_STATE_HOME) ? env.XDG_STATE_HOME : path.join(os.homedir(), '.local', 'state');
+    const base =
+      env.XDG_STATE_HOME && path.isAbsolute(env.XDG_STATE_HOME)
+        ? env.XDG_STATE_HOME
+        : path.join(os.homedir(), '.local', 'state');
     const key = createHash('sha256').update(path.resolve(projectDir)).digest('hex').slice(0, 24);
     return new InputHistoryFile(path.join(base, 'yoi', 'attach-history', `${key}.jsonl`));
   }
@@ -79,7 +82,11 @@ export class InputHistoryFile {
   private rewrite(entries: readonly (readonly Segment[])[]): void {
     const lines = entries.slice(-MAX_HISTORY_ENTRIES).flatMap((e) => entryLine(e) ?? []);
     const tmp = `${this.file}.${process.pid}.tmp`;
-    const fd = fs.openSync(tmp, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW, 0o600);
+    const fd = fs.openSync(
+      tmp,
+      fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW,
+      0o600,
+    );
     try {
       fs.writeSync(fd, lines.join(''));
     } finally {

@@ -51,7 +51,11 @@ export class PermissionPrompt {
         const asks = s.asks ?? [];
         const about = asks.find((a) => a.id === resolved.id)?.summary ?? this.answered.get(resolved.id) ?? resolved.id;
         const said = `[permission] ${about}: ${resolved.decision} (${resolved.by})${resolved.message ? ` — ${resolved.message}` : ''}`;
-        return { ...s, asks: asks.filter((a) => a.id !== resolved.id), transcript: addNote(s.transcript, 'info', said) };
+        return {
+          ...s,
+          asks: asks.filter((a) => a.id !== resolved.id),
+          transcript: addNote(s.transcript, 'info', said),
+        };
       });
     }
   }

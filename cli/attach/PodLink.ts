@@ -61,7 +61,12 @@ export class PodLink {
   private async connect(): Promise<void> {
     // The listener goes in before `hello`; a v1 pod (no welcome) is spoken to in v1 by PodClient.
     const client = await PodClient.connect({
-      ...(this.opts.url !== undefined ? { url: this.opts.url, token: this.opts.token } : { socketPath: this.opts.socketPath }), protocol: 2, clientName: this.opts.clientName ?? 'yoi-attach', connectTimeoutMs: 3000,
+      ...(this.opts.url !== undefined
+        ? { url: this.opts.url, token: this.opts.token }
+        : { socketPath: this.opts.socketPath }),
+      protocol: 2,
+      clientName: this.opts.clientName ?? 'yoi-attach',
+      connectTimeoutMs: 3000,
       onEvent: (e) => this.receive(e),
       ...(this.opts.onUnknownEvent ? { onUnknownEvent: this.opts.onUnknownEvent } : {}),
     });

@@ -28,7 +28,10 @@ export class RunSender {
   submit(segments: readonly Segment[]): void {
     const { client, status, state } = this.deps;
     if (client() && !this.sending && state().queue.length === 0 && status() === 'idle') return this.send(segments);
-    this.enqueue(segments, client() ? 'queued: it is sent when the run ends' : 'queued: it is sent once the pod is reachable');
+    this.enqueue(
+      segments,
+      client() ? 'queued: it is sent when the run ends' : 'queued: it is sent once the pod is reachable',
+    );
   }
 
   /** Sends while paused, which abandons the paused run (queued if something is on its way). */
@@ -62,8 +65,12 @@ export class RunSender {
         this.sending = false;
         if (!(e instanceof PodRequestError) || e.podCode === 'already_running') return this.requeue(segments);
         // Refused for good (bad input): say why and give the text back to edit.
-        this.deps.update((s) => ({ ...s, transcript: addNote(s.transcript, 'error', `[error ${e.podCode}] ${e.message.replace(/^[a-z_]+: /, '')}`) }));
-        if (this.deps.state().input.length === 0) this.deps.update((s) => ({ ...s, input: InputBuffer.fromSegments(segments, s.transcript.kinds) }));
+        this.deps.update((s) => ({
+          ...s,
+          transcript: addNote(s.transcript, 'error', `[error ${e.podCode}] ${e.message.replace(/^[a-z_]+: /, '')}`),
+        }));
+        if (this.deps.state().input.length === 0)
+          this.deps.update((s) => ({ ...s, input: InputBuffer.fromSegments(segments, s.transcript.kinds) }));
       },
     );
   }

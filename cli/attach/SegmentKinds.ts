@@ -1,4 +1,12 @@
-import { SEGMENT_FIELDS, SEGMENT_SIGILS, SegmentSchema, UnknownSegment, segmentKind, type Segment, type SegmentKindInfo } from '../../core/protocol/index.js';
+import {
+  SEGMENT_FIELDS,
+  SEGMENT_SIGILS,
+  SegmentSchema,
+  UnknownSegment,
+  segmentKind,
+  type Segment,
+  type SegmentKindInfo,
+} from '../../core/protocol/index.js';
 
 /** One kind the client can write with a sigil: `<sigil><token>` becomes `{kind, [field]: token}`. */
 export interface SigilKind {
@@ -27,7 +35,11 @@ const MAX_SIGIL = 8;
  */
 export class SegmentKinds {
   static readonly builtIn = new SegmentKinds(
-    (Object.keys(SEGMENT_SIGILS) as (keyof typeof SEGMENT_SIGILS)[]).map((kind) => ({ kind, sigil: SEGMENT_SIGILS[kind], field: SEGMENT_FIELDS[kind] })),
+    (Object.keys(SEGMENT_SIGILS) as (keyof typeof SEGMENT_SIGILS)[]).map((kind) => ({
+      kind,
+      sigil: SEGMENT_SIGILS[kind],
+      field: SEGMENT_FIELDS[kind],
+    })),
   );
 
   /** Sigils, longest first (so `$$` wins over `$`). */
@@ -41,7 +53,13 @@ export class SegmentKinds {
       if (INLINE_KINDS.has(kind) || !sigil || sigil.length > MAX_SIGIL || BAD_SIGIL.test(sigil)) continue;
       if (bySigil.has(sigil) || this.byKind.has(kind)) continue; // the first claim wins
       const field = info.field || (SEGMENT_FIELDS as Record<string, string>)[kind] || 'ref';
-      const entry: SigilKind = { kind, sigil, field, token: SLUG_KINDS.has(kind) ? 'slug' : 'word', ...(info.description ? { description: info.description } : {}) };
+      const entry: SigilKind = {
+        kind,
+        sigil,
+        field,
+        token: SLUG_KINDS.has(kind) ? 'slug' : 'word',
+        ...(info.description ? { description: info.description } : {}),
+      };
       bySigil.set(sigil, entry);
       this.byKind.set(kind, entry);
     }

@@ -36,7 +36,13 @@ export class TerminalInput {
     readline.emitKeypressEvents(this.decoder as unknown as NodeJS.ReadableStream);
     this.decoder.on('keypress', (text: string | undefined, key: Partial<KeyPress> | undefined) => {
       const sequence = key?.sequence ?? text ?? '';
-      const press: KeyPress = { name: key?.name, ctrl: key?.ctrl ?? false, meta: key?.meta ?? false, shift: key?.shift ?? false, sequence };
+      const press: KeyPress = {
+        name: key?.name,
+        ctrl: key?.ctrl ?? false,
+        meta: key?.meta ?? false,
+        shift: key?.shift ?? false,
+        sequence,
+      };
       if (text !== undefined && isPrintable(text) && !press.ctrl && !press.meta) press.text = text;
       this.onInput({ type: 'key', key: press });
     });

@@ -17,10 +17,18 @@ const RECENT_BLOCKS = 64;
  * The activity after `event`, from the previous one and the transcript the event produced
  * (which holds the state of each tool call). Pure: the view adds the elapsed time.
  */
-export function nextActivity(previous: Activity | undefined, event: Event, blocks: readonly Block[]): Activity | undefined {
+export function nextActivity(
+  previous: Activity | undefined,
+  event: Event,
+  blocks: readonly Block[],
+): Activity | undefined {
   switch (event.event) {
     case 'welcome':
-      return event.data.status === 'running' ? { kind: 'thinking' } : event.data.status === 'compacting' ? { kind: 'compacting' } : undefined;
+      return event.data.status === 'running'
+        ? { kind: 'thinking' }
+        : event.data.status === 'compacting'
+          ? { kind: 'compacting' }
+          : undefined;
     case 'status':
       if (event.data.status === 'compacting') return { kind: 'compacting' };
       if (event.data.status !== 'running') return undefined;
@@ -66,7 +74,10 @@ export const SPINNER: { readonly interval: number; readonly frames: readonly str
 
 /** `thinking… 12s · Ctrl-C pauses`, `running Read, Grep… 1m 05s · Ctrl-C pauses`. */
 export function activityText(activity: Activity, elapsedMs: number): string {
-  const what = activity.kind === 'tools' ? `${activity.running ? 'running' : 'preparing'} ${unique(activity.names).join(', ')}` : activity.kind;
+  const what =
+    activity.kind === 'tools'
+      ? `${activity.running ? 'running' : 'preparing'} ${unique(activity.names).join(', ')}`
+      : activity.kind;
   return `${what}… ${formatElapsed(elapsedMs)} · Ctrl-C ${activity.kind === 'compacting' ? 'stops the compaction' : 'pauses'}`;
 }
 

@@ -35,7 +35,14 @@ export function blockLines(block: Block, width: number, details: boolean, kinds:
 function render(block: Block, width: number, details: boolean, kinds: SegmentKinds): string[] {
   switch (block.kind) {
     case 'user':
-      return ['', ...prefixed(block.segments ? segmentsText(block.segments, kinds) : safeText(block.text ?? ''), width, color.bold(color.cyan('❯ ')))];
+      return [
+        '',
+        ...prefixed(
+          block.segments ? segmentsText(block.segments, kinds) : safeText(block.text ?? ''),
+          width,
+          color.bold(color.cyan('❯ ')),
+        ),
+      ];
     case 'assistant':
       return ['', ...markdownLines(block.id, block.text, block.done, width)];
     case 'tool':
@@ -43,7 +50,13 @@ function render(block: Block, width: number, details: boolean, kinds: SegmentKin
     case 'context':
       return foldable(color.dim('  · '), block.text, width, details, color.dim);
     case 'notification':
-      return foldable(color.magenta('  ◆ '), `${block.source === 'pod_event' ? 'child pod' : 'notification'}: ${block.text}`, width, details, (s) => s);
+      return foldable(
+        color.magenta('  ◆ '),
+        `${block.source === 'pod_event' ? 'child pod' : 'notification'}: ${block.text}`,
+        width,
+        details,
+        (s) => s,
+      );
     case 'note':
       return wrapLine(NOTE_STYLE[block.tone](safeText(block.text)), width);
   }
@@ -75,11 +88,16 @@ function prefixed(text: string, width: number, first: string): string[] {
 function foldable(mark: string, text: string, width: number, details: boolean, style: (s: string) => string): string[] {
   const [first, ...rest] = safeText(text).replace(/\n+$/u, '').split('\n');
   if (!details || rest.length === 0) {
-    const more = rest.length > 0 ? color.dim(` (+${rest.length} ${rest.length === 1 ? 'line' : 'lines'}, Ctrl-O shows them)`) : '';
-    return capped(wrapLine(`${mark}${style(clip(first, width))}${more}`, width - 4).map((l, i) => (i === 0 ? l : `    ${l}`)), width);
+    const more =
+      rest.length > 0 ? color.dim(` (+${rest.length} ${rest.length === 1 ? 'line' : 'lines'}, Ctrl-O shows them)`) : '';
+    return capped(
+      wrapLine(`${mark}${style(clip(first, width))}${more}`, width - 4).map((l, i) => (i === 0 ? l : `    ${l}`)),
+      width,
+    );
   }
   const lines = wrapLine(`${mark}${style(first)}`, width);
-  for (const l of rest.slice(0, MAX_DETAIL_LINES)) lines.push(...wrapLine(`    ${style(`│ ${clip(l, width * MAX_DETAIL_LINES)}`)}`, width));
+  for (const l of rest.slice(0, MAX_DETAIL_LINES))
+    lines.push(...wrapLine(`    ${style(`│ ${clip(l, width * MAX_DETAIL_LINES)}`)}`, width));
   if (rest.length > MAX_DETAIL_LINES) lines.push(color.dim(`    │ … ${rest.length - MAX_DETAIL_LINES} more lines`));
   return lines;
 }
@@ -95,7 +113,12 @@ const TOOL_ICON: Record<ToolState, string> = {
 
 function toolLines(block: BlockOf<'tool'>, width: number, details: boolean): string[] {
   const name = safeText(block.name);
-  const result = block.summary !== undefined ? ` → ${clip(safeText(block.summary).replace(/\n/g, ' '), width)}` : block.state === 'incomplete' ? ' (incomplete)' : '';
+  const result =
+    block.summary !== undefined
+      ? ` → ${clip(safeText(block.summary).replace(/\n/g, ' '), width)}`
+      : block.state === 'incomplete'
+        ? ' (incomplete)'
+        : '';
   const styledResult = block.state === 'error' ? color.red(result) : result;
   if (!details) {
     // Long calls wrap (indented under the name) instead of being cut at the screen's edge; the
@@ -104,16 +127,22 @@ function toolLines(block: BlockOf<'tool'>, width: number, details: boolean): str
     const flat = safeText(block.args).replace(/\s*\n\s*/g, ' ');
     const args = flat.length > room ? `${[...clip(flat, width)].slice(0, room - 1).join('')}…` : flat;
     const head = `  ${TOOL_ICON[block.state]} ${color.bold(name)} ${color.dim(args)}${styledResult}`;
-    return capped(wrapLine(head, width - 4).map((l, i) => (i === 0 ? l : `    ${l}`)), width);
+    return capped(
+      wrapLine(head, width - 4).map((l, i) => (i === 0 ? l : `    ${l}`)),
+      width,
+    );
   }
   const lines = wrapLine(`  ${TOOL_ICON[block.state]} ${color.bold(name)}${styledResult}`, width);
-  const args = prettyArgs(clip(block.args, width * MAX_DETAIL_LINES)).split('\n').flatMap((l) => wrapLine(color.dim(`      ${safeText(l)}`), width));
+  const args = prettyArgs(clip(block.args, width * MAX_DETAIL_LINES))
+    .split('\n')
+    .flatMap((l) => wrapLine(color.dim(`      ${safeText(l)}`), width));
   lines.push(...args.slice(0, MAX_DETAIL_LINES));
   if (args.length > MAX_DETAIL_LINES) lines.push(color.dim(`      … ${args.length - MAX_DETAIL_LINES} more lines`));
   if (block.output !== undefined) {
     const out = safeText(block.output).split('\n');
     for (const l of out.slice(0, MAX_TOOL_OUTPUT_LINES)) lines.push(...wrapLine(`    │ ${clip(l, width * 2)}`, width));
-    if (out.length > MAX_TOOL_OUTPUT_LINES) lines.push(color.dim(`    │ … ${out.length - MAX_TOOL_OUTPUT_LINES} more lines`));
+    if (out.length > MAX_TOOL_OUTPUT_LINES)
+      lines.push(color.dim(`    │ … ${out.length - MAX_TOOL_OUTPUT_LINES} more lines`));
   }
   return lines;
 }

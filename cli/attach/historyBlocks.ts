@@ -23,7 +23,11 @@ const PLACEHOLDER = /\[unresolved [a-z_]+: [^\]\n]*\]|\[unknown input: kind=[^\]
  * its inline text matches, else as the text the model saw. `typed` is matched in order.
  * Notifications (system items the pod wrapped as `[Notification]`) become notification blocks.
  */
-export function historyToBlocks(items: readonly unknown[], typed: readonly (readonly Segment[])[], firstId: number): { blocks: Block[]; nextId: number } {
+export function historyToBlocks(
+  items: readonly unknown[],
+  typed: readonly (readonly Segment[])[],
+  firstId: number,
+): { blocks: Block[]; nextId: number } {
   const blocks: Block[] = [];
   let id = firstId;
   let nextTyped = 0;
@@ -46,15 +50,27 @@ export function historyToBlocks(items: readonly unknown[], typed: readonly (read
       } else if (item.role === 'assistant') blocks.push({ kind: 'assistant', id: id++, text, done: true });
       else {
         const note = notificationMessage(text);
-        blocks.push(note !== undefined ? { kind: 'notification', id: id++, text: note } : { kind: 'context', id: id++, text });
+        blocks.push(
+          note !== undefined ? { kind: 'notification', id: id++, text: note } : { kind: 'context', id: id++, text },
+        );
       }
     } else if (item.type === 'tool_call') {
       tools.set(item.call_id ?? '', blocks.length);
-      blocks.push({ kind: 'tool', id: id++, callId: item.call_id ?? '', name: item.name ?? '?', args: item.arguments ?? '', state: 'incomplete' });
+      blocks.push({
+        kind: 'tool',
+        id: id++,
+        callId: item.call_id ?? '',
+        name: item.name ?? '?',
+        args: item.arguments ?? '',
+        state: 'incomplete',
+      });
     } else if (item.type === 'tool_result') {
       const at = tools.get(item.call_id ?? '');
       const state = item.is_error ? 'error' : 'done';
-      const result = { summary: item.summary ?? '', output: typeof item.content === 'string' ? item.content : undefined };
+      const result = {
+        summary: item.summary ?? '',
+        output: typeof item.content === 'string' ? item.content : undefined,
+      };
       const call = at !== undefined ? blocks[at] : undefined;
       if (call?.kind === 'tool') blocks[at!] = { ...call, state, ...result };
       else blocks.push({ kind: 'tool', id: id++, callId: item.call_id ?? '', name: '?', args: '', state, ...result });
@@ -107,5 +123,9 @@ function findTyped(typed: readonly (readonly Segment[])[], from: number, text: s
 
 function messageText(content: unknown): string {
   if (!Array.isArray(content)) return typeof content === 'string' ? content : '';
-  return content.map((p: { text?: unknown; refusal?: unknown }) => (typeof p?.text === 'string' ? p.text : typeof p?.refusal === 'string' ? p.refusal : '')).join('');
+  return content
+    .map((p: { text?: unknown; refusal?: unknown }) =>
+      typeof p?.text === 'string' ? p.text : typeof p?.refusal === 'string' ? p.refusal : '',
+    )
+    .join('');
 }

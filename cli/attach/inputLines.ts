@@ -14,7 +14,12 @@ const PROMPT = '› ';
  * chip right after the cursor is all reversed, since the cursor never enters it). At most
  * `maxLines` lines, scrolled to keep the cursor visible.
  */
-export function inputLines(input: InputBuffer, width: number, maxLines: number, kinds: SegmentKinds = SegmentKinds.builtIn): string[] {
+export function inputLines(
+  input: InputBuffer,
+  width: number,
+  maxLines: number,
+  kinds: SegmentKinds = SegmentKinds.builtIn,
+): string[] {
   const styleAt: ((s: string) => string)[] = [];
   for (const t of scanTokens(input.atoms, kinds)) {
     if (t.type === 'ref' && t.ref !== undefined) for (let i = t.start; i < t.end; i++) styleAt[i] = refColor(t.kind);
@@ -29,7 +34,10 @@ export function inputLines(input: InputBuffer, width: number, maxLines: number, 
       beforeCursor = logical[cursorLine];
     }
     if (atom.kind !== 'char') {
-      const chip = atom.kind === 'paste' ? color.magenta(pasteLabel(atom.paste)) : color.blue(safeText(chipLabel(atom.segment, kinds)));
+      const chip =
+        atom.kind === 'paste'
+          ? color.magenta(pasteLabel(atom.paste))
+          : color.blue(safeText(chipLabel(atom.segment, kinds)));
       logical[logical.length - 1] += atCursor ? cursor(chip) : chip;
     } else if (atom.ch === '\n') {
       if (atCursor) logical[logical.length - 1] += cursor(' ');
@@ -47,12 +55,14 @@ export function inputLines(input: InputBuffer, width: number, maxLines: number, 
   }
 
   const inner = Math.max(1, width - PROMPT.length);
-  const wrap = (s: string) => (s === '' ? [''] : wrapAnsi(s, inner, { hard: true, wordWrap: false, trim: false }).split('\n'));
+  const wrap = (s: string) =>
+    s === '' ? [''] : wrapAnsi(s, inner, { hard: true, wordWrap: false, trim: false }).split('\n');
   const lines: string[] = [];
   let cursorRow = 0;
   logical.forEach((line, n) => {
     if (n === cursorLine) cursorRow = lines.length + Math.max(0, wrap(`${beforeCursor}x`).length - 1);
-    for (const part of wrap(line)) lines.push((lines.length === 0 ? color.bold(PROMPT) : ' '.repeat(PROMPT.length)) + part);
+    for (const part of wrap(line))
+      lines.push((lines.length === 0 ? color.bold(PROMPT) : ' '.repeat(PROMPT.length)) + part);
   });
   if (lines.length <= maxLines) return lines;
   const start = Math.max(0, Math.min(cursorRow - maxLines + 1, lines.length - maxLines));

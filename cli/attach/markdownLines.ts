@@ -55,7 +55,8 @@ export function markdownLines(id: number, text: string, done: boolean, width: nu
   const src = safeText(text);
   if (!md) return src.split('\n').flatMap((l) => wrapped(l, width));
   let state = streaming.get(id);
-  if (!state || !src.startsWith(state.settledSrc)) state = { settledSrc: '', settled: [], breaks: 0, wrapped: { width, count: 0, lines: [] } };
+  if (!state || !src.startsWith(state.settledSrc))
+    state = { settledSrc: '', settled: [], breaks: 0, wrapped: { width, count: 0, lines: [] } };
   streaming.delete(id);
 
   const tokens = md.lexMarkdown(src.slice(state.settledSrc.length));
@@ -69,7 +70,12 @@ export function markdownLines(id: number, text: string, done: boolean, width: nu
   const settled = tokens.slice(0, open);
   if (settled.length > 0) {
     const out = appendTokens(state.settled, state.breaks, settled);
-    state = { ...state, settledSrc: state.settledSrc + settled.map((t) => t.raw).join(''), settled: out.lines, breaks: out.breaks };
+    state = {
+      ...state,
+      settledSrc: state.settledSrc + settled.map((t) => t.raw).join(''),
+      settled: out.lines,
+      breaks: out.breaks,
+    };
   }
   const tail = appendTokens([], state.breaks, tokens.slice(open), state.settled.length > 0);
 
@@ -87,7 +93,12 @@ export function markdownLines(id: number, text: string, done: boolean, width: nu
 }
 
 /** Lines of `tokens` after `lines` (which ended with `breaks` line breaks). */
-function appendTokens(lines: readonly string[], breaks: number, tokens: readonly Token[], hasContent = lines.length > 0): { lines: string[]; breaks: number } {
+function appendTokens(
+  lines: readonly string[],
+  breaks: number,
+  tokens: readonly Token[],
+  hasContent = lines.length > 0,
+): { lines: string[]; breaks: number } {
   const { renderToken, trailingNewlines } = md!;
   const out = [...lines];
   let content = hasContent;

@@ -7,7 +7,10 @@ import { color, safeText } from './style.js';
 /** The single keys of the modal: a letter per decision (as Codex has them) and the option's number. */
 const LETTERS: Record<Decision, string> = { allow_once: 'y', allow_always: 'a', reject_once: 'n', reject_always: 'N' };
 const LABELS: Record<Decision, string> = {
-  allow_once: 'allow once', allow_always: 'always allow calls like it', reject_once: 'reject', reject_always: 'always reject calls like it',
+  allow_once: 'allow once',
+  allow_always: 'always allow calls like it',
+  reject_once: 'reject',
+  reject_always: 'always reject calls like it',
 };
 /** Argument lines the modal shows at most (the rest is counted). */
 const MAX_ARG_LINES = 8;
@@ -25,7 +28,14 @@ export function modalKey(request: PermissionRequest, intent: Intent): Decision |
     const byLetter = request.options.find((d) => LETTERS[d] === text);
     return byNumber ?? byLetter ?? 'block';
   }
-  if (intent.type === 'interrupt' || intent.type === 'scroll' || intent.type === 'toggle-tools' || intent.type === 'shutdown' || intent.type === 'cancel') return undefined;
+  if (
+    intent.type === 'interrupt' ||
+    intent.type === 'scroll' ||
+    intent.type === 'toggle-tools' ||
+    intent.type === 'shutdown' ||
+    intent.type === 'cancel'
+  )
+    return undefined;
   return 'block';
 }
 
@@ -33,7 +43,10 @@ export function modalKey(request: PermissionRequest, intent: Intent): Decision |
  * The modal's lines: who asks for what, the call's arguments, the options with their keys and
  * the countdown to the default decision. `more` asks wait behind this one.
  */
-export function modalLines(request: PermissionRequest, opts: { now: number; width: number; podName: string; more: number }): string[] {
+export function modalLines(
+  request: PermissionRequest,
+  opts: { now: number; width: number; podName: string; more: number },
+): string[] {
   const from = request.pod === opts.podName ? '' : ` ${color.dim('from pod')} ${color.bold(safeText(request.pod))}`;
   const head = `${color.bold(color.yellow('Permission needed'))}${from} ${color.dim(`· ${request.id}`)}`;
   const args = argumentLines(request.args, opts.width - 4);
@@ -41,7 +54,15 @@ export function modalLines(request: PermissionRequest, opts: { now: number; widt
   const left = timeLeft(request.expires_at - opts.now);
   const countdown = `${color.dim(`${request.default.replace('_', ' ')} in`)} ${color.bold(left)}${opts.more > 0 ? color.dim(` · ${opts.more} more waiting`) : ''}`;
   const rule = color.yellow('─'.repeat(Math.max(10, opts.width)));
-  return [rule, head, `  ${color.bold(safeText(oneLine(request.summary)))}`, ...args.map((l) => `  ${color.dim(l)}`), `  ${options}`, `  ${countdown}`, rule];
+  return [
+    rule,
+    head,
+    `  ${color.bold(safeText(oneLine(request.summary)))}`,
+    ...args.map((l) => `  ${color.dim(l)}`),
+    `  ${options}`,
+    `  ${countdown}`,
+    rule,
+  ];
 }
 
 function argumentLines(args: unknown, width: number): string[] {
@@ -51,7 +72,9 @@ function argumentLines(args: unknown, width: number): string[] {
   } catch {
     text = String(args);
   }
-  const lines = safeText(text).split('\n').map((l) => (l.length > width ? `${l.slice(0, Math.max(1, width - 1))}…` : l));
+  const lines = safeText(text)
+    .split('\n')
+    .map((l) => (l.length > width ? `${l.slice(0, Math.max(1, width - 1))}…` : l));
   if (lines.length <= MAX_ARG_LINES) return lines;
   return [...lines.slice(0, MAX_ARG_LINES - 1), `… ${lines.length - MAX_ARG_LINES + 1} more lines`];
 }

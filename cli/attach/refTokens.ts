@@ -44,11 +44,19 @@ export function scanTokens(atoms: readonly Atom[], kinds: SegmentKinds = Segment
   };
   const whole = (atom: Exclude<Atom, { kind: 'char' }>, i: number) => {
     flushText(i);
-    tokens.push(atom.kind === 'paste' ? { type: 'paste', paste: atom.paste, start: i, end: i + 1 } : { type: 'chip', segment: atom.segment, start: i, end: i + 1 });
+    tokens.push(
+      atom.kind === 'paste'
+        ? { type: 'paste', paste: atom.paste, start: i, end: i + 1 }
+        : { type: 'chip', segment: atom.segment, start: i, end: i + 1 },
+    );
   };
-  const chars = (from: number, to: number) => atoms.slice(from, to).map((a) => (a as { ch: string }).ch).join('');
+  const chars = (from: number, to: number) =>
+    atoms
+      .slice(from, to)
+      .map((a) => (a as { ch: string }).ch)
+      .join('');
 
-  for (let i = 0; i < atoms.length; ) {
+  for (let i = 0; i < atoms.length;) {
     const atom = atoms[i];
     if (atom.kind !== 'char') {
       whole(atom, i);
@@ -134,7 +142,10 @@ export function refAtCursor(
   for (const t of scanTokens(atoms, kinds)) {
     const from = t.type === 'ref' ? t.start + [...t.sigil.sigil].length : 0;
     if (t.type === 'ref' && from <= cursor && t.start < cursor && cursor <= t.end) {
-      const prefix = atoms.slice(from, cursor).map((a) => (a as { ch: string }).ch).join('');
+      const prefix = atoms
+        .slice(from, cursor)
+        .map((a) => (a as { ch: string }).ch)
+        .join('');
       return { kind: t.kind, sigil: t.sigil.sigil, prefix, start: t.start, end: t.end };
     }
   }
@@ -172,7 +183,7 @@ function runLength(atoms: readonly Atom[], i: number): number {
 
 /** Index of the next run of exactly `n` backticks at or after `from`, or -1. */
 function findClosingRun(atoms: readonly Atom[], from: number, n: number): number {
-  for (let j = from; j < atoms.length; ) {
+  for (let j = from; j < atoms.length;) {
     const run = runLength(atoms, j);
     if (run === 0) {
       j++;

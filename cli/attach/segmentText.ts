@@ -66,7 +66,11 @@ export function chipLabel(segment: Segment, kinds: SegmentKinds): string {
   return shown === '' ? `[${kind}]` : `[${kind}: ${shown.replace(/\s+/gu, ' ')}]`;
 }
 
-const REF_COLOR: Readonly<Record<string, (s: string) => string>> = { file_ref: color.cyan, knowledge_ref: color.yellow, workflow_invoke: color.green };
+const REF_COLOR: Readonly<Record<string, (s: string) => string>> = {
+  file_ref: color.cyan,
+  knowledge_ref: color.yellow,
+  workflow_invoke: color.green,
+};
 
 /** The colour a reference of `kind` is drawn in (third-party kinds share one). */
 export function refColor(kind: string): (s: string) => string {

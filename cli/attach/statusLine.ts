@@ -4,7 +4,12 @@ import { segmentsText } from './segmentText.js';
 import { color, safeText } from './style.js';
 import { formatTokens } from './transcriptReducer.js';
 
-const STATE_COLOR = { idle: color.green, running: color.yellow, paused: color.magenta, compacting: color.blue } as const;
+const STATE_COLOR = {
+  idle: color.green,
+  running: color.yellow,
+  paused: color.magenta,
+  compacting: color.blue,
+} as const;
 
 /**
  * The status bar: pod name, state (idle / running / paused / compacting, or the connection
@@ -14,7 +19,10 @@ const STATE_COLOR = { idle: color.green, running: color.yellow, paused: color.ma
 export function statusLine(state: AttachState, podName: string): string {
   const t = state.transcript;
   const connected = state.connection === 'connected';
-  const status = connected && t.status ? STATE_COLOR[t.status](t.status) : color.yellow(state.connection === 'reconnecting' ? 'reconnecting…' : 'connecting…');
+  const status =
+    connected && t.status
+      ? STATE_COLOR[t.status](t.status)
+      : color.yellow(state.connection === 'reconnecting' ? 'reconnecting…' : 'connecting…');
   const parts = [
     `${color.bold(safeText(t.podName ?? podName))}`,
     status,
@@ -35,15 +43,24 @@ export function hintLine(state: AttachState, podName = state.transcript.podName 
   const c = state.completion;
   if (c && c.items.length > 0) {
     const sigil = c.sigil;
-    const shown = c.items.slice(0, 12).map((item, i) => (i === c.selected ? color.inverse(`${sigil}${safeText(item)}`) : `${sigil}${safeText(item)}`));
+    const shown = c.items
+      .slice(0, 12)
+      .map((item, i) => (i === c.selected ? color.inverse(`${sigil}${safeText(item)}`) : `${sigil}${safeText(item)}`));
     return `${color.dim('Tab:')} ${shown.join('  ')}${c.items.length > 12 ? color.dim(`  +${c.items.length - 12}`) : ''}`;
   }
   if (state.notice) return color.yellow(state.notice);
-  if (state.transcript.status === 'paused') return color.magenta('paused — Enter on an empty line resumes · Ctrl-X cancels · a new message asks before abandoning the run');
-  return color.dim('Ctrl-C pause/quit · Ctrl-X cancel · Ctrl-D stop pod · ↑↓ history · PgUp/PgDn scroll · Ctrl-O details');
+  if (state.transcript.status === 'paused')
+    return color.magenta(
+      'paused — Enter on an empty line resumes · Ctrl-X cancels · a new message asks before abandoning the run',
+    );
+  return color.dim(
+    'Ctrl-C pause/quit · Ctrl-X cancel · Ctrl-D stop pod · ↑↓ history · PgUp/PgDn scroll · Ctrl-O details',
+  );
 }
 
 /** Lines for inputs waiting to be sent, shown at the end of the transcript. */
 export function queuedLines(state: AttachState): string[] {
-  return state.queue.map((segments) => color.dim(`⧗ queued: `) + segmentsText(segments, state.transcript.kinds).split('\n')[0]);
+  return state.queue.map(
+    (segments) => color.dim(`⧗ queued: `) + segmentsText(segments, state.transcript.kinds).split('\n')[0],
+  );
 }

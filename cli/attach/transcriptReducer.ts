@@ -32,12 +32,21 @@ export interface TranscriptState {
 }
 
 export const emptyTranscript: TranscriptState = {
-  blocks: [], nextId: 1, usage: { requests: 0, context: null, output: 0 }, typed: [], alertKeys: new Set(), kinds: SegmentKinds.builtIn,
+  blocks: [],
+  nextId: 1,
+  usage: { requests: 0, context: null, output: 0 },
+  typed: [],
+  alertKeys: new Set(),
+  kinds: SegmentKinds.builtIn,
 };
 
 /** Adds a client-side line (a notice, a failed request) that survives history rebuilds. */
 export function addNote(state: TranscriptState, tone: NoteTone, text: string, keep = true): TranscriptState {
-  return { ...state, blocks: [...state.blocks, { kind: 'note', id: state.nextId, tone, text, keep }], nextId: state.nextId + 1 };
+  return {
+    ...state,
+    blocks: [...state.blocks, { kind: 'note', id: state.nextId, tone, text, keep }],
+    nextId: state.nextId + 1,
+  };
 }
 
 /**
@@ -72,12 +81,22 @@ export function reduceTranscript(state: TranscriptState, event: Event): Transcri
 function apply(state: TranscriptState, event: Event): TranscriptState {
   switch (event.event) {
     case 'welcome':
-      return { ...state, podName: event.data.pod_name, sessionId: event.data.session_id, status: event.data.status, kinds: SegmentKinds.fromWelcome(event.data.segments) };
+      return {
+        ...state,
+        podName: event.data.pod_name,
+        sessionId: event.data.session_id,
+        status: event.data.status,
+        kinds: SegmentKinds.fromWelcome(event.data.segments),
+      };
     case 'status':
       return { ...state, status: event.data.status, sessionId: event.data.session_id };
     case 'user_message': {
       const next = push({ ...state, openAssistant: undefined }, { kind: 'user', segments: event.data.segments });
-      return { ...next, typed: [...state.typed, event.data.segments], usage: { requests: 0, context: null, output: 0 } };
+      return {
+        ...next,
+        typed: [...state.typed, event.data.segments],
+        usage: { requests: 0, context: null, output: 0 },
+      };
     }
     case 'turn_start':
       return { ...state, openAssistant: undefined, usage: { ...state.usage, requests: state.usage.requests + 1 } };
@@ -93,16 +112,32 @@ function apply(state: TranscriptState, event: Event): TranscriptState {
       const open = state.openAssistant !== undefined ? findBlock(state, state.openAssistant, 'assistant') : undefined;
       // The full text wins over the deltas (a client that lagged may have missed some).
       if (!open) return push(state, { kind: 'assistant', text: event.data.text, done: true });
-      return { ...replace(state, open.index, { ...open.block, text: event.data.text || open.block.text, done: true }), openAssistant: undefined };
+      return {
+        ...replace(state, open.index, { ...open.block, text: event.data.text || open.block.text, done: true }),
+        openAssistant: undefined,
+      };
     }
     case 'tool_call_start':
-      return push({ ...state, openAssistant: undefined }, { kind: 'tool', callId: event.data.id, name: event.data.name, args: '', state: 'pending' });
+      return push(
+        { ...state, openAssistant: undefined },
+        { kind: 'tool', callId: event.data.id, name: event.data.name, args: '', state: 'pending' },
+      );
     case 'tool_call_args_delta':
       return updateTool(state, event.data.id, (t) => ({ ...t, args: t.args + event.data.json, state: 'streaming' }));
     case 'tool_call_done':
-      return updateTool(state, event.data.id, (t) => ({ ...t, name: event.data.name, args: event.data.arguments, state: 'running' }), event.data.name);
+      return updateTool(
+        state,
+        event.data.id,
+        (t) => ({ ...t, name: event.data.name, args: event.data.arguments, state: 'running' }),
+        event.data.name,
+      );
     case 'tool_result':
-      return updateTool(state, event.data.id, (t) => ({ ...t, state: event.data.is_error ? 'error' : 'done', summary: event.data.summary, output: event.data.output }));
+      return updateTool(state, event.data.id, (t) => ({
+        ...t,
+        state: event.data.is_error ? 'error' : 'done',
+        summary: event.data.summary,
+        output: event.data.output,
+      }));
     case 'usage':
       return {
         ...state,
@@ -114,30 +149,54 @@ function apply(state: TranscriptState, event: Event): TranscriptState {
       };
     case 'turn_end':
       // Calls whose arguments never finished streaming will not run.
-      return mapTools(state, (t) => (t.state === 'pending' || t.state === 'streaming' ? { ...t, state: 'incomplete' } : t));
+      return mapTools(state, (t) =>
+        t.state === 'pending' || t.state === 'streaming' ? { ...t, state: 'incomplete' } : t,
+      );
     case 'run_end': {
-      const ended = mapTools({ ...state, openAssistant: undefined }, (t) => (t.state === 'done' || t.state === 'error' ? t : { ...t, state: 'incomplete' }));
+      const ended = mapTools({ ...state, openAssistant: undefined }, (t) =>
+        t.state === 'done' || t.state === 'error' ? t : { ...t, state: 'incomplete' },
+      );
       const { requests, context, output } = state.usage;
       const outcome = event.data.result === 'finished' ? '' : ` · ${RESULT_TEXT[event.data.result]}`;
-      return addNote(ended, 'stats', `${requests} ${requests === 1 ? 'request' : 'requests'} · ↑${formatTokens(context)} ↓${formatTokens(output)}${outcome}`, false);
+      return addNote(
+        ended,
+        'stats',
+        `${requests} ${requests === 1 ? 'request' : 'requests'} · ↑${formatTokens(context)} ↓${formatTokens(output)}${outcome}`,
+        false,
+      );
     }
     case 'error':
-      return addNote({ ...state, openAssistant: undefined }, 'error', `[error ${event.data.code}] ${event.data.message}`);
+      return addNote(
+        { ...state, openAssistant: undefined },
+        'error',
+        `[error ${event.data.code}] ${event.data.message}`,
+      );
     case 'alert': {
       const a = event.data;
       const key = `${a.timestamp_ms}\u0000${a.level}\u0000${a.source}\u0000${a.message}`;
       if (state.alertKeys.has(key)) return state;
-      const next = addNote(state, a.level === 'error' ? 'alert-error' : 'alert', `[${a.level === 'error' ? 'notice error' : 'notice'}] ${SOURCE_LABEL[a.source] ?? a.source}: ${a.message}`);
+      const next = addNote(
+        state,
+        a.level === 'error' ? 'alert-error' : 'alert',
+        `[${a.level === 'error' ? 'notice error' : 'notice'}] ${SOURCE_LABEL[a.source] ?? a.source}: ${a.message}`,
+      );
       return { ...next, alertKeys: new Set([...state.alertKeys, key]) };
     }
     case 'compact_start':
       return addNote(state, 'compact', '[compact] starting');
     case 'compact_done':
-      return { ...addNote(state, 'compact', `[compact] done (new session ${event.data.new_session_id.slice(0, 8)})`), sessionId: event.data.new_session_id };
+      return {
+        ...addNote(state, 'compact', `[compact] done (new session ${event.data.new_session_id.slice(0, 8)})`),
+        sessionId: event.data.new_session_id,
+      };
     case 'compact_failed':
       return addNote(state, 'compact-error', `[compact error] ${event.data.error}`);
     case 'lagged':
-      return addNote(state, 'info', `[resync] events ${event.data.from_seq}–${event.data.to_seq} were skipped; reloading the history`);
+      return addNote(
+        state,
+        'info',
+        `[resync] events ${event.data.from_seq}–${event.data.to_seq} were skipped; reloading the history`,
+      );
     case 'shutdown':
       return addNote({ ...state, openAssistant: undefined }, 'info', '[pod] shut down');
     case 'notification':
@@ -161,7 +220,12 @@ function apply(state: TranscriptState, event: Event): TranscriptState {
   }
 }
 
-const RESULT_TEXT = { paused: 'paused', limit_reached: 'turn limit reached', cancelled: 'cancelled', finished: 'finished' } as const;
+const RESULT_TEXT = {
+  paused: 'paused',
+  limit_reached: 'turn limit reached',
+  cancelled: 'cancelled',
+  finished: 'finished',
+} as const;
 const SOURCE_LABEL: Record<string, string> = { agents_md: 'AGENTS.md' };
 
 /** `1234` → `1.2k`, `2500000` → `2.5M`; unknown → `?`. */
@@ -184,7 +248,11 @@ function replace(state: TranscriptState, index: number, block: Block): Transcrip
   return { ...state, blocks };
 }
 
-function findBlock<K extends Block['kind']>(state: TranscriptState, id: number, kind: K): { index: number; block: BlockOf<K> } | undefined {
+function findBlock<K extends Block['kind']>(
+  state: TranscriptState,
+  id: number,
+  kind: K,
+): { index: number; block: BlockOf<K> } | undefined {
   // The block looked for is almost always the last one.
   for (let i = state.blocks.length - 1; i >= 0; i--) {
     const b = state.blocks[i];
@@ -194,12 +262,20 @@ function findBlock<K extends Block['kind']>(state: TranscriptState, id: number, 
 }
 
 /** Updates the latest tool block of `callId` (adding one when the start was missed). */
-function updateTool(state: TranscriptState, callId: string, f: (t: BlockOf<'tool'>) => BlockOf<'tool'>, name = '?'): TranscriptState {
+function updateTool(
+  state: TranscriptState,
+  callId: string,
+  f: (t: BlockOf<'tool'>) => BlockOf<'tool'>,
+  name = '?',
+): TranscriptState {
   for (let i = state.blocks.length - 1; i >= 0; i--) {
     const b = state.blocks[i];
     if (b.kind === 'tool' && b.callId === callId) return replace(state, i, f(b));
   }
-  const added = push({ ...state, openAssistant: undefined }, { kind: 'tool', callId, name, args: '', state: 'pending' });
+  const added = push(
+    { ...state, openAssistant: undefined },
+    { kind: 'tool', callId, name, args: '', state: 'pending' },
+  );
   return replace(added, added.blocks.length - 1, f(added.blocks[added.blocks.length - 1] as BlockOf<'tool'>));
 }
 

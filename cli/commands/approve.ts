@@ -5,8 +5,11 @@ import { configFlags, podFlags } from '../flags.js';
 export default class Approve extends YoiCommand {
   static override summary = 'Allow a tool call that waits for permission.';
   static override description =
-    'Answers a pending permission request of the pod (yoi asks lists them; a parent pod shows its children\'s too) with allow_once, or with --always allow_always: a rule saved in .yoi/permissions.json then allows calls like it from now on, also after restarts.';
-  static override examples = ['<%= config.bin %> approve 3f9a1c2e', '<%= config.bin %> approve 3f9a1c2e --always --pod reviewer'];
+    "Answers a pending permission request of the pod (yoi asks lists them; a parent pod shows its children's too) with allow_once, or with --always allow_always: a rule saved in .yoi/permissions.json then allows calls like it from now on, also after restarts.";
+  static override examples = [
+    '<%= config.bin %> approve 3f9a1c2e',
+    '<%= config.bin %> approve 3f9a1c2e --always --pod reviewer',
+  ];
   static override args = { id: Args.string({ description: 'the permission request id', required: true }) };
   static override flags = {
     ...configFlags,

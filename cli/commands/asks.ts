@@ -11,14 +11,19 @@ export default class Asks extends YoiCommand {
   async run(): Promise<void> {
     const { flags } = await this.parse(Asks);
     const [{ connectPod }, { YoiError }, { askLines }] = await Promise.all([
-      import('../podTarget.js'), import('../../core/errors/YoiError.js'), import('../permissionLines.js'),
+      import('../podTarget.js'),
+      import('../../core/errors/YoiError.js'),
+      import('../permissionLines.js'),
     ]);
     const { client, name, target } = await connectPod(flags);
     let reply;
     try {
       reply = await client.requestExtension('permission_list');
     } catch (e) {
-      throw new YoiError('YOI_ERR_REQUEST', `pod ${name} cannot list permission requests (is plugin yoi:permissions applied?): ${(e as Error).message}`);
+      throw new YoiError(
+        'YOI_ERR_REQUEST',
+        `pod ${name} cannot list permission requests (is plugin yoi:permissions applied?): ${(e as Error).message}`,
+      );
     } finally {
       await client.close();
     }

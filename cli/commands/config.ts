@@ -3,8 +3,12 @@ import { configFlags, jsonFlag } from '../flags.js';
 
 export default class ConfigCommand extends YoiCommand {
   static override summary = 'Show the resolved configuration.';
-  static override description = 'Finds the config file (or uses --config / YOI_CONFIG), validates it, applies the defaults and prints the result. Plugins are shown by name, credentials masked.';
-  static override examples = ['<%= config.bin %> config', '<%= config.bin %> config --json --config ./ci.yoi.config.ts'];
+  static override description =
+    'Finds the config file (or uses --config / YOI_CONFIG), validates it, applies the defaults and prints the result. Plugins are shown by name, credentials masked.';
+  static override examples = [
+    '<%= config.bin %> config',
+    '<%= config.bin %> config --json --config ./ci.yoi.config.ts',
+  ];
   static override flags = { ...configFlags, ...jsonFlag };
 
   async run(): Promise<void> {

@@ -28,7 +28,9 @@ export default class History extends YoiCommand {
       return;
     }
     const [{ loadProjectConfig }, { readSessionChain }, { formatChain }] = await Promise.all([
-      import('../loadProject.js'), import('../../core/session/readSessionChain.js'), import('../historyChain.js'),
+      import('../loadProject.js'),
+      import('../../core/session/readSessionChain.js'),
+      import('../historyChain.js'),
     ]);
     const config = await loadProjectConfig({ configFile: flags.config });
     const { sessions, missing } = readChainOrNone(readSessionChain, config.sessions.dir, sessionId);
@@ -43,7 +45,13 @@ export default class History extends YoiCommand {
     }));
     if (chain.length === 0) chain.push({ session_id: sessionId, items: reply.data.items, startItems: 0 });
     if (flags.json) {
-      this.print(JSON.stringify(chain.map(({ startItems: _s, ...rest }) => rest), null, 2));
+      this.print(
+        JSON.stringify(
+          chain.map(({ startItems: _s, ...rest }) => rest),
+          null,
+          2,
+        ),
+      );
       return;
     }
     for (const line of formatChain(chain, formatHistoryItem, missing)) this.print(line);
@@ -51,7 +59,11 @@ export default class History extends YoiCommand {
 }
 
 /** The chain of the live session; none yet when its log has no entry but `session_start` (it is written with the first). */
-function readChainOrNone(read: typeof import('../../core/session/readSessionChain.js').readSessionChain, dir: string, id: string): ReturnType<typeof read> {
+function readChainOrNone(
+  read: typeof import('../../core/session/readSessionChain.js').readSessionChain,
+  dir: string,
+  id: string,
+): ReturnType<typeof read> {
   try {
     return read(dir, id);
   } catch (e) {

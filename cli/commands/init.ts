@@ -25,7 +25,9 @@ export default class InitCommand extends YoiCommand {
     const file = 'yoi.config.ts';
     // 'wx': never overwrite, even if the file appeared since the check.
     await writeFile(path.join(cwd, file), CONFIG_TEMPLATE, { flag: 'wx' }).catch((error: NodeJS.ErrnoException) => {
-      throw error.code === 'EEXIST' ? new YoiError('YOI_ERR_CONFIG_EXISTS', `${file} already exists: edit it, or remove it to start over`) : error;
+      throw error.code === 'EEXIST'
+        ? new YoiError('YOI_ERR_CONFIG_EXISTS', `${file} already exists: edit it, or remove it to start over`)
+        : error;
     });
     this.print(`created ${file}; check it with: yoi config`);
     const { ignoreYoiDir } = await import('../ignoreYoiDir.js');

@@ -1,7 +1,7 @@
 import { PodMethodCommand } from '../methodCommand.js';
 
 export default class Pause extends PodMethodCommand {
-  static override summary = "Pause the running turn; `yoi resume` continues it.";
+  static override summary = 'Pause the running turn; `yoi resume` continues it.';
   protected readonly method = 'pause';
   protected readonly done = 'paused';
 }

@@ -3,7 +3,8 @@ import { configFlags, jsonFlag } from '../flags.js';
 
 export default class PluginsCommand extends YoiCommand {
   static override summary = 'List the applied plugins, the hooks they tap and what they share.';
-  static override description = 'Applies the configured plugins (built-ins unless the config lists its own) and shows, for each, the hooks and kinds it taps (e.g. resolveSegment(paste) or providers(echo)), the config key it owns, the services it provides and uses, the segment kinds it declares with their sigils, and the protocol methods and events it adds.';
+  static override description =
+    'Applies the configured plugins (built-ins unless the config lists its own) and shows, for each, the hooks and kinds it taps (e.g. resolveSegment(paste) or providers(echo)), the config key it owns, the services it provides and uses, the segment kinds it declares with their sigils, and the protocol methods and events it adds.';
   static override examples = ['<%= config.bin %> plugins', '<%= config.bin %> plugins --json'];
   static override flags = { ...configFlags, ...jsonFlag };
 

@@ -20,25 +20,54 @@ export default class Send extends YoiCommand {
     ...configFlags,
     ...podFlags,
     ...jsonFlag,
-    file: Flags.string({ description: 'add an @path reference (repeat the flag for more)', helpValue: 'PATH', multiple: true, multipleNonGreedy: true }),
-    knowledge: Flags.string({ description: 'add a #slug knowledge reference (repeat the flag for more)', helpValue: 'SLUG', multiple: true, multipleNonGreedy: true }),
+    file: Flags.string({
+      description: 'add an @path reference (repeat the flag for more)',
+      helpValue: 'PATH',
+      multiple: true,
+      multipleNonGreedy: true,
+    }),
+    knowledge: Flags.string({
+      description: 'add a #slug knowledge reference (repeat the flag for more)',
+      helpValue: 'SLUG',
+      multiple: true,
+      multipleNonGreedy: true,
+    }),
     workflow: Flags.string({ description: 'invoke /slug for this run', helpValue: 'SLUG' }),
-    segment: Flags.string({ description: 'add a segment of any kind, as a JSON object with a string "kind" (repeatable)', helpValue: 'JSON', multiple: true, multipleNonGreedy: true }),
-    quiet: Flags.boolean({ char: 'q', description: 'print the reply only (no tool calls, notes or usage)', exclusive: ['json'] }),
+    segment: Flags.string({
+      description: 'add a segment of any kind, as a JSON object with a string "kind" (repeatable)',
+      helpValue: 'JSON',
+      multiple: true,
+      multipleNonGreedy: true,
+    }),
+    quiet: Flags.boolean({
+      char: 'q',
+      description: 'print the reply only (no tool calls, notes or usage)',
+      exclusive: ['json'],
+    }),
   };
 
   async run(): Promise<void> {
     const { argv, flags, raw } = await this.parse(Send);
     const [{ commandLineTokens }, { commandLineSegments }, { runSend }, { YoiError }] = await Promise.all([
-      import('../send/commandLineTokens.js'), import('../send/commandLineSegments.js'), import('../send/runSend.js'), import('../../core/errors/YoiError.js'),
+      import('../send/commandLineTokens.js'),
+      import('../send/commandLineSegments.js'),
+      import('../send/runSend.js'),
+      import('../../core/errors/YoiError.js'),
     ]);
     const tokens = commandLineTokens(raw);
     const stdin = process.stdin.isTTY ? undefined : await readStdin();
     const input = commandLineSegments(tokens, stdin);
-    if (input.length === 0) throw new YoiError('YOI_ERR_USAGE', 'nothing to send: give text, pipe stdin, or use --file/--knowledge/--workflow/--segment');
+    if (input.length === 0)
+      throw new YoiError(
+        'YOI_ERR_USAGE',
+        'nothing to send: give text, pipe stdin, or use --file/--knowledge/--workflow/--segment',
+      );
     // The message must never be lost to a flag (a greedy --file once took it as a second path).
     if (argv.length > 0 && !input.some((s) => s.kind === 'text')) {
-      throw new YoiError('YOI_ERR_USAGE', 'the message text did not make it into the input; put it before the flags or after --');
+      throw new YoiError(
+        'YOI_ERR_USAGE',
+        'the message text did not make it into the input; put it before the flags or after --',
+      );
     }
     await runSend({ flags, input });
   }
@@ -46,12 +75,19 @@ export default class Send extends YoiCommand {
 
 /** Piped stdin, up to what a pod takes in one line (limits.maxLineBytes' default, 16 MiB). */
 async function readStdin(): Promise<string> {
-  const [{ DEFAULT_MAX_LINE_BYTES }, { YoiError }] = await Promise.all([import('../../core/protocol/index.js'), import('../../core/errors/YoiError.js')]);
+  const [{ DEFAULT_MAX_LINE_BYTES }, { YoiError }] = await Promise.all([
+    import('../../core/protocol/index.js'),
+    import('../../core/errors/YoiError.js'),
+  ]);
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of process.stdin) {
     size += (chunk as Buffer).length;
-    if (size > DEFAULT_MAX_LINE_BYTES) throw new YoiError('YOI_ERR_USAGE', `piped stdin is over ${DEFAULT_MAX_LINE_BYTES / 2 ** 20} MiB, more than a pod takes in one message`);
+    if (size > DEFAULT_MAX_LINE_BYTES)
+      throw new YoiError(
+        'YOI_ERR_USAGE',
+        `piped stdin is over ${DEFAULT_MAX_LINE_BYTES / 2 ** 20} MiB, more than a pod takes in one message`,
+      );
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks).toString('utf8');

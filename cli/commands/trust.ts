@@ -13,15 +13,26 @@ export default class Trust extends YoiCommand {
   async run(): Promise<void> {
     const { flags } = await this.parse(Trust);
     const [{ findConfigFile }, { configSources }, { TrustStore }, { YoiError }, fs, path] = await Promise.all([
-      import('../../core/config/findConfigFile.js'), import('../../core/config/configSources.js'),
-      import('../../core/config/TrustStore.js'), import('../../core/errors/YoiError.js'), import('node:fs'), import('node:path'),
+      import('../../core/config/findConfigFile.js'),
+      import('../../core/config/configSources.js'),
+      import('../../core/config/TrustStore.js'),
+      import('../../core/errors/YoiError.js'),
+      import('node:fs'),
+      import('node:path'),
     ]);
     const cwd = process.cwd();
     const configPath = await findConfigFile({ cwd, configFile: flags.config });
-    if (configPath === null) throw new YoiError('YOI_ERR_CONFIG_NOT_FOUND', `no config file found from ${cwd}: nothing to trust`);
-    if (!fs.statSync(configPath, { throwIfNoEntry: false })?.isFile()) throw new YoiError('YOI_ERR_CONFIG_NOT_FOUND', `config file not found: ${flags.config ?? configPath}`);
+    if (configPath === null)
+      throw new YoiError('YOI_ERR_CONFIG_NOT_FOUND', `no config file found from ${cwd}: nothing to trust`);
+    if (!fs.statSync(configPath, { throwIfNoEntry: false })?.isFile())
+      throw new YoiError('YOI_ERR_CONFIG_NOT_FOUND', `config file not found: ${flags.config ?? configPath}`);
     const sources = await configSources(configPath);
-    const entry = { path: configPath, digest: sources.digest, files: sources.files.map((f) => f.path), trusted_at: Date.now() };
+    const entry = {
+      path: configPath,
+      digest: sources.digest,
+      files: sources.files.map((f) => f.path),
+      trusted_at: Date.now(),
+    };
     const store = new TrustStore();
     store.trust(entry);
     if (flags.json) {

@@ -13,11 +13,20 @@ const hook: Hook<'init'> = async function ({ id, config }) {
   if (process.stdin.isTTY && process.stdout.isTTY) return;
   const human = (s: string) => s.replaceAll(':', ' ');
   const typed = id.split(':');
-  const best = closestCommand(typed, config.commands.filter((c) => !c.hidden).map((c) => c.id));
+  const best = closestCommand(
+    typed,
+    config.commands.filter((c) => !c.hidden).map((c) => c.id),
+  );
   const help = config.findTopic(typed[0]) ? `yoi ${typed[0]} --help` : 'yoi --help';
-  throw Object.assign(new YoiError('YOI_ERR_USAGE', `unknown command "${human(id)}"${best ? `; did you mean "${human(best)}"?` : ''} (see: ${help})`), {
-    oclif: { exit: 2 },
-  });
+  throw Object.assign(
+    new YoiError(
+      'YOI_ERR_USAGE',
+      `unknown command "${human(id)}"${best ? `; did you mean "${human(best)}"?` : ''} (see: ${help})`,
+    ),
+    {
+      oclif: { exit: 2 },
+    },
+  );
 };
 
 /** The command within two edits of what was typed, each compared with as many words as it has (`sedn x` → `send`). */

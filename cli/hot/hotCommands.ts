@@ -1,6 +1,10 @@
 import type { Command } from '@oclif/core';
 
-export type CommandClass = (new (argv: string[], config: never) => Command) & { id?: string; strict?: boolean; args?: unknown };
+export type CommandClass = (new (argv: string[], config: never) => Command) & {
+  id?: string;
+  strict?: boolean;
+  args?: unknown;
+};
 
 /**
  * The commands `bin/run.js` runs without oclif's command discovery: the ones that address a
@@ -24,7 +28,10 @@ const HOT: Record<string, () => Promise<{ default: unknown }>> = {
  * oclif itself (help flags before `--`, `DEBUG` tracing); else undefined. `YOI_NO_FAST_PATH=1`
  * sends every command line to oclif (to tell a difference between the two paths).
  */
-export function hotCommand(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): { id: string; argv: string[] } | undefined {
+export function hotCommand(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+): { id: string; argv: string[] } | undefined {
   if (env.DEBUG || env.YOI_NO_FAST_PATH) return undefined;
   const words = argv[0] === 'pod' ? 2 : 1;
   const id = argv.slice(0, words).join(':');

@@ -31,7 +31,10 @@ export abstract class Command {
   id: string | undefined;
   parsed = false;
 
-  constructor(public argv: string[], public config: { bin: string; scopedEnvVarKey(k: string): string }) {
+  constructor(
+    public argv: string[],
+    public config: { bin: string; scopedEnvVarKey(k: string): string },
+  ) {
     this.id = (this.constructor as typeof Command).id;
   }
 
@@ -61,7 +64,10 @@ export abstract class Command {
 
   async finally(_error: unknown): Promise<void> {}
 
-  async parse(options: ParseOptions = this.constructor as unknown as ParseOptions, argv: string[] = this.argv): Promise<any> {
+  async parse(
+    options: ParseOptions = this.constructor as unknown as ParseOptions,
+    argv: string[] = this.argv,
+  ): Promise<any> {
     // oclif's aggregateFlags, for a command without `enableJsonFlag`: base flags, then its own.
     const flags = { ...options.baseFlags, ...options.flags };
     const results = await parse(argv, { context: this, ...options, flags } as never);

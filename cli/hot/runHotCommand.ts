@@ -5,11 +5,18 @@ import { hotCommand, loadHotCommand, type CommandClass } from './hotCommands.js'
  * logger, the env-var scope, and `runHook` for `preparse`). yoi and its plugins tap no hook a
  * command run fires (only `init`, which acts on unknown commands), so none runs here.
  */
-function commandConfig(pkg: { name: string; version: string; oclif?: { bin?: string } }, id: string, Cmd: CommandClass) {
+function commandConfig(
+  pkg: { name: string; version: string; oclif?: { bin?: string } },
+  id: string,
+  Cmd: CommandClass,
+) {
   const bin = pkg.oclif?.bin ?? pkg.name;
   const scoped = (k: string) => `${bin.toUpperCase().replace(/-/g, '_')}_${k}`;
   return {
-    bin, name: pkg.name, version: pkg.version, topicSeparator: ' ',
+    bin,
+    name: pkg.name,
+    version: pkg.version,
+    topicSeparator: ' ',
     userAgent: `${bin}/${pkg.version} ${process.platform}-${process.arch} node-${process.version}`,
     scopedEnvVarKey: scoped,
     scopedEnvVarKeys: (k: string) => [scoped(k)],
@@ -27,7 +34,10 @@ function commandConfig(pkg: { name: string; version: string; oclif?: { bin?: str
  * the command line is not one of them (bin/run.js then hands it to oclif). An `EEXIT` is rethrown
  * as oclif's `run` would; bin/run.js handles it in both paths.
  */
-export async function runHotCommand(argv: string[], pkg: { name: string; version: string; oclif?: { bin?: string } }): Promise<boolean> {
+export async function runHotCommand(
+  argv: string[],
+  pkg: { name: string; version: string; oclif?: { bin?: string } },
+): Promise<boolean> {
   const hot = hotCommand(argv);
   if (!hot) return false;
   const Cmd = await loadHotCommand(hot.id);

@@ -38,11 +38,17 @@ export async function readMcpState(flags: PodTargetFlags): Promise<{ name: strin
   try {
     const st = fs.fstatSync(fd);
     const uid = typeof process.getuid === 'function' ? process.getuid() : st.uid;
-    if (!st.isFile() || st.uid !== uid) throw new YoiError('YOI_ERR_CONNECTION', `refusing ${file}: not a regular file owned by this user`);
-    if (st.size > MAX_BYTES) throw new YoiError('YOI_ERR_CONNECTION', `refusing ${file}: larger than ${MAX_BYTES} bytes`);
+    if (!st.isFile() || st.uid !== uid)
+      throw new YoiError('YOI_ERR_CONNECTION', `refusing ${file}: not a regular file owned by this user`);
+    if (st.size > MAX_BYTES)
+      throw new YoiError('YOI_ERR_CONNECTION', `refusing ${file}: larger than ${MAX_BYTES} bytes`);
     const text = fs.readFileSync(fd, 'utf8');
     const parsed = McpStateFileSchema.safeParse(JSON.parse(text));
-    if (!parsed.success) throw new YoiError('YOI_ERR_CONNECTION', `${file} is not a valid MCP state file: ${parsed.error.issues[0]?.message ?? 'bad shape'}`);
+    if (!parsed.success)
+      throw new YoiError(
+        'YOI_ERR_CONNECTION',
+        `${file} is not a valid MCP state file: ${parsed.error.issues[0]?.message ?? 'bad shape'}`,
+      );
     return { name, state: parsed.data };
   } catch (e) {
     if (e instanceof SyntaxError) throw new YoiError('YOI_ERR_CONNECTION', `${file} is not valid JSON: ${e.message}`);

@@ -8,7 +8,12 @@ const MAX_REPLY_CHARS = 200_000;
  * text the model wrote during the run, rejects with one line if the run fails, is cancelled, or
  * the pod goes away. Aborting `signal` cancels the pod's run.
  */
-export async function sendAndWait(socket: string, message: string, signal: AbortSignal, clientName: string): Promise<{ text: string; result: string }> {
+export async function sendAndWait(
+  socket: string,
+  message: string,
+  signal: AbortSignal,
+  clientName: string,
+): Promise<{ text: string; result: string }> {
   const client = await PodClient.connect({ socketPath: socket, clientName, protocol: 2 });
   const texts: string[] = [];
   let size = 0;
@@ -25,7 +30,11 @@ export async function sendAndWait(socket: string, message: string, signal: Abort
           size += e.data.text.length;
           while (size > MAX_REPLY_CHARS && texts.length > 1) size -= texts.shift()!.length;
         } else if (e.event === 'run_end') {
-          resolve(e.data.result === 'cancelled' ? { ok: false, message: 'the run was cancelled' } : { ok: true, result: e.data.result });
+          resolve(
+            e.data.result === 'cancelled'
+              ? { ok: false, message: 'the run was cancelled' }
+              : { ok: true, result: e.data.result },
+          );
         } else if (e.event === 'error' && e.request_id === undefined) {
           resolve({ ok: false, message: `${e.data.code}: ${e.data.message}` });
         } else if (e.event === 'shutdown') {

@@ -93,7 +93,11 @@ export class RunWriter {
       this.since = this.now();
     }
     this.flush(); // the spinner goes after what is queued
-    this.spinner ??= this.opts.ora({ stream: this.opts.err, discardStdin: false, color: this.opts.color ? 'cyan' : false });
+    this.spinner ??= this.opts.ora({
+      stream: this.opts.err,
+      discardStdin: false,
+      color: this.opts.color ? 'cyan' : false,
+    });
     this.spinner.text = this.label();
     if (!this.spinner.isSpinning) this.spinner.start();
     this.ticker ??= setInterval(() => {
@@ -120,7 +124,8 @@ export class RunWriter {
 
   private label(): string {
     const seconds = Math.floor((this.now() - this.since) / 1000);
-    const elapsed = seconds < 60 ? `${seconds}s` : `${Math.floor(seconds / 60)}m ${String(seconds % 60).padStart(2, '0')}s`;
+    const elapsed =
+      seconds < 60 ? `${seconds}s` : `${Math.floor(seconds / 60)}m ${String(seconds % 60).padStart(2, '0')}s`;
     return `${this.opts.interactive ? defuse(this.activity ?? '') : this.activity}… ${this.colors.dim(elapsed)}`;
   }
 

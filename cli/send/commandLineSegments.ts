@@ -4,8 +4,7 @@ import { pasteSegment } from '../inputSegments.js';
 
 /** One piece of `yoi send`'s command line, in the order it was typed. */
 export type SendToken =
-  | { type: 'text'; value: string }
-  | { type: 'file' | 'knowledge' | 'workflow' | 'segment'; value: string };
+  { type: 'text'; value: string } | { type: 'file' | 'knowledge' | 'workflow' | 'segment'; value: string };
 
 /**
  * The segments of `yoi send`, in command-line order: text arguments (consecutive words joined
@@ -57,15 +56,28 @@ export function parseSegmentFlag(json: string, n = 1): Segment {
   try {
     value = JSON.parse(json);
   } catch (e) {
-    throw new YoiError('YOI_ERR_USAGE', `${where} is not valid JSON (${(e as Error).message}): give an object such as '{"kind":"ticket_ref","id":"T-1"}'`);
+    throw new YoiError(
+      'YOI_ERR_USAGE',
+      `${where} is not valid JSON (${(e as Error).message}): give an object such as '{"kind":"ticket_ref","id":"T-1"}'`,
+    );
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new YoiError('YOI_ERR_USAGE', `${where} must be a JSON object with a string "kind", got ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}`);
+    throw new YoiError(
+      'YOI_ERR_USAGE',
+      `${where} must be a JSON object with a string "kind", got ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}`,
+    );
   }
   if (typeof (value as { kind?: unknown }).kind !== 'string' || (value as { kind: string }).kind === '') {
-    throw new YoiError('YOI_ERR_USAGE', `${where} needs a string "kind" (the segment kind, e.g. "file_ref" or a plugin's kind)`);
+    throw new YoiError(
+      'YOI_ERR_USAGE',
+      `${where} needs a string "kind" (the segment kind, e.g. "file_ref" or a plugin's kind)`,
+    );
   }
   const decoded = decodeWith(SegmentSchema, value);
-  if (!decoded.ok) throw new YoiError('YOI_ERR_USAGE', `${where} is not a valid ${(value as { kind: string }).kind} segment: ${decoded.error}`);
+  if (!decoded.ok)
+    throw new YoiError(
+      'YOI_ERR_USAGE',
+      `${where} is not a valid ${(value as { kind: string }).kind} segment: ${decoded.error}`,
+    );
   return decoded.value;
 }

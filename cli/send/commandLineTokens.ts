@@ -10,7 +10,8 @@ export function commandLineTokens(raw: readonly unknown[]): SendToken[] {
   const tokens: SendToken[] = [];
   for (const t of raw as RawToken[]) {
     if (t.type === 'arg') tokens.push({ type: 'text', value: t.input });
-    else if (t.type === 'flag' && SEGMENT_FLAGS.has(t.flag)) tokens.push({ type: t.flag as Exclude<SendToken['type'], 'text'>, value: t.input });
+    else if (t.type === 'flag' && SEGMENT_FLAGS.has(t.flag))
+      tokens.push({ type: t.flag as Exclude<SendToken['type'], 'text'>, value: t.input });
   }
   return tokens;
 }

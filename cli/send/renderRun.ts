@@ -57,7 +57,15 @@ export interface Rendered {
 }
 
 export function initialRenderState(options: RenderOptions): RenderState {
-  return { options, accepted: false, atLineStart: true, written: false, breakPending: false, calls: {}, usage: { requests: 0, context: null, output: 0 } };
+  return {
+    options,
+    accepted: false,
+    atLineStart: true,
+    written: false,
+    breakPending: false,
+    calls: {},
+    usage: { requests: 0, context: null, output: 0 },
+  };
 }
 
 const span = (text: string, style: Style = 'reply'): Span => ({ text, style });
@@ -77,13 +85,26 @@ export function renderEvent(state: RenderState, event: Event): Rendered {
   const r = new Builder(state);
   switch (event.event) {
     case 'turn_start':
-      return r.set({ breakPending: state.written, activity: 'thinking', usage: { ...state.usage, requests: state.usage.requests + 1 } }).done();
+      return r
+        .set({
+          breakPending: state.written,
+          activity: 'thinking',
+          usage: { ...state.usage, requests: state.usage.requests + 1 },
+        })
+        .done();
     case 'text_delta':
       return r.text(event.data.text).set({ activity: undefined }).done();
     case 'tool_call_start':
       return r.set({ calls: withCall(state.calls, event.data.id, { name: event.data.name }) }).done();
     case 'tool_call_done':
-      return r.set({ calls: withCall(state.calls, event.data.id, { name: event.data.name, arg: mainArgument(event.data.arguments) }) }).done();
+      return r
+        .set({
+          calls: withCall(state.calls, event.data.id, {
+            name: event.data.name,
+            arg: mainArgument(event.data.arguments),
+          }),
+        })
+        .done();
     case 'turn_end':
       return r.set({ activity: running(state.calls) ?? state.activity }).done();
     case 'tool_result': {
@@ -91,25 +112,53 @@ export function renderEvent(state: RenderState, event: Event): Rendered {
       const { [event.data.id]: _done, ...calls } = state.calls;
       const mark = event.data.is_error ? span('✗', 'fail') : span('✓', 'ok');
       const outcome = span(` → ${outcomeText(event.data.summary)}`, event.data.is_error ? 'fail' : 'dim');
-      return r.line([mark, span(` ${call?.name ?? 'tool'}`, 'name'), ...(call?.arg ? [span(` ${call.arg}`)] : []), outcome])
-        .set({ calls, activity: running(calls) ?? 'thinking' }).done();
+      return r
+        .line([mark, span(` ${call?.name ?? 'tool'}`, 'name'), ...(call?.arg ? [span(` ${call.arg}`)] : []), outcome])
+        .set({ calls, activity: running(calls) ?? 'thinking' })
+        .done();
     }
     case 'usage': {
       const { input_tokens: input, output_tokens: output } = event.data;
-      return r.set({ usage: { ...state.usage, context: input !== null ? Number(input) : state.usage.context, output: state.usage.output + Number(output ?? 0) } }).done();
+      return r
+        .set({
+          usage: {
+            ...state.usage,
+            context: input !== null ? Number(input) : state.usage.context,
+            output: state.usage.output + Number(output ?? 0),
+          },
+        })
+        .done();
     }
     case 'compact_start':
       return r.note('compacting the history…').set({ activity: 'compacting' }).done();
     case 'compact_done':
-      return r.note(`history compacted: the pod goes on in session ${event.data.new_session_id}`).set({ activity: 'thinking' }).done();
+      return r
+        .note(`history compacted: the pod goes on in session ${event.data.new_session_id}`)
+        .set({ activity: 'thinking' })
+        .done();
     case 'compact_failed':
       return r.note(`compaction failed: ${event.data.error}`, 'warn').done();
     case 'notification':
-      return r.note(event.data.source === 'pod_event' ? `report: ${oneLine(event.data.message)}` : `notification: ${oneLine(event.data.message)}`).done();
+      return r
+        .note(
+          event.data.source === 'pod_event'
+            ? `report: ${oneLine(event.data.message)}`
+            : `notification: ${oneLine(event.data.message)}`,
+        )
+        .done();
     case 'alert':
-      return r.err([span(`[${event.data.level}] ${event.data.message}`, event.data.level === 'error' ? 'error' : 'warn')]).done();
+      return r
+        .err([span(`[${event.data.level}] ${event.data.message}`, event.data.level === 'error' ? 'error' : 'warn')])
+        .done();
     case 'lagged':
-      return r.err([span(`(events ${event.data.from_seq}–${event.data.to_seq} were not delivered: this client read too slowly)`, 'dim')]).done();
+      return r
+        .err([
+          span(
+            `(events ${event.data.from_seq}–${event.data.to_seq} were not delivered: this client read too slowly)`,
+            'dim',
+          ),
+        ])
+        .done();
     case 'run_end':
       if (event.data.result === 'limit_reached') r.note('stopped: the run reached its maxTurns limit', 'warn');
       return r.usageLine().end({ kind: event.data.result }).done();
@@ -132,12 +181,21 @@ export function renderUnknownEvent(state: RenderState, event: UnknownEvent): Ren
   const asked = permissionEventLine(event, state.options.target ?? { name: '', flag: '' });
   if (asked) {
     const r = new Builder(state).err([span(asked.line, asked.request ? 'warn' : 'dim')]);
-    return r.set({ activity: asked.request ? `waiting for permission ${asked.request.id}` : running(state.calls) ?? 'thinking' }).done();
+    return r
+      .set({
+        activity: asked.request ? `waiting for permission ${asked.request.id}` : (running(state.calls) ?? 'thinking'),
+      })
+      .done();
   }
   if (state.lastUnknown === event.event) return { state, pieces: [] };
   const data = (typeof event.data === 'object' && event.data !== null ? event.data : {}) as Record<string, unknown>;
-  const about = ['summary', 'message', 'text', 'tool'].map((k) => data[k]).find((v): v is string => typeof v === 'string' && v !== '');
-  return new Builder(state).note(`${event.event}${about ? `: ${oneLine(about)}` : ''}`).set({ lastUnknown: event.event }).done();
+  const about = ['summary', 'message', 'text', 'tool']
+    .map((k) => data[k])
+    .find((v): v is string => typeof v === 'string' && v !== '');
+  return new Builder(state)
+    .note(`${event.event}${about ? `: ${oneLine(about)}` : ''}`)
+    .set({ lastUnknown: event.event })
+    .done();
 }
 
 /** The connection closed before the run ended. */
@@ -186,7 +244,12 @@ class Builder {
     const { requests, context, output } = this.state.usage;
     if (requests === 0) return this;
     const plural = requests === 1 ? 'request' : 'requests';
-    return this.set({ breakPending: false }).line([span(`${requests} ${plural} · context ${formatTokens(context)} tokens · ${formatTokens(output)} output tokens`, 'dim')]);
+    return this.set({ breakPending: false }).line([
+      span(
+        `${requests} ${plural} · context ${formatTokens(context)} tokens · ${formatTokens(output)} output tokens`,
+        'dim',
+      ),
+    ]);
   }
 
   end(outcome: Outcome): this {

@@ -3,7 +3,15 @@ import { YoiError } from '../../core/errors/YoiError.js';
 import { encodeEvent, type Segment } from '../../core/protocol/index.js';
 import { explainRefusal } from '../explainRefusal.js';
 import { connectPod, type PodTargetFlags } from '../podTarget.js';
-import { initialRenderState, renderClosed, renderEvent, renderUnknownEvent, type Outcome, type Rendered, type RenderState } from './renderRun.js';
+import {
+  initialRenderState,
+  renderClosed,
+  renderEvent,
+  renderUnknownEvent,
+  type Outcome,
+  type Rendered,
+  type RenderState,
+} from './renderRun.js';
 import { RunWriter } from './RunWriter.js';
 
 export interface SendOptions {
@@ -23,10 +31,18 @@ export async function runSend({ flags, input }: SendOptions): Promise<void> {
   // A terminal that reports no width (some ptys) cannot hold a spinner: ora would redraw forever.
   const spinner = interactive && (process.stderr.columns ?? 0) > 0;
   const writer = new RunWriter({
-    out: process.stdout, err: process.stderr, interactive, color,
+    out: process.stdout,
+    err: process.stderr,
+    interactive,
+    color,
     ora: spinner ? (await import('ora')).default : undefined,
   });
-  let state: RenderState = initialRenderState({ quiet: flags.quiet === true, v1: client.protocol === 1, sharedTerminal: interactive, target });
+  let state: RenderState = initialRenderState({
+    quiet: flags.quiet === true,
+    v1: client.protocol === 1,
+    sharedTerminal: interactive,
+    target,
+  });
   let ended!: (outcome: Outcome) => void;
   const outcome = new Promise<Outcome>((resolve) => (ended = resolve));
   const apply = ({ state: next, pieces }: Rendered) => {
@@ -59,7 +75,10 @@ export async function runSend({ flags, input }: SendOptions): Promise<void> {
       case 'limit_reached':
         return;
       case 'paused':
-        throw new YoiError('YOI_ERR_RUN_PAUSED', `the run was paused by another client: resume it with yoi resume ${target.flag} (yoi attach ${target.flag} shows it), or abandon it with yoi cancel ${target.flag}`);
+        throw new YoiError(
+          'YOI_ERR_RUN_PAUSED',
+          `the run was paused by another client: resume it with yoi resume ${target.flag} (yoi attach ${target.flag} shows it), or abandon it with yoi cancel ${target.flag}`,
+        );
       case 'cancelled':
         throw new YoiError('YOI_ERR_REQUEST', 'the run was cancelled');
       case 'shutdown':
@@ -68,7 +87,8 @@ export async function runSend({ flags, input }: SendOptions): Promise<void> {
         throw new YoiError('YOI_ERR_CONNECTION', `the connection to pod ${target.name} closed during the run`);
       case 'failed':
         // A v1 pod ends a cancelled run with error{internal,"Cancelled"}.
-        if (end.code === 'internal' && end.message === 'Cancelled') throw new YoiError('YOI_ERR_REQUEST', 'the run was cancelled');
+        if (end.code === 'internal' && end.message === 'Cancelled')
+          throw new YoiError('YOI_ERR_REQUEST', 'the run was cancelled');
         throw new PodRequestError(end.code, `the run failed: ${end.message}`);
     }
   } finally {

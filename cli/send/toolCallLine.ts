@@ -18,7 +18,9 @@ export function mainArgument(argumentsJson: string): string | undefined {
   }
   if (typeof args !== 'object' || args === null || Array.isArray(args)) return undefined;
   const record = args as Record<string, unknown>;
-  const key = MAIN_KEYS.find((k) => typeof record[k] === 'string' && record[k] !== '') ?? Object.keys(record).find((k) => typeof record[k] === 'string' && record[k] !== '');
+  const key =
+    MAIN_KEYS.find((k) => typeof record[k] === 'string' && record[k] !== '') ??
+    Object.keys(record).find((k) => typeof record[k] === 'string' && record[k] !== '');
   return key === undefined ? undefined : clip(oneLine(record[key] as string), MAX_ARG);
 }
 

@@ -10,7 +10,16 @@ type AnyEvent = Event | ExtensionEvent;
 export const MAX_BUFFERED_ALERTS = 512;
 
 /** Events a slow client never loses; everything else may be replaced by a lag marker. */
-const NEVER_DROPPED = new Set<EventName>(['alert', 'compact_start', 'compact_done', 'compact_failed', 'run_end', 'error', 'shutdown', 'status']);
+const NEVER_DROPPED = new Set<EventName>([
+  'alert',
+  'compact_start',
+  'compact_done',
+  'compact_failed',
+  'run_end',
+  'error',
+  'shutdown',
+  'status',
+]);
 
 /** Droppable broadcasts are sent in batches of at most this many events (or one event-loop turn). */
 const MAX_BATCH = 512;
@@ -168,7 +177,9 @@ function v1Text(event: AnyEvent): string {
     if (event.v1Alert === undefined) return '';
     return `${encodeEvent({ event: 'alert', data: { level: 'warn', source: 'pod', message: event.v1Alert, timestamp_ms: Date.now() } })}\n`;
   }
-  return downgradeToV1(event).map((e) => `${encodeEvent(e)}\n`).join('');
+  return downgradeToV1(event)
+    .map((e) => `${encodeEvent(e)}\n`)
+    .join('');
 }
 
 function encodeV1(event: AnyEvent): Buffer {

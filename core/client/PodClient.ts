@@ -1,5 +1,13 @@
 import { YoiError } from '../errors/YoiError.js';
-import { LineReader, decodeEventLine, encodeMethod, type Event, type EventOf, type Method, type PodStatus } from '../protocol/index.js';
+import {
+  LineReader,
+  decodeEventLine,
+  encodeMethod,
+  type Event,
+  type EventOf,
+  type Method,
+  type PodStatus,
+} from '../protocol/index.js';
 import { openPodLink } from './openPodLink.js';
 import type { ClientLink, MethodInput, PodClientOptions, UnknownEvent, WelcomeData } from './PodClientOptions.js';
 import { toUnknownEvent } from './toUnknownEvent.js';
@@ -120,8 +128,17 @@ export class PodClient {
   request(method: MethodInput, timeoutMs = this.opts.requestTimeoutMs ?? 10_000, requestId?: string): Promise<Reply> {
     if (this.isClosed) return Promise.reject(new YoiError('YOI_ERR_CONNECTION', 'the connection to the pod is closed'));
     // A caller's id goes on a v1 line too: a v1 pod ignores it, a log of the line shows it.
-    if (this.v1 && this.protocol === 1) return this.v1.request({ ...method, ...(requestId !== undefined ? { request_id: requestId } : {}) } as Method, timeoutMs);
-    return this.requestLine(method.method, (id) => encodeMethod({ ...method, request_id: id } as Method), timeoutMs, requestId) as Promise<Reply>;
+    if (this.v1 && this.protocol === 1)
+      return this.v1.request(
+        { ...method, ...(requestId !== undefined ? { request_id: requestId } : {}) } as Method,
+        timeoutMs,
+      );
+    return this.requestLine(
+      method.method,
+      (id) => encodeMethod({ ...method, request_id: id } as Method),
+      timeoutMs,
+      requestId,
+    ) as Promise<Reply>;
   }
 
   /**
@@ -129,17 +146,31 @@ export class PodClient {
    * `ack` or the plugin's reply event (unchecked data: validate it with the plugin's schema),
    * rejects with the pod's error (v2 only).
    */
-  requestExtension(method: string, params?: unknown, timeoutMs = this.opts.requestTimeoutMs ?? 10_000): Promise<EventOf<'ack'> | UnknownEvent> {
+  requestExtension(
+    method: string,
+    params?: unknown,
+    timeoutMs = this.opts.requestTimeoutMs ?? 10_000,
+  ): Promise<EventOf<'ack'> | UnknownEvent> {
     if (this.isClosed) return Promise.reject(new YoiError('YOI_ERR_CONNECTION', 'the connection to the pod is closed'));
     // A v1-only pod (the original) has no plugin methods; a v2 pod takes them from any client.
-    if (this.v1 && this.protocol === 1) return Promise.reject(new YoiError('YOI_ERR_UNSUPPORTED', `the pod speaks protocol v1, which has no \`${method}\``));
-    const line = (id: string) => JSON.stringify({ method, request_id: id, ...(params !== undefined ? { params } : {}) });
+    if (this.v1 && this.protocol === 1)
+      return Promise.reject(
+        new YoiError('YOI_ERR_UNSUPPORTED', `the pod speaks protocol v1, which has no \`${method}\``),
+      );
+    const line = (id: string) =>
+      JSON.stringify({ method, request_id: id, ...(params !== undefined ? { params } : {}) });
     return this.requestLine(method, line, timeoutMs) as Promise<EventOf<'ack'> | UnknownEvent>;
   }
 
-  private requestLine(name: string, encode: (id: string) => string, timeoutMs: number, requestId?: string): Promise<Reply | UnknownEvent> {
+  private requestLine(
+    name: string,
+    encode: (id: string) => string,
+    timeoutMs: number,
+    requestId?: string,
+  ): Promise<Reply | UnknownEvent> {
     const id = requestId ?? `r${this.nextId++}`;
-    if (this.pending.has(id)) return Promise.reject(new YoiError('YOI_ERR_USAGE', `request id ${id} is already waiting for an answer`));
+    if (this.pending.has(id))
+      return Promise.reject(new YoiError('YOI_ERR_USAGE', `request id ${id} is already waiting for an answer`));
     let line: string;
     try {
       line = `${encode(id)}\n`;
@@ -188,7 +219,10 @@ export class PodClient {
         if (decided) return;
         decided = true;
         if (!welcome) {
-          this.v1 = new V1Emulation((line) => this.socket.write(line), (e) => this.emit(e));
+          this.v1 = new V1Emulation(
+            (line) => this.socket.write(line),
+            (e) => this.emit(e),
+          );
           this.v1.start();
         }
         resolve();
@@ -200,8 +234,14 @@ export class PodClient {
         clearTimeout(timer);
         reject(new YoiError('YOI_ERR_CONNECTION', 'the pod closed the connection before answering `hello`'));
       });
-      const params = { protocol_version: 2, client: this.opts.clientName ?? 'yoi', ...(this.opts.auth !== undefined ? { auth: this.opts.auth } : {}) };
-      this.socket.write(`${encodeMethod({ method: 'hello', params, ...(id !== undefined ? { request_id: id } : {}) })}\n`);
+      const params = {
+        protocol_version: 2,
+        client: this.opts.clientName ?? 'yoi',
+        ...(this.opts.auth !== undefined ? { auth: this.opts.auth } : {}),
+      };
+      this.socket.write(
+        `${encodeMethod({ method: 'hello', params, ...(id !== undefined ? { request_id: id } : {}) })}\n`,
+      );
     });
   }
 
@@ -210,7 +250,10 @@ export class PodClient {
     if (hello && event.event === 'welcome' && (event.request_id === hello.id || hello.id === undefined)) {
       this.hello = undefined;
       hello.answer(event.data);
-    } else if (hello && ((hello.id !== undefined && event.request_id === hello.id && event.event === 'error') || isV1HelloRefusal(event))) {
+    } else if (
+      hello &&
+      ((hello.id !== undefined && event.request_id === hello.id && event.event === 'error') || isV1HelloRefusal(event))
+    ) {
       this.hello = undefined;
       hello.answer();
       return; // the answer to this client's own hello is nobody else's business
@@ -223,7 +266,8 @@ export class PodClient {
     if (p && id !== undefined) {
       this.pending.delete(id);
       clearTimeout(p.timer);
-      if (event.event === 'error') p.reject(new PodRequestError(event.data.code, `${event.data.code}: ${event.data.message}`));
+      if (event.event === 'error')
+        p.reject(new PodRequestError(event.data.code, `${event.data.code}: ${event.data.message}`));
       else p.resolve(event as Reply);
     }
     if (this.v1) this.v1.dispatch(event, this.protocol === 1);

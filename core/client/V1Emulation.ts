@@ -1,5 +1,14 @@
 import { YoiError } from '../errors/YoiError.js';
-import { V1_METHOD_NAMES, encodeMethod, type ErrorCode, type Event, type EventOf, type Method, type MethodName, type PodStatus } from '../protocol/index.js';
+import {
+  V1_METHOD_NAMES,
+  encodeMethod,
+  type ErrorCode,
+  type Event,
+  type EventOf,
+  type Method,
+  type MethodName,
+  type PodStatus,
+} from '../protocol/index.js';
 import { V1_UNANSWERED, v1StatusAfter, v1Verdict } from './v1Replies.js';
 
 /** What `request()` resolves with. */
@@ -56,17 +65,26 @@ export class V1Emulation {
   request(method: Method, timeoutMs: number): Promise<Reply> {
     const name = method.method;
     if (!V1_METHOD_NAMES.includes(name)) {
-      return Promise.reject(new YoiError('YOI_ERR_UNSUPPORTED', `the pod speaks protocol v1, which has no \`${name}\``));
+      return Promise.reject(
+        new YoiError('YOI_ERR_UNSUPPORTED', `the pod speaks protocol v1, which has no \`${name}\``),
+      );
     }
     this.write(`${encodeMethod(method as Method)}\n`);
     // What v1 never answers is accepted once written; a pause while paused is a no-op there.
     if (V1_UNANSWERED.has(name) || (name === 'pause' && this.status === 'paused')) return Promise.resolve(ack(name));
     return new Promise<Reply>((resolve, reject) => {
       const entry: V1Pending = {
-        method: name, resolve, reject,
+        method: name,
+        resolve,
+        reject,
         timer: setTimeout(() => {
           this.pending.splice(this.pending.indexOf(entry), 1);
-          reject(new YoiError('YOI_ERR_TIMEOUT', `the pod did not answer \`${name}\` within ${timeoutMs} ms (it speaks protocol v1)`));
+          reject(
+            new YoiError(
+              'YOI_ERR_TIMEOUT',
+              `the pod did not answer \`${name}\` within ${timeoutMs} ms (it speaks protocol v1)`,
+            ),
+          );
         }, timeoutMs),
       };
       this.pending.push(entry);

@@ -8,11 +8,14 @@ import type { ClientLink, PodClientOptions } from './PodClientOptions.js';
 export async function openPodLink(opts: PodClientOptions): Promise<ClientLink> {
   const timeoutMs = opts.connectTimeoutMs ?? 5000;
   if (opts.url !== undefined) return openWebSocket(opts.url, { token: opts.token, ca: opts.ca, timeoutMs });
-  if (opts.socketPath === undefined) throw new YoiError('YOI_ERR_CONNECTION', 'cannot reach a pod: neither a socket path nor a URL was given');
+  if (opts.socketPath === undefined)
+    throw new YoiError('YOI_ERR_CONNECTION', 'cannot reach a pod: neither a socket path nor a URL was given');
   // Only the user's own socket, in a directory nobody else controls (no SO_PEERCRED in Node).
   if (!checkOwnSocket(opts.socketPath)) {
     const cause = Object.assign(new Error(`ENOENT: no socket at ${opts.socketPath}`), { code: 'ENOENT' });
-    throw new YoiError('YOI_ERR_CONNECTION', `cannot reach a pod at ${opts.socketPath}: no pod is listening there`, { cause });
+    throw new YoiError('YOI_ERR_CONNECTION', `cannot reach a pod at ${opts.socketPath}: no pod is listening there`, {
+      cause,
+    });
   }
   return openSocket(opts.socketPath, timeoutMs);
 }

@@ -21,7 +21,8 @@ const ACCEPTED_BY: Partial<Record<MethodName, (e: Event) => boolean>> = {
   // A resumed run re-runs its open tool calls or starts its next request.
   resume: (e) => ['turn_start', 'tool_result', 'text_delta', 'run_end'].includes(e.event),
   // The original ends a cancelled run with `error{internal,"Cancelled"}` (yoi adds `run_end`).
-  cancel: (e) => e.event === 'run_end' || (e.event === 'error' && e.data.code === 'internal' && e.data.message === 'Cancelled'),
+  cancel: (e) =>
+    e.event === 'run_end' || (e.event === 'error' && e.data.code === 'internal' && e.data.message === 'Cancelled'),
   pause: (e) => e.event === 'run_end' && e.data.result === 'paused',
   get_history: (e) => e.event === 'history',
   shutdown: (e) => e.event === 'shutdown',
@@ -32,7 +33,12 @@ export const V1_UNANSWERED: ReadonlySet<MethodName> = new Set(['notify', 'pod_ev
 
 /** The original's answer to a line it cannot decode (an unknown method, bad params). */
 export function isV1DecodeError(e: Event): boolean {
-  return e.event === 'error' && e.request_id === undefined && e.data.code === 'internal' && e.data.message.startsWith('invalid method');
+  return (
+    e.event === 'error' &&
+    e.request_id === undefined &&
+    e.data.code === 'internal' &&
+    e.data.message.startsWith('invalid method')
+  );
 }
 
 /** The original's answer to `hello`: it does not know the method. */
@@ -43,7 +49,8 @@ export function isV1HelloRefusal(e: Event): boolean {
 /** What `event` means for a v1 request of `method`: taken, refused, or nothing. */
 export function v1Verdict(method: MethodName, event: Event): 'accepted' | 'refused' | undefined {
   if (event.request_id !== undefined) return undefined;
-  if (event.event === 'error' && (REFUSALS[method]?.includes(event.data.code) || isV1DecodeError(event))) return 'refused';
+  if (event.event === 'error' && (REFUSALS[method]?.includes(event.data.code) || isV1DecodeError(event)))
+    return 'refused';
   return ACCEPTED_BY[method]?.(event) ? 'accepted' : undefined;
 }
 

@@ -17,10 +17,15 @@ export function waitForEvent(
       off();
       fn();
     };
-    const timer = setTimeout(() => settle(() => reject(new YoiError('YOI_ERR_TIMEOUT', `no matching event within ${timeoutMs} ms`))), timeoutMs);
+    const timer = setTimeout(
+      () => settle(() => reject(new YoiError('YOI_ERR_TIMEOUT', `no matching event within ${timeoutMs} ms`))),
+      timeoutMs,
+    );
     const off = subscribe((e) => {
       if (predicate(e)) settle(() => resolve(e));
     });
-    void closed.then(() => settle(() => reject(new YoiError('YOI_ERR_CONNECTION', 'the connection to the pod closed'))));
+    void closed.then(() =>
+      settle(() => reject(new YoiError('YOI_ERR_CONNECTION', 'the connection to the pod closed'))),
+    );
   });
 }

@@ -16,7 +16,11 @@ interface Job {
   why?: string;
 }
 
-const LABEL: Record<CompactReason, string> = { request: 'mid-run compaction', threshold: 'post-run compaction', manual: 'compaction' };
+const LABEL: Record<CompactReason, string> = {
+  request: 'mid-run compaction',
+  threshold: 'post-run compaction',
+  manual: 'compaction',
+};
 
 /**
  * The compaction lifecycle (ARCHITECTURE §6): when to compact, and the events around it. The
@@ -77,7 +81,11 @@ export class Compactor {
   /** Before each LLM request of a run: compacts mid-turn when due; throws if the run was stopped meanwhile. */
   async beforeRequest(signal: AbortSignal): Promise<void> {
     if (this.pendingManual || this.settings.requestThreshold !== undefined) await loadTokenizer();
-    const reason = this.pendingManual ? 'manual' : (await this.due(this.settings.requestThreshold, signal)) ? 'request' : undefined;
+    const reason = this.pendingManual
+      ? 'manual'
+      : (await this.due(this.settings.requestThreshold, signal))
+        ? 'request'
+        : undefined;
     if (!reason) return;
     this.pendingManual = false;
     await this.compact(reason, signal);
@@ -107,12 +115,14 @@ export class Compactor {
    */
   requestManual(): Reply {
     const { state, history } = this.rt;
-    if (this.job || state.status === 'compacting') return { ok: false, code: 'already_running', message: 'Pod is already compacting its history' };
+    if (this.job || state.status === 'compacting')
+      return { ok: false, code: 'already_running', message: 'Pod is already compacting its history' };
     if (state.runActive) {
       this.pendingManual = true;
       return { ok: true };
     }
-    if (history.length === 0) return { ok: false, code: 'invalid_request', message: 'nothing to compact: the history is empty' };
+    if (history.length === 0)
+      return { ok: false, code: 'invalid_request', message: 'nothing to compact: the history is empty' };
     this.rt.work.track(this.compact('manual'));
     return { ok: true };
   }
@@ -136,7 +146,8 @@ export class Compactor {
     if (!this.pendingManual || this.job || (status !== 'idle' && status !== 'paused')) return;
     queueMicrotask(() => {
       const { state } = this.rt;
-      if (!this.pendingManual || this.job || state.runActive || (state.status !== 'idle' && state.status !== 'paused')) return;
+      if (!this.pendingManual || this.job || state.runActive || (state.status !== 'idle' && state.status !== 'paused'))
+        return;
       this.pendingManual = false;
       this.rt.work.track(this.compact('manual'));
     });
@@ -196,13 +207,22 @@ export class Compactor {
       return;
     }
     const { settings } = this;
-    const threshold = outcome.reason === 'request' ? settings.requestThreshold : outcome.reason === 'threshold' ? settings.threshold : undefined;
+    const threshold =
+      outcome.reason === 'request'
+        ? settings.requestThreshold
+        : outcome.reason === 'threshold'
+          ? settings.threshold
+          : undefined;
     if (threshold !== undefined && outcome.tokensAfter > threshold) {
       const key = outcome.reason === 'request' ? 'compaction.requestThreshold' : 'compaction.threshold';
-      this.failed(outcome.reason, `${LABEL[outcome.reason]} left about ${outcome.tokensAfter} tokens, still above ${key} (${threshold}): lower compaction.retainedTokens or raise the threshold`);
+      this.failed(
+        outcome.reason,
+        `${LABEL[outcome.reason]} left about ${outcome.tokensAfter} tokens, still above ${key} (${threshold}): lower compaction.retainedTokens or raise the threshold`,
+      );
       return;
     }
-    if (outcome.reason === 'manual' && this.autoDisabled) this.rt.alert('warn', 'compaction succeeded: automatic compaction is enabled again', 'compactor');
+    if (outcome.reason === 'manual' && this.autoDisabled)
+      this.rt.alert('warn', 'compaction succeeded: automatic compaction is enabled again', 'compactor');
     this.failures = 0;
     if (outcome.reason === 'manual') this.autoDisabled = false;
   }

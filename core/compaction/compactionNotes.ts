@@ -12,11 +12,18 @@ export interface CompactionSettings {
 export function compactionNotes(s: CompactionSettings): string[] {
   const notes: string[] = [];
   if (s.threshold !== undefined && s.requestThreshold !== undefined && s.threshold > s.requestThreshold) {
-    notes.push(`compaction.threshold (${s.threshold}) is above compaction.requestThreshold (${s.requestThreshold}): runs compact mid-turn before the post-run threshold is reached`);
+    notes.push(
+      `compaction.threshold (${s.threshold}) is above compaction.requestThreshold (${s.requestThreshold}): runs compact mid-turn before the post-run threshold is reached`,
+    );
   }
-  for (const [key, value] of [['threshold', s.threshold], ['requestThreshold', s.requestThreshold]] as const) {
+  for (const [key, value] of [
+    ['threshold', s.threshold],
+    ['requestThreshold', s.requestThreshold],
+  ] as const) {
     if (value !== undefined && s.retainedTokens >= value) {
-      notes.push(`compaction.retainedTokens (${s.retainedTokens}) is not below compaction.${key} (${value}): a compaction may not bring the context under it`);
+      notes.push(
+        `compaction.retainedTokens (${s.retainedTokens}) is not below compaction.${key} (${value}): a compaction may not bring the context under it`,
+      );
     }
   }
   return notes;

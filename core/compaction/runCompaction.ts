@@ -51,7 +51,10 @@ export async function runCompaction(rt: PodRuntime, opts: RunCompactionOptions):
   const result = await untilAborted(hooks.compact.promise(request, ctx), signal);
   if (!result) throw new Error('no compaction strategy answered (no plugin taps `compact`)');
   const parsed = ItemsSchema.safeParse(result.items);
-  if (!parsed.success) throw new Error(`the compaction strategy returned invalid history items: ${parsed.error.issues[0]?.message ?? 'unknown'}`);
+  if (!parsed.success)
+    throw new Error(
+      `the compaction strategy returned invalid history items: ${parsed.error.issues[0]?.message ?? 'unknown'}`,
+    );
   if (signal.aborted) throw new AbortedError('aborted');
 
   // From here to the end nothing awaits: the switch cannot be interleaved with a pause.
@@ -61,9 +64,17 @@ export async function runCompaction(rt: PodRuntime, opts: RunCompactionOptions):
   if (old.writeFailure !== undefined) throw new Error(old.writeFailure);
   const at = Date.now();
   const log = writeCompactedSession(rt.config.sessions.dir, {
-    type: 'session_start', v: 1, ts: at, session_id: uuidv7(),
-    pod_name: info.podName, cwd: rt.config.cwd, provider: provider.name, model: provider.model, system_prompt: rt.systemPrompt,
-    compacted_from: { session_id: old.sessionId, at, ...(old.headHash ? { at_hash: old.headHash } : {}) }, history: parsed.data,
+    type: 'session_start',
+    v: 1,
+    ts: at,
+    session_id: uuidv7(),
+    pod_name: info.podName,
+    cwd: rt.config.cwd,
+    provider: provider.name,
+    model: provider.model,
+    system_prompt: rt.systemPrompt,
+    compacted_from: { session_id: old.sessionId, at, ...(old.headHash ? { at_hash: old.headHash } : {}) },
+    history: parsed.data,
     ...withReports(rt),
   });
   log.onWriteState = old.onWriteState;

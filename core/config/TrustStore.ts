@@ -25,7 +25,10 @@ export type TrustEntry = z.infer<typeof TrustEntrySchema>;
 export const TrustFileSchema = z.object({ version: z.literal(1), configs: z.array(TrustEntrySchema) });
 export type TrustFile = z.infer<typeof TrustFileSchema>;
 
-const DIR: TrustLabel = { what: 'yoi settings directory', fix: 'remove it, or set XDG_CONFIG_HOME to a directory you own' };
+const DIR: TrustLabel = {
+  what: 'yoi settings directory',
+  fix: 'remove it, or set XDG_CONFIG_HOME to a directory you own',
+};
 const FILE: TrustLabel = { what: 'trust store', fix: 'remove it and run yoi trust again' };
 
 /**
@@ -74,6 +77,9 @@ export class TrustStore {
   }
 
   private error(cause: string): YoiError {
-    return new YoiError('YOI_ERR_TRUST_STORE', `the trust store ${this.file} cannot be used: ${cause}; fix or remove it, then run yoi trust again`);
+    return new YoiError(
+      'YOI_ERR_TRUST_STORE',
+      `the trust store ${this.file} cannot be used: ${cause}; fix or remove it, then run yoi trust again`,
+    );
   }
 }

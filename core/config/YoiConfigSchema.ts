@@ -9,9 +9,10 @@ export const DEFAULT_TOOL_TIMEOUT_MS = 5 * 60 * 1000;
 
 /** A plugin value in `plugins`: only objects made by definePlugin() (any copy of yoi) pass. */
 const PluginSchema = z.custom<YoiPlugin>(isYoiPlugin, {
-  error: (issue) => typeof issue.input === 'function'
-    ? 'expected a plugin made with definePlugin(), got the factory: call it, e.g. jira({ ... })'
-    : 'expected a plugin made with definePlugin()',
+  error: (issue) =>
+    typeof issue.input === 'function'
+      ? 'expected a plugin made with definePlugin(), got the factory: call it, e.g. jira({ ... })'
+      : 'expected a plugin made with definePlugin()',
 });
 
 /** One scope rule: which path the pod's tools may read or write. */
@@ -28,24 +29,38 @@ export const ScopeRuleSchema = z.strictObject({
 export const DirSchema = z.strictObject({ dir: z.string().min(1).optional() });
 
 /** Size limits (in bytes) and time limits (in milliseconds); plugins may add keys of their own (`limits.fileRefBytes`). */
-export const LimitsSchema = z.strictObject({
-  /** Longest protocol line a pod accepts; longer lines are refused with an error. */
-  maxLineBytes: z.int().min(1).default(16 * MiB),
-  /**
-   * Outbound buffer per client; beyond it a slow client loses deltas (and is told so), and its
-   * requests get an error instead of a reply until it reads.
-   */
-  clientQueueBytes: z.int().min(1).default(8 * MiB),
-  /** Input buffered for all clients together (unfinished lines); a line that does not fit is dropped. */
-  inputBufferBytes: z.int().min(1).default(64 * MiB),
-  /** Tool output the model sees per call; longer output is cut (and says so). */
-  toolOutputBytes: z.int().min(1).default(16 * KiB),
-  /** Longest a tool call may run; past it the call is stopped and the model told it timed out. */
-  toolTimeoutMs: z.int().min(1).default(DEFAULT_TOOL_TIMEOUT_MS),
-}).refine((l) => l.inputBufferBytes >= l.maxLineBytes, {
-  path: ['inputBufferBytes'],
-  message: 'must be at least limits.maxLineBytes (one line must fit)',
-});
+export const LimitsSchema = z
+  .strictObject({
+    /** Longest protocol line a pod accepts; longer lines are refused with an error. */
+    maxLineBytes: z
+      .int()
+      .min(1)
+      .default(16 * MiB),
+    /**
+     * Outbound buffer per client; beyond it a slow client loses deltas (and is told so), and its
+     * requests get an error instead of a reply until it reads.
+     */
+    clientQueueBytes: z
+      .int()
+      .min(1)
+      .default(8 * MiB),
+    /** Input buffered for all clients together (unfinished lines); a line that does not fit is dropped. */
+    inputBufferBytes: z
+      .int()
+      .min(1)
+      .default(64 * MiB),
+    /** Tool output the model sees per call; longer output is cut (and says so). */
+    toolOutputBytes: z
+      .int()
+      .min(1)
+      .default(16 * KiB),
+    /** Longest a tool call may run; past it the call is stopped and the model told it timed out. */
+    toolTimeoutMs: z.int().min(1).default(DEFAULT_TOOL_TIMEOUT_MS),
+  })
+  .refine((l) => l.inputBufferBytes >= l.maxLineBytes, {
+    path: ['inputBufferBytes'],
+    message: 'must be at least limits.maxLineBytes (one line must fit)',
+  });
 
 /**
  * The config file's schema (`yoi.config.ts`, `.yoirc*`, `package.json#yoi`...). Strict: an
@@ -79,25 +94,29 @@ export const YoiConfigSchema = z.strictObject({
   maxTurns: z.int().min(1).default(50),
 
   /** What the pod's tools and `@file` references may read and write. */
-  scope: z.strictObject({
-    /** Paths granted. */
-    allow: z.array(ScopeRuleSchema).default([]),
-    /** Paths taken back from `allow`: `deny write` leaves read access, `deny read` none. */
-    deny: z.array(ScopeRuleSchema).default([]),
-  }).prefault({}),
+  scope: z
+    .strictObject({
+      /** Paths granted. */
+      allow: z.array(ScopeRuleSchema).default([]),
+      /** Paths taken back from `allow`: `deny write` leaves read access, `deny read` none. */
+      deny: z.array(ScopeRuleSchema).default([]),
+    })
+    .prefault({}),
 
   /** Session logs (one JSONL file per session). Default `.yoi/sessions`. */
   sessions: DirSchema.prefault({}),
 
   /** When and how much history is compacted. No threshold: no automatic compaction. */
-  compaction: z.strictObject({
-    /** Compact after a run once the context exceeds this many tokens. */
-    threshold: z.int().min(1).optional(),
-    /** Compact before an LLM request (mid-run) once the context exceeds this many tokens. */
-    requestThreshold: z.int().min(1).optional(),
-    /** Tokens of the most recent history kept verbatim by a compaction. */
-    retainedTokens: z.int().min(0).default(8000),
-  }).prefault({}),
+  compaction: z
+    .strictObject({
+      /** Compact after a run once the context exceeds this many tokens. */
+      threshold: z.int().min(1).optional(),
+      /** Compact before an LLM request (mid-run) once the context exceeds this many tokens. */
+      requestThreshold: z.int().min(1).optional(),
+      /** Tokens of the most recent history kept verbatim by a compaction. */
+      retainedTokens: z.int().min(0).default(8000),
+    })
+    .prefault({}),
 
   /** Size limits (in bytes) and time limits (in milliseconds). */
   limits: LimitsSchema.prefault({}),

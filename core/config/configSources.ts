@@ -28,7 +28,8 @@ const VERSION = 'yoi-config-digest-v1';
  * `import('x')` and `require('x')` with a literal. A scan, not a parse: a specifier in a comment
  * only adds a file to the digest (more is covered, never less of what is really imported).
  */
-const SPECIFIER = /\b(?:import|export)\s*(?:[\w*${}\s,]*?\bfrom\s*)?["']([^"'\n]+)["']|\b(?:import|require)\s*\(\s*["']([^"'\n]+)["']\s*\)/g;
+const SPECIFIER =
+  /\b(?:import|export)\s*(?:[\w*${}\s,]*?\bfrom\s*)?["']([^"'\n]+)["']|\b(?:import|require)\s*\(\s*["']([^"'\n]+)["']\s*\)/g;
 
 const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
 
@@ -36,13 +37,16 @@ const sha256 = (data: string | Buffer) => createHash('sha256').update(data).dige
 export const NO_CONFIG_DIGEST = digestOf([]);
 
 function digestOf(files: readonly ConfigSourceFile[]): string {
-  const lines = [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)).map((f) => `${f.path}\0${f.sha256}\n`);
+  const lines = [...files]
+    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
+    .map((f) => `${f.path}\0${f.sha256}\n`);
   return sha256(`${VERSION}\n${lines.join('')}`);
 }
 
 function read(file: string): Buffer {
   const st = fs.statSync(file);
-  if (st.size > MAX_BYTES) throw new YoiError('YOI_ERR_CONFIG', `${file}: a config file over ${MAX_BYTES / 1024 / 1024} MiB is not loaded`);
+  if (st.size > MAX_BYTES)
+    throw new YoiError('YOI_ERR_CONFIG', `${file}: a config file over ${MAX_BYTES / 1024 / 1024} MiB is not loaded`);
   return fs.readFileSync(file);
 }
 
@@ -84,7 +88,8 @@ export async function configSources(configPath: string | null): Promise<ConfigSo
     for (const spec of specifiers(bytes.toString('utf8'))) {
       const dep = resolveLocal(jiti, spec, current);
       if (dep === undefined || seen.has(dep)) continue;
-      if (seen.size >= MAX_FILES) throw new YoiError('YOI_ERR_CONFIG', `${file}: imports more than ${MAX_FILES} local modules`);
+      if (seen.size >= MAX_FILES)
+        throw new YoiError('YOI_ERR_CONFIG', `${file}: imports more than ${MAX_FILES} local modules`);
       seen.add(dep);
       queue.push(dep);
     }
@@ -99,7 +104,11 @@ function specifiers(source: string): string[] {
 }
 
 /** A relative or absolute specifier resolved to a local file (not a package, not a builtin). */
-function resolveLocal(jiti: { esmResolve: (id: string, opts: { parentURL: string; try: true }) => string | undefined }, spec: string, from: string): string | undefined {
+function resolveLocal(
+  jiti: { esmResolve: (id: string, opts: { parentURL: string; try: true }) => string | undefined },
+  spec: string,
+  from: string,
+): string | undefined {
   if (!spec.startsWith('.') && !spec.startsWith('/') && !spec.startsWith('file:')) return undefined;
   const resolved = jiti.esmResolve(spec, { parentURL: pathToFileURL(from).href, try: true });
   if (!resolved?.startsWith('file:')) return undefined;

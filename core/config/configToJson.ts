@@ -10,16 +10,44 @@ const SECRET_KEY = /(api[-_]?key|token|secret|password)/i;
  */
 export function configToJson(config: ResolvedConfig): Record<string, unknown> {
   const {
-    configPath, projectDir, cwd, name, model, modelIsDefault, plugins, disablePlugins,
-    systemPrompt, maxTurns, scope, sessions, compaction, limits, sections,
+    configPath,
+    projectDir,
+    cwd,
+    name,
+    model,
+    modelIsDefault,
+    plugins,
+    disablePlugins,
+    systemPrompt,
+    maxTurns,
+    scope,
+    sessions,
+    compaction,
+    limits,
+    sections,
     // What config trust compares (yoi trust shows it), not settings.
-    configFiles: _files, configDigest: _digest, ...rest
+    configFiles: _files,
+    configDigest: _digest,
+    ...rest
   } = config;
-  const shownModel = Object.fromEntries(Object.entries(model).map(([k, v]) => [k, SECRET_KEY.test(k) && v ? '***' : v]));
+  const shownModel = Object.fromEntries(
+    Object.entries(model).map(([k, v]) => [k, SECRET_KEY.test(k) && v ? '***' : v]),
+  );
   return {
-    configPath, projectDir, cwd, name, model: shownModel, modelIsDefault,
-    plugins: plugins.map((p) => p.name), disablePlugins,
-    systemPrompt, maxTurns, scope, sessions, compaction, limits,
+    configPath,
+    projectDir,
+    cwd,
+    name,
+    model: shownModel,
+    modelIsDefault,
+    plugins: plugins.map((p) => p.name),
+    disablePlugins,
+    systemPrompt,
+    maxTurns,
+    scope,
+    sessions,
+    compaction,
+    limits,
     ...rest,
     // Each plugin's section as it applies (defaults filled in), under the key it owns.
     ...pluginSections(plugins, sections, limits),
@@ -27,7 +55,11 @@ export function configToJson(config: ResolvedConfig): Record<string, unknown> {
 }
 
 /** `{ knowledge: {...}, permissions: {...} }`: every plugin section; `limits.x` keys merge into `limits`. */
-function pluginSections(plugins: ResolvedConfig['plugins'], sections: ResolvedConfig['sections'], limits: ResolvedConfig['limits']): Record<string, unknown> {
+function pluginSections(
+  plugins: ResolvedConfig['plugins'],
+  sections: ResolvedConfig['sections'],
+  limits: ResolvedConfig['limits'],
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const mergedLimits: Record<string, unknown> = { ...limits };
   for (const plugin of plugins) {

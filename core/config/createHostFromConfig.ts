@@ -11,7 +11,8 @@ import { labelOf } from './loadConfig.js';
 export function createHostFromConfig(config: ResolvedConfig, { checkProvider = true } = {}): PluginHost {
   const host = new PluginHost();
   host.applyPlugins(config.plugins, {
-    sections: config.sections, project: { cwd: config.cwd, projectDir: config.projectDir, configPath: config.configPath },
+    sections: config.sections,
+    project: { cwd: config.cwd, projectDir: config.projectDir, configPath: config.configPath },
   });
   if (!checkProvider) return host;
 
@@ -21,9 +22,12 @@ export function createHostFromConfig(config: ResolvedConfig, { checkProvider = t
     const list = available.join(', ') || 'none';
     const label = config.configPath ? labelOf(config.cwd, config.configPath) : undefined;
     const key = label && isPackageJson(label) ? 'yoi.model.provider' : 'model.provider';
-    throw new YoiError('YOI_ERR_UNKNOWN_PROVIDER', config.modelIsDefault
-      ? `no model configured, and the default provider "${provider}" is not available (available: ${list}); set model.provider${label ? ` in ${label}` : ''}`
-      : `${label ? `${label}: ` : ''}${key}: unknown provider "${provider}" (available: ${list})`);
+    throw new YoiError(
+      'YOI_ERR_UNKNOWN_PROVIDER',
+      config.modelIsDefault
+        ? `no model configured, and the default provider "${provider}" is not available (available: ${list}); set model.provider${label ? ` in ${label}` : ''}`
+        : `${label ? `${label}: ` : ''}${key}: unknown provider "${provider}" (available: ${list})`,
+    );
   }
   return host;
 }

@@ -8,9 +8,13 @@ import { YoiError, isYoiError } from '../errors/YoiError.js';
 export function describeLoadError(error: unknown, label: string, filepath: string): YoiError {
   if (isYoiError(error)) return new YoiError(error.code, `${label}: ${error.message}`, { cause: error });
   // Duck-typed: errors from a config evaluated in another realm fail `instanceof Error`.
-  const err: Error = typeof (error as Error | null)?.message === 'string' ? error as Error : new Error(String(error));
+  const err: Error = typeof (error as Error | null)?.message === 'string' ? (error as Error) : new Error(String(error));
   const isSyntax = err.name === 'SyntaxError';
-  const first = (text: string) => text.split('\n').map((l) => l.trim()).find(Boolean) ?? err.name;
+  const first = (text: string) =>
+    text
+      .split('\n')
+      .map((l) => l.trim())
+      .find(Boolean) ?? err.name;
   const fail = (where: string, what: string) => new YoiError('YOI_ERR_CONFIG', `${where}: ${what}`, { cause: error });
 
   // jiti (babel): "ParseError: Unexpected token \n /abs/yoi.config.ts:1:27"
@@ -29,7 +33,10 @@ export function describeLoadError(error: unknown, label: string, filepath: strin
   // js-yaml (cosmiconfig's YAML loader): `mark` is 0-based.
   const yaml = err as { name: string; reason?: string; mark?: { line: number; column: number } };
   if (yaml.name === 'YAMLException' && yaml.mark) {
-    return fail(`${label}:${yaml.mark.line + 1}:${yaml.mark.column + 1}`, `syntax error: ${yaml.reason ?? first(err.message)}`);
+    return fail(
+      `${label}:${yaml.mark.line + 1}:${yaml.mark.column + 1}`,
+      `syntax error: ${yaml.reason ?? first(err.message)}`,
+    );
   }
 
   if (isSyntax) return fail(label, `syntax error: ${first(err.message)}`);

@@ -15,7 +15,11 @@ export interface FindConfigOptions {
  * taken as found, not evaluated). Null when there is none. A file that fails to parse is
  * still the one found (loading it reports the error).
  */
-export async function findConfigFile({ cwd, configFile, env = process.env }: FindConfigOptions): Promise<string | null> {
+export async function findConfigFile({
+  cwd,
+  configFile,
+  env = process.env,
+}: FindConfigOptions): Promise<string | null> {
   const explicit = configFile ?? env.YOI_CONFIG;
   if (explicit) return path.resolve(cwd, explicit);
   if (surelyNoConfigFile(cwd)) return null;
@@ -24,7 +28,13 @@ export async function findConfigFile({ cwd, configFile, env = process.env }: Fin
   const explorer = cosmiconfig('yoi', {
     ...SEARCH_OPTIONS,
     searchPlaces: [...SEARCH_OPTIONS.searchPlaces],
-    loaders: { '.ts': found, '.js': found, '.mjs': found, '.cjs': found, '.json': (_file: string, text: string) => JSON.parse(text) },
+    loaders: {
+      '.ts': found,
+      '.js': found,
+      '.mjs': found,
+      '.cjs': found,
+      '.json': (_file: string, text: string) => JSON.parse(text),
+    },
   });
   try {
     return (await explorer.search(cwd))?.filepath ?? null;

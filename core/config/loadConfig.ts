@@ -48,8 +48,11 @@ export async function loadConfig(options: LoadConfigOptions): Promise<ResolvedCo
     });
   };
 
-  const explicit = options.configFile ? { file: options.configFile, from: '--config' }
-    : env.YOI_CONFIG ? { file: env.YOI_CONFIG, from: 'YOI_CONFIG' } : undefined;
+  const explicit = options.configFile
+    ? { file: options.configFile, from: '--config' }
+    : env.YOI_CONFIG
+      ? { file: env.YOI_CONFIG, from: 'YOI_CONFIG' }
+      : undefined;
   let found: { filepath: string; config: unknown } | null;
   let filepath: string | undefined;
   try {
@@ -59,7 +62,10 @@ export async function loadConfig(options: LoadConfigOptions): Promise<ResolvedCo
       filepath = path.resolve(cwd, explicit.file);
       const info = await stat(filepath).catch(() => undefined);
       if (!info?.isFile()) {
-        throw new YoiError('YOI_ERR_CONFIG_NOT_FOUND', `config file not found: ${explicit.file} (from ${explicit.from})`);
+        throw new YoiError(
+          'YOI_ERR_CONFIG_NOT_FOUND',
+          `config file not found: ${explicit.file} (from ${explicit.from})`,
+        );
       }
       found = await (await explorer()).load(filepath);
       if (!found) throw new YoiError('YOI_ERR_CONFIG', `${labelOf(cwd, filepath)}: has no "yoi" key`);
@@ -90,7 +96,11 @@ export async function loadConfig(options: LoadConfigOptions): Promise<ResolvedCo
   }
   const sections = parseSections(raw, claims, where, prefix);
   const resolved = resolveConfig(parsed.data as ParsedConfig, {
-    cwd, configPath, defaultPlugins: options.defaultPlugins ?? [], where: `${where}${prefix.map((p) => `${p}.`).join('')}`, sections,
+    cwd,
+    configPath,
+    defaultPlugins: options.defaultPlugins ?? [],
+    where: `${where}${prefix.map((p) => `${p}.`).join('')}`,
+    sections,
   });
   const sources = await configSources(configPath).catch((error: unknown) => {
     throw describeLoadError(error, label, configPath ?? cwd);
@@ -110,7 +120,10 @@ const MAX_LOADED_FILES = 1000;
 function jitiCacheDir(env: NodeJS.ProcessEnv): string | false {
   const dir = path.join(userCacheDir(env), 'jiti');
   try {
-    ensureOwnDir(path.dirname(dir), { what: 'cache directory', fix: 'remove it, or set XDG_CACHE_HOME to a directory you own' });
+    ensureOwnDir(path.dirname(dir), {
+      what: 'cache directory',
+      fix: 'remove it, or set XDG_CACHE_HOME to a directory you own',
+    });
     ensureOwnDir(dir, { what: 'cache directory', fix: 'remove it, or set XDG_CACHE_HOME to a directory you own' });
     return dir;
   } catch {
@@ -131,7 +144,9 @@ type Loader = (filepath: string, contents: string) => Promise<unknown> | unknown
  * location. YAML and `.yoirc` keep cosmiconfig's YAML loader.
  */
 function configLoaders(
-  virtualModules: LoadConfigOptions['virtualModules'], fsCache: string | false, onLoaded: (files: string[]) => void,
+  virtualModules: LoadConfigOptions['virtualModules'],
+  fsCache: string | false,
+  onLoaded: (files: string[]) => void,
 ): Record<string, Loader> {
   const loadModule: Loader = async (filepath) => {
     const { createJiti } = await import('jiti');

@@ -16,14 +16,20 @@ interface Claim {
  * checks its value), so an unknown key is still an error — with a did-you-mean over core and
  * plugin keys alike — and the core schema never holds a plugin's keys.
  */
-export function schemaWithSections(plugins: readonly YoiPlugin[], where: string): { schema: z.ZodType; claims: Claim[] } {
+export function schemaWithSections(
+  plugins: readonly YoiPlugin[],
+  where: string,
+): { schema: z.ZodType; claims: Claim[] } {
   const claims: Claim[] = [];
   for (const plugin of plugins) {
     if (!plugin.config) continue;
     const path = plugin.config.key.split('.');
     const same = claims.find((c) => c.path.join('.') === path.join('.'));
     if (same && same.schema !== plugin.config.schema) {
-      throw new YoiError('YOI_ERR_CONFIG', `${where}${plugin.config.key}: claimed by plugins ${same.plugins[0]} and ${plugin.name} with different schemas`);
+      throw new YoiError(
+        'YOI_ERR_CONFIG',
+        `${where}${plugin.config.key}: claimed by plugins ${same.plugins[0]} and ${plugin.name} with different schemas`,
+      );
     }
     if (same) same.plugins.push(plugin.name);
     else claims.push({ path, schema: plugin.config.schema, plugins: [plugin.name] });
@@ -34,13 +40,22 @@ export function schemaWithSections(plugins: readonly YoiPlugin[], where: string)
   for (const { path, plugins: owners } of claims) {
     const [head, leaf] = path;
     if (leaf === undefined) {
-      if (head in shape) throw new YoiError('YOI_ERR_CONFIG', `plugin ${owners[0]} claims the config key ${head}, which belongs to yoi itself`);
+      if (head in shape)
+        throw new YoiError(
+          'YOI_ERR_CONFIG',
+          `plugin ${owners[0]} claims the config key ${head}, which belongs to yoi itself`,
+        );
       top[head] = z.unknown().optional();
       continue;
     }
     const section = objectShape(shape[head]);
-    if (!section) throw new YoiError('YOI_ERR_CONFIG', `plugin ${owners[0]} claims ${path.join('.')}, but ${head} is not a section of the config`);
-    if (leaf in section) throw new YoiError('YOI_ERR_CONFIG', `plugin ${owners[0]} claims ${path.join('.')}, which belongs to yoi itself`);
+    if (!section)
+      throw new YoiError(
+        'YOI_ERR_CONFIG',
+        `plugin ${owners[0]} claims ${path.join('.')}, but ${head} is not a section of the config`,
+      );
+    if (leaf in section)
+      throw new YoiError('YOI_ERR_CONFIG', `plugin ${owners[0]} claims ${path.join('.')}, which belongs to yoi itself`);
     nested.set(head, { ...(nested.get(head) ?? {}), [leaf]: z.unknown().optional() });
   }
   let schema = YoiConfigSchema.extend(top);
@@ -55,13 +70,21 @@ export function schemaWithSections(plugins: readonly YoiPlugin[], where: string)
  * Validates each owned key with its plugin's schema; returns the parsed sections by plugin name.
  * An error names the key path and the plugin: `knowledge.dir: expected string (plugin yoi:knowledge)`.
  */
-export function parseSections(raw: unknown, claims: readonly Claim[], where: string, prefix: readonly string[]): Map<string, unknown> {
+export function parseSections(
+  raw: unknown,
+  claims: readonly Claim[],
+  where: string,
+  prefix: readonly string[],
+): Map<string, unknown> {
   const sections = new Map<string, unknown>();
   for (const { path, schema, plugins } of claims) {
     const value = valueAt(raw, path);
     const parsed = schema.safeParse(value);
     if (!parsed.success) {
-      throw new YoiError('YOI_ERR_CONFIG', `${where}${formatZodError(parsed.error, schema, [...prefix, ...path])} (plugin ${plugins.join(', ')})`);
+      throw new YoiError(
+        'YOI_ERR_CONFIG',
+        `${where}${formatZodError(parsed.error, schema, [...prefix, ...path])} (plugin ${plugins.join(', ')})`,
+      );
     }
     for (const plugin of plugins) sections.set(plugin, parsed.data);
   }
@@ -79,7 +102,8 @@ function valueAt(raw: unknown, path: readonly string[]): unknown {
 
 function unwrapObject(schema: z.ZodType | undefined): z.ZodObject | undefined {
   let node = schema as unknown as { _zod?: { def: { type: string; innerType?: unknown } } } | undefined;
-  while (node?._zod && node._zod.def.type !== 'object' && node._zod.def.innerType) node = node._zod.def.innerType as typeof node;
+  while (node?._zod && node._zod.def.type !== 'object' && node._zod.def.innerType)
+    node = node._zod.def.innerType as typeof node;
   return node?._zod?.def.type === 'object' ? (node as unknown as z.ZodObject) : undefined;
 }
 

@@ -9,7 +9,10 @@ import { DEFAULT_DIRS, type ParsedConfig, type ScopeRule } from './YoiConfigSche
 export const DEFAULT_MODEL: ModelConfig = Object.freeze({ provider: 'echo' });
 
 /** A scope rule with its target resolved to an absolute path. */
-export type ResolvedScopeRule = ScopeRule & { readonly recursive: boolean; /** `target`, absolute. */ readonly path: string };
+export type ResolvedScopeRule = ScopeRule & {
+  readonly recursive: boolean;
+  /** `target`, absolute. */ readonly path: string;
+};
 
 /** Everything a pod needs from its config: defaults applied, paths absolute, plugins final. */
 export type ResolvedConfig = Omit<ParsedConfig, 'model' | 'plugins' | 'disablePlugins' | 'scope' | 'sessions'> & {
@@ -50,7 +53,10 @@ export interface ResolveInput {
 }
 
 /** Turns a parsed config into a ResolvedConfig: defaults, absolute paths, the final plugin list. */
-export function resolveConfig(parsed: ParsedConfig, { cwd, configPath, defaultPlugins, where, sections = new Map() }: ResolveInput): ResolvedConfig {
+export function resolveConfig(
+  parsed: ParsedConfig,
+  { cwd, configPath, defaultPlugins, where, sections = new Map() }: ResolveInput,
+): ResolvedConfig {
   const projectDir = configPath ? path.dirname(configPath) : cwd;
   const { model, plugins: listed, disablePlugins = [], scope, sessions, ...rest } = parsed;
   const candidates = listed ?? defaultPlugins;
@@ -58,11 +64,18 @@ export function resolveConfig(parsed: ParsedConfig, { cwd, configPath, defaultPl
   disablePlugins.forEach((name, i) => {
     if (!candidates.some((p) => p.name === name)) {
       const known = candidates.map((p) => p.name).join(', ') || 'none';
-      throw new YoiError('YOI_ERR_CONFIG', `${where}disablePlugins[${i}]: no plugin named "${name}" (plugins: ${known})`);
+      throw new YoiError(
+        'YOI_ERR_CONFIG',
+        `${where}disablePlugins[${i}]: no plugin named "${name}" (plugins: ${known})`,
+      );
     }
   });
 
-  const rule = (r: ScopeRule): ResolvedScopeRule => ({ ...r, recursive: r.recursive ?? true, path: absolute(projectDir, r.target) });
+  const rule = (r: ScopeRule): ResolvedScopeRule => ({
+    ...r,
+    recursive: r.recursive ?? true,
+    path: absolute(projectDir, r.target),
+  });
   return {
     ...rest,
     cwd,

@@ -20,7 +20,12 @@ export interface VerifyConfigOptions {
  * trusted with `yoi trust`. A config that changed since (or appeared where the spawner had
  * none) is refused with one line naming `yoi trust`. Returns the digest that was accepted.
  */
-export async function verifyConfigTrust({ cwd, configFile, env = process.env, expected }: VerifyConfigOptions): Promise<ConfigSources> {
+export async function verifyConfigTrust({
+  cwd,
+  configFile,
+  env = process.env,
+  expected,
+}: VerifyConfigOptions): Promise<ConfigSources> {
   const configPath = await findConfigFile({ cwd, configFile, env });
   // A missing --config file is loadConfig's to report (it runs nothing).
   if (configPath !== null && !fs.existsSync(configPath)) return { files: [], digest: expected };
@@ -28,11 +33,18 @@ export async function verifyConfigTrust({ cwd, configFile, env = process.env, ex
   if (sources.digest === expected) return sources;
   if (configPath !== null && new TrustStore(env).isTrusted(configPath, sources.digest)) return sources;
   if (configPath === null) {
-    throw new YoiError('YOI_ERR_CONFIG_UNTRUSTED', `no config is found from ${cwd}, but the spawning pod loaded one: start it with --config`);
+    throw new YoiError(
+      'YOI_ERR_CONFIG_UNTRUSTED',
+      `no config is found from ${cwd}, but the spawning pod loaded one: start it with --config`,
+    );
   }
   const dir = path.dirname(configPath);
-  const what = expected === NO_CONFIG_DIGEST
+  const what =
+    expected === NO_CONFIG_DIGEST
       ? `config ${configPath} appeared since the spawning pod started without one`
       : `config ${configPath} changed since the spawning pod loaded it`;
-  throw new YoiError('YOI_ERR_CONFIG_UNTRUSTED', `${what}; a spawned pod loads a changed config only once you trust it: run \`yoi trust\` in ${dir}`);
+  throw new YoiError(
+    'YOI_ERR_CONFIG_UNTRUSTED',
+    `${what}; a spawned pod loads a changed config only once you trust it: run \`yoi trust\` in ${dir}`,
+  );
 }

@@ -8,7 +8,13 @@ import { AbortedError, ProviderError } from '../provider/providerErrors.js';
 import type { Tool } from '../tools/Tool.js';
 import { notificationPreview } from './notificationPreview.js';
 import { notificationText } from './notificationText.js';
-import { CANCELLED_BY_USER, INTERRUPTED_BY_USER, INTERRUPT_NOTE, closeOrphans, orphanToolCalls } from './orphanToolCalls.js';
+import {
+  CANCELLED_BY_USER,
+  INTERRUPTED_BY_USER,
+  INTERRUPT_NOTE,
+  closeOrphans,
+  orphanToolCalls,
+} from './orphanToolCalls.js';
 import { RunStopped, type RunStop } from './RunStopped.js';
 import { handlePodEvent } from './handlePodEvent.js';
 import { runToolCalls } from './runToolCalls.js';
@@ -92,7 +98,9 @@ export class PodController {
         this.notify(method.params.message, 'notify');
         return { ok: true };
       case 'pod_event':
-        return handlePodEvent(this.rt, method.params, method.request_id, client, (text) => this.notify(text, 'pod_event'));
+        return handlePodEvent(this.rt, method.params, method.request_id, client, (text) =>
+          this.notify(text, 'pod_event'),
+        );
       default:
         return reject('invalid_request', `method \`${method.method}\` is not handled by the controller`);
     }
@@ -127,9 +135,11 @@ export class PodController {
     this.active = run;
     this.rt.state.apply('start');
     // The run's events start on the next microtask, so the requester's `ack` comes first.
-    const done = Promise.resolve().then(() => this.execute(run, input, wasPaused)).finally(() => {
-      if (this.active === run) this.active = undefined;
-    });
+    const done = Promise.resolve()
+      .then(() => this.execute(run, input, wasPaused))
+      .finally(() => {
+        if (this.active === run) this.active = undefined;
+      });
     this.rt.work.track(done);
   }
 
@@ -138,18 +148,29 @@ export class PodController {
     if (input) this.rt.bus.broadcast({ event: 'user_message', data: { segments: input } });
     try {
       if (wasPaused && run.trigger !== 'resume') {
-        this.commit([...closeOrphans(this.history, INTERRUPTED_BY_USER), messageItem('system', INTERRUPT_NOTE)], 'interrupt');
+        this.commit(
+          [...closeOrphans(this.history, INTERRUPTED_BY_USER), messageItem('system', INTERRUPT_NOTE)],
+          'interrupt',
+        );
       }
       if (input) await this.commitUserInput(input, run);
       if (run.trigger === 'resume') await this.runPendingCalls(run);
       const turns = await runTurns(this.rt, run, {
-        compactor: this.compactor, tools: this.tools, nextTurn: () => this.nextTurn++,
-        drainNotes: () => this.drainNotes(), commit: (items, source) => this.commit(items, source),
+        compactor: this.compactor,
+        tools: this.tools,
+        nextTurn: () => this.nextTurn++,
+        drainNotes: () => this.drainNotes(),
+        commit: (items, source) => this.commit(items, source),
       });
       outcome = { result: turns };
     } catch (e) {
       if (run.abort.signal.aborted) outcome = { result: run.stop === 'pause' ? 'paused' : 'cancelled' };
-      else outcome = { result: 'error', code: e instanceof ProviderError ? 'provider_error' : 'internal', message: oneLine(e) };
+      else
+        outcome = {
+          result: 'error',
+          code: e instanceof ProviderError ? 'provider_error' : 'internal',
+          message: oneLine(e),
+        };
     }
     await this.finish(run, outcome);
   }
@@ -158,7 +179,11 @@ export class PodController {
     const { hooks, info, segmentKinds } = this.rt;
     const signal = run.abort.signal;
     const resolved = await resolveSegments(hooks, segmentKinds, segments, (index) => ({
-      ...info, index, signal, input: segments, ...(run.client ? { client: run.client } : {}),
+      ...info,
+      index,
+      signal,
+      input: segments,
+      ...(run.client ? { client: run.client } : {}),
     }));
     for (const message of resolved.alerts) this.rt.alert('warn', message);
     const items: HistoryItem[] = [{ ...messageItem('user', resolved.userText), segments }, ...resolved.contextItems];
@@ -182,17 +207,27 @@ export class PodController {
     const pending = orphanToolCalls(this.history).map((c) => ({ id: c.call_id, name: c.name, arguments: c.arguments }));
     if (pending.length === 0) return;
     const results = await runToolCalls(pending, this.tools.runOptions(this.rt, run));
-    this.commit(results.filter((r) => r !== undefined), 'tool');
+    this.commit(
+      results.filter((r) => r !== undefined),
+      'tool',
+    );
     if (run.abort.signal.aborted) throw new AbortedError('aborted');
   }
 
   private async finish(run: ActiveRun, outcome: Outcome): Promise<void> {
     const { bus, hooks, info, session, state } = this.rt;
     if (outcome.result === 'cancelled') this.commit(closeOrphans(this.history, CANCELLED_BY_USER), 'interrupt');
-    if (outcome.result === 'error') this.commit(closeOrphans(this.history, `[Interrupted: ${outcome.message}]`), 'interrupt');
-    session.append({ type: 'run_end', ts: Date.now(), result: outcome.result, ...('message' in outcome ? { error: outcome.message } : {}) });
+    if (outcome.result === 'error')
+      this.commit(closeOrphans(this.history, `[Interrupted: ${outcome.message}]`), 'interrupt');
+    session.append({
+      type: 'run_end',
+      ts: Date.now(),
+      result: outcome.result,
+      ...('message' in outcome ? { error: outcome.message } : {}),
+    });
     session.sync();
-    if (outcome.result === 'error') bus.broadcast({ event: 'error', data: { code: outcome.code, message: outcome.message } });
+    if (outcome.result === 'error')
+      bus.broadcast({ event: 'error', data: { code: outcome.code, message: outcome.message } });
     else bus.broadcast({ event: 'run_end', data: { result: outcome.result } });
     this.active = undefined;
     state.apply(outcome.result === 'paused' ? 'pause' : 'stop');
@@ -210,7 +245,8 @@ export class PodController {
 
   /** Starts a run for queued notifications when the pod is idle (also after a resumed start). */
   startQueuedNotes(): void {
-    if (this.notes.length > 0 && !this.active && this.rt.state.status === 'idle' && !this.stopping) this.start('notify');
+    if (this.notes.length > 0 && !this.active && this.rt.state.status === 'idle' && !this.stopping)
+      this.start('notify');
   }
 
   private drainNotes(): void {

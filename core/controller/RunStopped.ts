@@ -24,5 +24,8 @@ export function runStopOf(signal: AbortSignal): RunStop | undefined {
   if (!signal.aborted) return undefined;
   // Duck-typed: a plugin loaded through another copy of yoi sees another class.
   const reason = signal.reason as { name?: unknown; stop?: unknown } | undefined;
-  return reason?.name === 'AbortError' && (reason.stop === 'pause' || reason.stop === 'cancel' || reason.stop === 'shutdown') ? reason.stop : undefined;
+  return reason?.name === 'AbortError' &&
+    (reason.stop === 'pause' || reason.stop === 'cancel' || reason.stop === 'shutdown')
+    ? reason.stop
+    : undefined;
 }

@@ -33,7 +33,8 @@ export class ToolSet {
 
   /** Refreshes the list (before each LLM request) and returns its definitions, sorted by name. */
   refresh(): ToolDefinition[] {
-    const list = this.hooks.listTools.taps.length > 0 ? this.hooks.listTools.call([...this.#static], this.info) : this.#static;
+    const list =
+      this.hooks.listTools.taps.length > 0 ? this.hooks.listTools.call([...this.#static], this.info) : this.#static;
     const byName = new Map<string, Tool>();
     for (const tool of list) if (!byName.has(tool.name)) byName.set(tool.name, tool);
     this.#current = byName;
@@ -46,8 +47,14 @@ export class ToolSet {
 
   runOptions(rt: PodRuntime, run: ActiveRun): ToolRunOptions {
     return {
-      hooks: rt.hooks, bus: rt.bus, tools: this.#current, pod: rt.info, signal: run.abort.signal, client: run.client,
-      outputLimitBytes: rt.config.limits.toolOutputBytes, alert: (m) => rt.alert('warn', m),
+      hooks: rt.hooks,
+      bus: rt.bus,
+      tools: this.#current,
+      pod: rt.info,
+      signal: run.abort.signal,
+      client: run.client,
+      outputLimitBytes: rt.config.limits.toolOutputBytes,
+      alert: (m) => rt.alert('warn', m),
     };
   }
 
@@ -55,7 +62,9 @@ export class ToolSet {
     let def = this.#defs.get(tool);
     if (!def) {
       // `io: 'input'`: the model writes the input, so fields with a default are optional to it.
-      const inputSchema = tool.inputJsonSchema ?? (z.toJSONSchema(tool.input, { unrepresentable: 'any', io: 'input' }) as Record<string, unknown>);
+      const inputSchema =
+        tool.inputJsonSchema ??
+        (z.toJSONSchema(tool.input, { unrepresentable: 'any', io: 'input' }) as Record<string, unknown>);
       def = { name: tool.name, description: tool.description, inputSchema };
       this.#defs.set(tool, def);
     }

@@ -8,7 +8,8 @@ export type DeadlineOutcome<T> = { readonly timedOut: false; readonly value: T }
  * timeout resolves `{ timedOut: true }`; an abort of `signal` rejects with its reason.
  */
 export async function callWithDeadline<T>(
-  fn: (signal: AbortSignal) => Promise<T>, { signal, timeoutMs }: { signal: AbortSignal; timeoutMs: number },
+  fn: (signal: AbortSignal) => Promise<T>,
+  { signal, timeoutMs }: { signal: AbortSignal; timeoutMs: number },
 ): Promise<DeadlineOutcome<T>> {
   const controller = new AbortController();
   const forward = () => controller.abort(signal.reason);

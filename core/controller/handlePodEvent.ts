@@ -16,7 +16,12 @@ export async function handlePodEvent(
   client: ClientInfo = { id: 0, protocol: 1 },
   notify: (text: string) => void,
 ): Promise<Reply> {
-  const ctx: PodEventContext = { ...rt.info, signal: AbortSignal.timeout(30_000), client, ...(requestId !== undefined ? { requestId } : {}) };
+  const ctx: PodEventContext = {
+    ...rt.info,
+    signal: AbortSignal.timeout(30_000),
+    client,
+    ...(requestId !== undefined ? { requestId } : {}),
+  };
   const refusal = await rt.hooks.checkPodEvent.promise(event, ctx);
   if (refusal) return { ok: false, code: 'invalid_request', message: oneLineError(refusal) }; // a plugin's refusal stays one line
   if (requestId === undefined) await applyPodEvent(rt, event, ctx, notify);
@@ -24,7 +29,12 @@ export async function handlePodEvent(
   return { ok: true };
 }
 
-async function applyPodEvent(rt: PodRuntime, event: PodEvent, ctx: PodEventContext, notify: (text: string) => void): Promise<void> {
+async function applyPodEvent(
+  rt: PodRuntime,
+  event: PodEvent,
+  ctx: PodEventContext,
+  notify: (text: string) => void,
+): Promise<void> {
   const { hooks } = rt;
   const kind = event.kind === 'unknown' ? event.rawKind : event.kind;
   const side = hooks.podEvent.get(kind);
@@ -35,7 +45,13 @@ async function applyPodEvent(rt: PodRuntime, event: PodEvent, ctx: PodEventConte
     // before it, the retried report is applied again (side effects keyed by its id); after it,
     // never — and the note is restored with the session if the model had not read it yet.
     const from = podEventSource(event);
-    rt.session.append({ type: 'pod_event', ts: Date.now(), from, request_id: ctx.requestId, ...(text !== null ? { note: text } : {}) });
+    rt.session.append({
+      type: 'pod_event',
+      ts: Date.now(),
+      from,
+      request_id: ctx.requestId,
+      ...(text !== null ? { note: text } : {}),
+    });
     rt.reports.record(from, ctx.requestId, text ?? undefined);
   }
   if (text !== null) notify(text);

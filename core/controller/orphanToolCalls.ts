@@ -12,7 +12,12 @@ export function orphanToolCalls(history: readonly HistoryItem[]): ToolCallItem[]
  * and the calls are never re-executed after a cancel (ARCHITECTURE §4.2).
  */
 export function closeOrphans(history: readonly HistoryItem[], summary: string): ToolResultItem[] {
-  return orphanToolCalls(history).map((call) => ({ type: 'tool_result', call_id: call.call_id, summary, is_error: true }));
+  return orphanToolCalls(history).map((call) => ({
+    type: 'tool_result',
+    call_id: call.call_id,
+    summary,
+    is_error: true,
+  }));
 }
 
 export const INTERRUPTED_BY_USER = '[Interrupted by user]';

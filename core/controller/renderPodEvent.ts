@@ -9,7 +9,8 @@ import { podEventKind, UnknownPodEvent, type PodEvent } from '../protocol/index.
  */
 export function renderPodEvent(hooks: Hooks, event: PodEvent, alert: (message: string) => void): string | null {
   const kind = podEventKind(event);
-  const podName = event instanceof UnknownPodEvent ? event.podName : 'pod_name' in event ? event.pod_name : event.parent_pod;
+  const podName =
+    event instanceof UnknownPodEvent ? event.podName : 'pod_name' in event ? event.pod_name : event.parent_pod;
   let reason = `no plugin renders pod events of kind "${kind}"`;
   const hook = hooks.renderPodEvent.get(kind);
   if (hook && hook.taps.length > 0) {

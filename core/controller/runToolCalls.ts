@@ -30,11 +30,18 @@ export interface ToolRunOptions {
  * bounded by `limits.toolTimeoutMs`: past it the tool's signal aborts and the call gets an
  * `is_error` result saying so at once, also from a tool that ignores its signal.
  */
-export async function runToolCalls(calls: readonly ModelToolCall[], opts: ToolRunOptions): Promise<(ToolResultItem | undefined)[]> {
+export async function runToolCalls(
+  calls: readonly ModelToolCall[],
+  opts: ToolRunOptions,
+): Promise<(ToolResultItem | undefined)[]> {
   const results = await Promise.all(calls.map((call) => runOne(call, opts)));
   if (!opts.signal.aborted) {
     for (const r of results) {
-      if (r) opts.bus.broadcast({ event: 'tool_result', data: { id: r.call_id, summary: r.summary, output: r.content, is_error: r.is_error ?? false } });
+      if (r)
+        opts.bus.broadcast({
+          event: 'tool_result',
+          data: { id: r.call_id, summary: r.summary, output: r.content, is_error: r.is_error ?? false },
+        });
     }
   }
   return results;
@@ -59,7 +66,14 @@ async function runOne(call: ModelToolCall, opts: ToolRunOptions): Promise<ToolRe
   const tool = opts.tools.get(call.name);
   if (!tool) return result({ summary: `Tool '${call.name}' not found`, is_error: true });
 
-  const info: ToolCallInfo = { ...opts.pod, id: call.id, name: call.name, arguments: args, signal, ...(opts.client ? { client: opts.client } : {}) };
+  const info: ToolCallInfo = {
+    ...opts.pod,
+    id: call.id,
+    name: call.name,
+    arguments: args,
+    signal,
+    ...(opts.client ? { client: opts.client } : {}),
+  };
   try {
     const decision = await opts.hooks.beforeToolCall.promise(info);
     if (decision?.action === 'skip') return result({ summary: `Skipped: ${decision.reason}` });
@@ -81,9 +95,15 @@ async function runOne(call: ModelToolCall, opts: ToolRunOptions): Promise<ToolRe
     const progress = (p: ToolProgress) => {
       if (!signal.aborted) opts.bus.broadcast({ event: 'tool_progress', data: { id: call.id, ...p } });
     };
-    const outcome = await callWithDeadline((callSignal) => tool.execute(parsed.data, { ...opts.pod, signal: callSignal, callId: call.id, progress }), { signal, timeoutMs });
+    const outcome = await callWithDeadline(
+      (callSignal) => tool.execute(parsed.data, { ...opts.pod, signal: callSignal, callId: call.id, progress }),
+      { signal, timeoutMs },
+    );
     if (outcome.timedOut) {
-      output = { summary: `Timed out: ${call.name} did not finish within ${duration(timeoutMs)} (limits.toolTimeoutMs) and was stopped`, is_error: true };
+      output = {
+        summary: `Timed out: ${call.name} did not finish within ${duration(timeoutMs)} (limits.toolTimeoutMs) and was stopped`,
+        is_error: true,
+      };
       opts.alert(`tool \`${call.name}\` timed out after ${duration(timeoutMs)} (limits.toolTimeoutMs)`);
     } else output = outcome.value;
   } catch (e) {
@@ -101,7 +121,9 @@ async function runOne(call: ModelToolCall, opts: ToolRunOptions): Promise<ToolRe
     const cut = truncateOutput(output.content, opts.outputLimitBytes);
     if (cut.truncated) {
       output = { ...output, content: cut.text };
-      opts.alert(`tool \`${call.name}\` output truncated from ${cut.before} to ${cut.after} bytes (limit ${opts.outputLimitBytes})`);
+      opts.alert(
+        `tool \`${call.name}\` output truncated from ${cut.before} to ${cut.after} bytes (limit ${opts.outputLimitBytes})`,
+      );
     }
   }
   return result(output);

@@ -26,14 +26,25 @@ export interface TurnLoopParts {
 export async function runTurns(rt: PodRuntime, run: ActiveRun, parts: TurnLoopParts): Promise<RunResult> {
   const { hooks, bus, provider, info } = rt;
   const { signal } = run.abort;
-  for (let rounds = 0; ; ) {
+  for (let rounds = 0; ;) {
     await parts.compactor.beforeRequest(signal);
     parts.drainNotes();
     const sent = rt.history.length;
     const turn = parts.nextTurn();
     const system = [rt.systemPrompt, ...run.instructions].join('\n\n');
-    let request: LlmRequest = { system, instructions: run.instructions, items: [...rt.history], tools: parts.tools.refresh(), signal };
-    request = await hooks.beforeTurn.promise(request, { ...info, turn, signal, ...(run.client ? { client: run.client } : {}) });
+    let request: LlmRequest = {
+      system,
+      instructions: run.instructions,
+      items: [...rt.history],
+      tools: parts.tools.refresh(),
+      signal,
+    };
+    request = await hooks.beforeTurn.promise(request, {
+      ...info,
+      turn,
+      signal,
+      ...(run.client ? { client: run.client } : {}),
+    });
     bus.broadcast({ event: 'turn_start', data: { turn } });
     const out = await streamTurn(provider, request, bus);
     parts.compactor.onUsage(out.usage, sent);
@@ -50,12 +61,16 @@ export async function runTurns(rt: PodRuntime, run: ActiveRun, parts: TurnLoopPa
     bus.broadcast({ event: 'turn_end', data: { turn, result: 'finished' } });
     const items: HistoryItem[] = [];
     if (out.text !== '') items.push(messageItem('assistant', out.text));
-    for (const c of out.toolCalls) items.push({ type: 'tool_call', call_id: c.id, name: c.name, arguments: c.arguments });
+    for (const c of out.toolCalls)
+      items.push({ type: 'tool_call', call_id: c.id, name: c.name, arguments: c.arguments });
     parts.commit(items, 'assistant');
     await hooks.afterTurn.promise({ turn, text: out.text, toolCalls: out.toolCalls, usage }, info);
     if (out.toolCalls.length === 0) return 'finished';
     const results = await runToolCalls(out.toolCalls, parts.tools.runOptions(rt, run));
-    parts.commit(results.filter((r) => r !== undefined), 'tool');
+    parts.commit(
+      results.filter((r) => r !== undefined),
+      'tool',
+    );
     if (signal.aborted) throw new AbortedError('aborted');
     if (++rounds >= rt.config.maxTurns) return 'limit_reached';
   }

@@ -66,7 +66,11 @@ export async function streamTurn(provider: Provider, request: LlmRequest, bus: E
   await consumeProviderStream(provider, request, handle);
   endBlock();
   for (const id of order) finish(id);
-  return { text: texts.join(''), toolCalls: order.map((id) => ({ id, name: calls.get(id)!.name, arguments: calls.get(id)!.args })), usage };
+  return {
+    text: texts.join(''),
+    toolCalls: order.map((id) => ({ id, name: calls.get(id)!.name, arguments: calls.get(id)!.args })),
+    usage,
+  };
 
   /** A delta split inside a surrogate pair would put a lone `\ud83d` on the wire (serde rejects it). */
   function emitText(delta: string): void {

@@ -5,7 +5,10 @@ export const truncationMarker = (dropped: number) => `\n\n[truncated: ${dropped}
  * Cuts `text` to at most `limit` UTF-8 bytes, marker included, at a character boundary.
  * Returns the text unchanged when it fits.
  */
-export function truncateOutput(text: string, limit: number): { text: string; truncated: boolean; before: number; after: number } {
+export function truncateOutput(
+  text: string,
+  limit: number,
+): { text: string; truncated: boolean; before: number; after: number } {
   const buf = Buffer.from(text, 'utf8');
   if (buf.length <= limit) return { text, truncated: false, before: buf.length, after: buf.length };
   // The marker's own length depends on the number it prints; reserve room for the widest case.

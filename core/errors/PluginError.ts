@@ -20,7 +20,9 @@ export class PluginError extends YoiError {
 
 /** True for a PluginError, including one from another copy of yoi. */
 export function isPluginError(value: unknown): value is PluginError {
-  return isYoiError(value) && value.code === 'YOI_ERR_PLUGIN' && typeof (value as { plugin?: unknown }).plugin === 'string';
+  return (
+    isYoiError(value) && value.code === 'YOI_ERR_PLUGIN' && typeof (value as { plugin?: unknown }).plugin === 'string'
+  );
 }
 
 function messageOf(cause: unknown): string {

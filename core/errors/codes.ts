@@ -23,7 +23,8 @@ export const ERROR_CODES = {
    * A pod started by SpawnPod found its config changed since its spawner loaded it (or a config
    * where its spawner had none), and the user has not trusted that content with `yoi trust`.
    */
-  YOI_ERR_CONFIG_UNTRUSTED: 'the config changed since the spawning pod loaded it; run yoi trust to let spawned pods load it',
+  YOI_ERR_CONFIG_UNTRUSTED:
+    'the config changed since the spawning pod loaded it; run yoi trust to let spawned pods load it',
   /** The pod's socket could not be reached, or the connection closed before the answer. */
   YOI_ERR_CONNECTION: 'cannot reach pod <name> at <socket>',
   /** A network listener (`--listen`, config `listen`) cannot be set up: a bad URL, a non-loopback host without `allowRemote`, TLS files, the port. */
@@ -71,7 +72,7 @@ export const ERROR_CODES = {
   /** scope.lock could not be locked, read or written (or is not valid JSON of the expected shape). */
   YOI_ERR_SCOPE_LOCK: 'the scope lock <file> cannot be used: <cause>',
   /** A rule to delegate is not covered by the spawning pod's own scope. */
-  YOI_ERR_SCOPE_NOT_SUBSET: 'requested scope <target> is not within spawner <name>\'s effective scope',
+  YOI_ERR_SCOPE_NOT_SUBSET: "requested scope <target> is not within spawner <name>'s effective scope",
   /** A segment kind is declared badly (name, sigil, field) or twice. */
   YOI_ERR_SEGMENT_KIND: 'segment kind <kind>: <problem>',
   /** A session id prefix (`--resume ID`, `yoi sessions show ID`) matches more than one session. */

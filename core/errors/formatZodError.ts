@@ -17,7 +17,8 @@ export function formatZodError(error: z.ZodError, schema?: z.ZodType, prefix: re
 }
 
 function describeIssue(issue: z.core.$ZodIssue, schema: z.ZodType | undefined, prefix: readonly PropertyKey[]): string {
-  const at = (path: readonly PropertyKey[], text: string) => (prefix.length + path.length ? `${formatPath([...prefix, ...path])}: ${text}` : text);
+  const at = (path: readonly PropertyKey[], text: string) =>
+    prefix.length + path.length ? `${formatPath([...prefix, ...path])}: ${text}` : text;
   switch (issue.code) {
     case 'unrecognized_keys': {
       const known = schema ? knownKeysAt(schema, issue.path) : [];
@@ -28,9 +29,12 @@ function describeIssue(issue: z.core.$ZodIssue, schema: z.ZodType | undefined, p
     case 'invalid_value':
       return at(issue.path, `expected ${issue.values.map((v) => JSON.stringify(v)).join(' or ')}`);
     case 'too_small':
-      return at(issue.path, issue.origin === 'string' || issue.origin === 'array'
-        ? `must not be empty`
-        : `must be ${issue.inclusive ? '≥' : '>'} ${issue.minimum}`);
+      return at(
+        issue.path,
+        issue.origin === 'string' || issue.origin === 'array'
+          ? `must not be empty`
+          : `must be ${issue.inclusive ? '≥' : '>'} ${issue.minimum}`,
+      );
     case 'too_big':
       return at(issue.path, `must be ${issue.inclusive ? '≤' : '<'} ${issue.maximum}`);
     default:

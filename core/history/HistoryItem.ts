@@ -33,7 +33,11 @@ export const ToolResultItemSchema = z.object({
   content: z.string().optional(),
   is_error: z.boolean().optional(),
 });
-export const HistoryItemSchema = z.discriminatedUnion('type', [MessageItemSchema, ToolCallItemSchema, ToolResultItemSchema]);
+export const HistoryItemSchema = z.discriminatedUnion('type', [
+  MessageItemSchema,
+  ToolCallItemSchema,
+  ToolResultItemSchema,
+]);
 
 export type MessageItem = z.infer<typeof MessageItemSchema>;
 export type ToolCallItem = z.infer<typeof ToolCallItemSchema>;

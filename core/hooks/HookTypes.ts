@@ -151,8 +151,21 @@ export interface CompactResult {
 
 /** `afterCompact`: how a compaction ended. */
 export type CompactOutcome =
-  | { ok: true; reason: CompactReason; oldSessionId: string; newSessionId: string; tokensBefore: number; tokensAfter: number }
-  | { ok: false; reason: CompactReason; oldSessionId: string; error: string; /** Paused, cancelled or stopped, not failed. */ aborted: boolean };
+  | {
+      ok: true;
+      reason: CompactReason;
+      oldSessionId: string;
+      newSessionId: string;
+      tokensBefore: number;
+      tokensAfter: number;
+    }
+  | {
+      ok: false;
+      reason: CompactReason;
+      oldSessionId: string;
+      error: string;
+      /** Paused, cancelled or stopped, not failed. */ aborted: boolean;
+    };
 
 /** `runEnd`: how a run ended. */
 export interface RunEndInfo extends PodInfo {

@@ -5,11 +5,36 @@ import type { ResolveContext } from '../pipeline/ResolveContext.js';
 import type { Provider, ProviderContext } from '../provider/Provider.js';
 import type { Tool } from '../tools/Tool.js';
 import type {
-  ClientInfo, CompactContext, CompactOutcome, CompactRequest, CompactResult, CompleteContext, LlmRequest, PodEventContext, PodInfo,
-  RunEndInfo, ScopeRequest, ScopeRules, SegmentInput, ToolCallDecision, ToolCallInfo, ToolFactoryContext, ToolOutput, TurnContext, TurnSummary,
+  ClientInfo,
+  CompactContext,
+  CompactOutcome,
+  CompactRequest,
+  CompactResult,
+  CompleteContext,
+  LlmRequest,
+  PodEventContext,
+  PodInfo,
+  RunEndInfo,
+  ScopeRequest,
+  ScopeRules,
+  SegmentInput,
+  ToolCallDecision,
+  ToolCallInfo,
+  ToolFactoryContext,
+  ToolOutput,
+  TurnContext,
+  TurnSummary,
 } from './HookTypes.js';
 
-const { HookMap, AsyncSeriesBailHook, AsyncSeriesHook, AsyncSeriesWaterfallHook, AsyncParallelHook, SyncBailHook, SyncWaterfallHook } = tapable;
+const {
+  HookMap,
+  AsyncSeriesBailHook,
+  AsyncSeriesHook,
+  AsyncSeriesWaterfallHook,
+  AsyncParallelHook,
+  SyncBailHook,
+  SyncWaterfallHook,
+} = tapable;
 
 /** `model` section of the config, handed to the provider factory it names. */
 export type ModelConfig = { provider: string } & Record<string, unknown>;
@@ -18,7 +43,14 @@ export type ModelConfig = { provider: string } & Record<string, unknown>;
  * Hooks whose taps are isolated: a failing tap becomes an alert naming its plugin and the
  * other taps still run (side effects and observers must not break each other).
  */
-export const ISOLATED_HOOKS: ReadonlySet<string> = new Set(['podEvent', 'afterTurn', 'afterCompact', 'runEnd', 'podStop', 'clientConnected']);
+export const ISOLATED_HOOKS: ReadonlySet<string> = new Set([
+  'podEvent',
+  'afterTurn',
+  'afterCompact',
+  'runEnd',
+  'podStop',
+  'clientConnected',
+]);
 
 /** Hooks whose taps run in reverse order of apply (teardown: the last set up is the first torn down). */
 export const REVERSED_HOOKS: ReadonlySet<string> = new Set(['podStop']);
@@ -40,7 +72,9 @@ export function createHooks() {
      * No tap, all `undefined`, or `unresolved` ⇒ placeholder for the model + alert to clients.
      * Failure: the segment falls back the same way and the alert names the plugin.
      */
-    resolveSegment: new HookMap(() => new AsyncSeriesBailHook<[SegmentInput, ResolveContext], Resolution | undefined>(['segment', 'ctx'])),
+    resolveSegment: new HookMap(
+      () => new AsyncSeriesBailHook<[SegmentInput, ResolveContext], Resolution | undefined>(['segment', 'ctx']),
+    ),
 
     /**
      * Completion candidates for a v2 `list_completions{kind, prefix}`. Keyed by segment kind.
@@ -75,7 +109,9 @@ export function createHooks() {
      * start. Return: a Provider. Throw (e.g. a missing API key) to stop the pod with a clear
      * message naming the plugin.
      */
-    providers: new HookMap(() => new SyncBailHook<[ModelConfig, ProviderContext], Provider | undefined>(['model', 'ctx'])),
+    providers: new HookMap(
+      () => new SyncBailHook<[ModelConfig, ProviderContext], Provider | undefined>(['model', 'ctx']),
+    ),
 
     /**
      * Tool factories, keyed by tool name. Fires once at pod start. Return: the Tool, or

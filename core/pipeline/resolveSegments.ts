@@ -29,7 +29,8 @@ function refOf(kind: string, payload: Record<string, unknown>, field: string | u
   for (const key of field ? [field, 'path', 'slug', 'ref', 'url', 'id'] : ['path', 'slug', 'ref', 'url', 'id']) {
     const v = payload[key];
     // A declared field shows what was sent even when it is not a string (that is often why it failed).
-    const shown = typeof v === 'string' ? v : key === field && (typeof v === 'number' || typeof v === 'boolean') ? String(v) : '';
+    const shown =
+      typeof v === 'string' ? v : key === field && (typeof v === 'number' || typeof v === 'boolean') ? String(v) : '';
     if (shown !== '') return shown.length > 200 ? `${shown.slice(0, 200)}…` : shown;
   }
   return kind;
@@ -58,7 +59,9 @@ export async function resolveSegments(
   let next = 0;
   const worker = async () => {
     for (let i = next++; i < segments.length; i = next++) {
-      outcomes[i] = await resolveOne(hooks, kinds, segments[i], inputs[i].kind, inputs[i].payload, () => makeContext(i));
+      outcomes[i] = await resolveOne(hooks, kinds, segments[i], inputs[i].kind, inputs[i].payload, () =>
+        makeContext(i),
+      );
     }
   };
   await Promise.all(Array.from({ length: Math.min(CONCURRENCY, segments.length) }, worker));
@@ -74,7 +77,9 @@ export async function resolveSegments(
     const fallback = (reason: string, shownRef = ref) => {
       literal(o.handled ? `[unresolved ${kind}: ${shownRef}]` : `[unknown input: kind=${kind}]`);
       const sigil = kinds.get(kind)?.sigil;
-      const what = sigil ? `${kind} ${sigil}${shownRef}` : `${kind} segment${shownRef !== kind ? ` (${shownRef})` : ''}`;
+      const what = sigil
+        ? `${kind} ${sigil}${shownRef}`
+        : `${kind} segment${shownRef !== kind ? ` (${shownRef})` : ''}`;
       out.alerts.push(`${what} was not resolved (${reason}); the model sees a placeholder`);
     };
     if ('failed' in o) return fallback(o.failed);
@@ -114,26 +119,42 @@ type Outcome = { handled: boolean } & ({ result: Resolution } | { failed: string
  * same schema is not checked twice).
  */
 async function resolveOne(
-  hooks: Hooks, kinds: SegmentKindRegistry, segment: Segment, kind: string, payload: SegmentInput, makeContext: () => ResolveContext,
+  hooks: Hooks,
+  kinds: SegmentKindRegistry,
+  segment: Segment,
+  kind: string,
+  payload: SegmentInput,
+  makeContext: () => ResolveContext,
 ): Promise<Outcome> {
   const hook = hooks.resolveSegment.get(kind);
   const declared = kinds.get(kind);
-  const handled = Object.hasOwn(KNOWN_SEGMENT_SCHEMAS, kind) || declared !== undefined || (hook !== undefined && hook.taps.length > 0);
+  const handled =
+    Object.hasOwn(KNOWN_SEGMENT_SCHEMAS, kind) ||
+    declared !== undefined ||
+    (hook !== undefined && hook.taps.length > 0);
   if (!hook || hook.taps.length === 0) {
-    return { handled, failed: handled ? `no resolver plugin for ${kind}` : `no plugin handles segments of kind "${kind}"` };
+    return {
+      handled,
+      failed: handled ? `no resolver plugin for ${kind}` : `no plugin handles segments of kind "${kind}"`,
+    };
   }
   let input = payload;
   const known = KNOWN_SEGMENT_SCHEMAS as Record<string, unknown>;
   if (declared && !(known[kind] === declared.schema && !(segment instanceof UnknownSegment))) {
     const parsed = declared.parse(payload);
-    if (!parsed.ok) return { handled, failed: `invalid ${kind} segment: ${formatZodError(parsed.error, declared.schema)}` };
+    if (!parsed.ok)
+      return { handled, failed: `invalid ${kind} segment: ${formatZodError(parsed.error, declared.schema)}` };
     input = parsed.segment as SegmentInput;
   }
   try {
     const raw = await hook.promise(input, makeContext());
     if (raw === undefined) return { handled, failed: 'every resolver declined it' };
     const parsed = ResolutionSchema.safeParse(raw);
-    if (!parsed.success) return { handled, failed: `a resolver returned an invalid result: ${parsed.error.issues[0]?.message ?? 'bad shape'}` };
+    if (!parsed.success)
+      return {
+        handled,
+        failed: `a resolver returned an invalid result: ${parsed.error.issues[0]?.message ?? 'bad shape'}`,
+      };
     return { handled, result: parsed.data };
   } catch (e) {
     return { handled, failed: oneLine((e as Error)?.message ?? String(e)) };

@@ -20,7 +20,10 @@ export interface ProjectInfo {
 /** Typed taps for one declared segment kind (see `api.segmentKind`). */
 export interface SegmentKindTaps<Kind extends SegmentKind> {
   /** Taps `resolveSegment.for(kind)`: the segment arrives validated and typed. */
-  resolve(fn: (segment: SegmentOf<Kind>, ctx: ResolveContext) => Promise<Resolution | undefined>, options?: { stage?: number }): void;
+  resolve(
+    fn: (segment: SegmentOf<Kind>, ctx: ResolveContext) => Promise<Resolution | undefined>,
+    options?: { stage?: number },
+  ): void;
   /** Taps `completeSegment.for(kind)` (waterfall: return the items with yours added). */
   complete(fn: (items: string[], ctx: CompleteContext) => Promise<string[]>, options?: { stage?: number }): void;
 }

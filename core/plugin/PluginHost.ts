@@ -86,7 +86,10 @@ export class PluginHost {
    */
   applyPlugins(plugins: readonly YoiPlugin[], options: ApplyOptions = {}): void {
     if (this.#started) {
-      throw new YoiError('YOI_ERR_PLUGIN_FROZEN', 'cannot apply plugins after the pod started: list them in the config instead');
+      throw new YoiError(
+        'YOI_ERR_PLUGIN_FROZEN',
+        'cannot apply plugins after the pod started: list them in the config instead',
+      );
     }
     const project = options.project ?? { cwd: process.cwd(), projectDir: process.cwd(), configPath: null };
     plugins.forEach((plugin, index) => {
@@ -100,9 +103,12 @@ export class PluginHost {
       for (const dependency of plugin.dependsOn) {
         if (this.#applied.some((p) => p.name === dependency)) continue;
         const later = plugins.slice(index + 1).some((p) => isYoiPlugin(p) && p.name === dependency);
-        throw new YoiError('YOI_ERR_PLUGIN_DEPENDENCY', later
-          ? `plugin ${name} depends on ${dependency}, which comes after it: list ${dependency} first`
-          : `plugin ${name} depends on ${dependency}, which is not in the plugin list`);
+        throw new YoiError(
+          'YOI_ERR_PLUGIN_DEPENDENCY',
+          later
+            ? `plugin ${name} depends on ${dependency}, which comes after it: list ${dependency} first`
+            : `plugin ${name} depends on ${dependency}, which is not in the plugin list`,
+        );
       }
       const section = sectionOf(plugin, options.sections);
       this.#taps.set(name, this.#taps.get(name) ?? new Set());
@@ -141,10 +147,12 @@ export class PluginHost {
         hooks: [...(this.#taps.get(name) ?? [])],
         provides: provided.get(name) ?? [],
         uses: used.get(name) ?? [],
-        segmentKinds: this.keysOf('resolveSegment').filter((k) => this.segmentKinds.pluginOf(k) === name).map((k) => {
-          const sigil = this.segmentKinds.get(k)?.sigil;
-          return sigil ? `${k} (${sigil})` : k;
-        }),
+        segmentKinds: this.keysOf('resolveSegment')
+          .filter((k) => this.segmentKinds.pluginOf(k) === name)
+          .map((k) => {
+            const sigil = this.segmentKinds.get(k)?.sigil;
+            return sigil ? `${k} (${sigil})` : k;
+          }),
         protocol: [
           ...[...this.protocol.methods].filter(([, m]) => m.plugin === name).map(([n]) => `method ${n}`),
           ...[...this.protocol.events].filter(([, e]) => e.plugin === name).map(([n]) => `event ${n}`),
@@ -165,16 +173,22 @@ export class PluginHost {
   #register(tap: FullTap, site: TapSite): FullTap {
     const owner = this.#applying ?? tap.name;
     if (this.#started) {
-      throw new YoiError('YOI_ERR_PLUGIN_FROZEN',
-        `plugin ${owner} tapped ${site.label} after the pod started: taps must be added in a plugin's apply()`);
+      throw new YoiError(
+        'YOI_ERR_PLUGIN_FROZEN',
+        `plugin ${owner} tapped ${site.label} after the pod started: taps must be added in a plugin's apply()`,
+      );
     }
     if (tap.type === 'async') {
-      throw new YoiError('YOI_ERR_PLUGIN_TAP_ASYNC',
-        `plugin ${owner} used tapAsync() on ${site.label}: callback-style taps are not supported, use tapPromise()`);
+      throw new YoiError(
+        'YOI_ERR_PLUGIN_TAP_ASYNC',
+        `plugin ${owner} used tapAsync() on ${site.label}: callback-style taps are not supported, use tapPromise()`,
+      );
     }
     if (tap.type === 'sync' && tap.fn.constructor.name === 'AsyncFunction') {
-      throw new YoiError('YOI_ERR_PLUGIN_TAP_ASYNC',
-        `plugin ${owner} passed an async function to tap() on ${site.label}: use tapPromise() on async hooks, a plain function on sync hooks`);
+      throw new YoiError(
+        'YOI_ERR_PLUGIN_TAP_ASYNC',
+        `plugin ${owner} passed an async function to tap() on ${site.label}: use tapPromise() on async hooks, a plain function on sync hooks`,
+      );
     }
     const labels = this.#taps.get(owner) ?? new Set();
     this.#taps.set(owner, labels.add(site.label));
@@ -207,7 +221,10 @@ function sectionOf(plugin: YoiPlugin, sections: ReadonlyMap<string, unknown> | u
   if (sections?.has(plugin.name)) return sections.get(plugin.name);
   const parsed = plugin.config.schema.safeParse(undefined);
   if (!parsed.success) {
-    throw new YoiError('YOI_ERR_CONFIG', `${plugin.config.key}: required by plugin ${plugin.name} (add a \`${plugin.config.key}\` section to the config)`);
+    throw new YoiError(
+      'YOI_ERR_CONFIG',
+      `${plugin.config.key}: required by plugin ${plugin.name} (add a \`${plugin.config.key}\` section to the config)`,
+    );
   }
   return parsed.data;
 }

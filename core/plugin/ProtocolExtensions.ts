@@ -20,7 +20,10 @@ export interface MethodDefinition<S extends z.ZodType | null> {
   readonly name: string;
   /** Schema of `params`, or `null` for a method without params. */
   readonly params: S;
-  handle(params: S extends z.ZodType ? z.output<S> : undefined, ctx: MethodContext): MethodResult | Promise<MethodResult>;
+  handle(
+    params: S extends z.ZodType ? z.output<S> : undefined,
+    ctx: MethodContext,
+  ): MethodResult | Promise<MethodResult>;
 }
 
 /** A v2 event a plugin adds to the protocol. */
@@ -76,7 +79,8 @@ export class ProtocolExtensions {
 
   addMethod(def: MethodDefinition<z.ZodType | null>, plugin: string): void {
     this.#checkName(def.name, 'method', plugin);
-    if (typeof def.handle !== 'function') throw new YoiError('YOI_ERR_PLUGIN_INVALID', `plugin ${plugin}: method ${def.name} has no handle() function`);
+    if (typeof def.handle !== 'function')
+      throw new YoiError('YOI_ERR_PLUGIN_INVALID', `plugin ${plugin}: method ${def.name} has no handle() function`);
     this.methods.set(def.name, { def, plugin });
   }
 
@@ -85,11 +89,16 @@ export class ProtocolExtensions {
     this.events.set(def.name, { def: def as EventDefinition<z.ZodType>, plugin });
     const make = (data: unknown): ExtensionEvent => {
       const parsed = def.schema.safeParse(data);
-      if (!parsed.success) throw new YoiError('YOI_ERR_PLUGIN', `plugin ${plugin} emitted an invalid ${def.name} event: ${formatIssues(parsed.error)}`);
+      if (!parsed.success)
+        throw new YoiError(
+          'YOI_ERR_PLUGIN',
+          `plugin ${plugin} emitted an invalid ${def.name} event: ${formatIssues(parsed.error)}`,
+        );
       return new ExtensionEvent(def.name, parsed.data, def.droppable ?? false, def.v1?.(parsed.data as z.output<S>));
     };
     const port = () => {
-      if (!this.#port) throw new YoiError('YOI_ERR_PLUGIN', `plugin ${plugin} emitted ${def.name} before the pod started`);
+      if (!this.#port)
+        throw new YoiError('YOI_ERR_PLUGIN', `plugin ${plugin} emitted ${def.name} before the pod started`);
       return this.#port;
     };
     return Object.freeze({
@@ -102,11 +111,19 @@ export class ProtocolExtensions {
 
   #checkName(name: string, what: 'method' | 'event', plugin: string): void {
     if (typeof name !== 'string' || !NAME.test(name)) {
-      throw new YoiError('YOI_ERR_PLUGIN_INVALID', `plugin ${plugin}: ${what} name ${JSON.stringify(name)} must be snake_case`);
+      throw new YoiError(
+        'YOI_ERR_PLUGIN_INVALID',
+        `plugin ${plugin}: ${what} name ${JSON.stringify(name)} must be snake_case`,
+      );
     }
-    if (RESERVED.has(name)) throw new YoiError('YOI_ERR_PLUGIN_INVALID', `plugin ${plugin}: ${what} ${name} is part of the protocol`);
+    if (RESERVED.has(name))
+      throw new YoiError('YOI_ERR_PLUGIN_INVALID', `plugin ${plugin}: ${what} ${name} is part of the protocol`);
     // A method and the event that answers it may share a name; two methods (or events) may not.
     const taken = what === 'method' ? this.methods.get(name) : this.events.get(name);
-    if (taken) throw new YoiError('YOI_ERR_PLUGIN_DUPLICATE', `plugin ${plugin}: ${what} ${name} is already defined by plugin ${taken.plugin}`);
+    if (taken)
+      throw new YoiError(
+        'YOI_ERR_PLUGIN_DUPLICATE',
+        `plugin ${plugin}: ${what} ${name} is already defined by plugin ${taken.plugin}`,
+      );
   }
 }

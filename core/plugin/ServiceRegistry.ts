@@ -13,7 +13,10 @@ export class ServiceRegistry {
   provide<T>(key: ServiceKey<T>, value: T, provider: string): void {
     const existing = this.#values.get(key.id);
     if (existing) {
-      throw new YoiError('YOI_ERR_PLUGIN_SERVICE', `plugin ${provider} provides service ${key.id}, which plugin ${existing.provider} already provides`);
+      throw new YoiError(
+        'YOI_ERR_PLUGIN_SERVICE',
+        `plugin ${provider} provides service ${key.id}, which plugin ${existing.provider} already provides`,
+      );
     }
     this.#values.set(key.id, { value, provider });
   }
@@ -41,7 +44,10 @@ export class ServiceRegistry {
     for (const [id, { key, users, optional }] of this.#uses) {
       if (optional || this.#values.has(id)) continue;
       const who = [...users].join(', ');
-      throw new YoiError('YOI_ERR_PLUGIN_SERVICE', `plugin ${who} uses service ${id}${describe(key)}, which no plugin provides: add the plugin that provides it, or remove ${who}`);
+      throw new YoiError(
+        'YOI_ERR_PLUGIN_SERVICE',
+        `plugin ${who} uses service ${id}${describe(key)}, which no plugin provides: add the plugin that provides it, or remove ${who}`,
+      );
     }
   }
 

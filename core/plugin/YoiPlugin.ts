@@ -33,6 +33,11 @@ export interface YoiPlugin {
 
 /** True for a plugin made with `definePlugin()` (by any copy of yoi). */
 export function isYoiPlugin(value: unknown): value is YoiPlugin {
-  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[PLUGIN_BRAND] === true
-    && typeof (value as { name?: unknown }).name === 'string' && typeof (value as { apply?: unknown }).apply === 'function';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    (value as Record<symbol, unknown>)[PLUGIN_BRAND] === true &&
+    typeof (value as { name?: unknown }).name === 'string' &&
+    typeof (value as { apply?: unknown }).apply === 'function'
+  );
 }

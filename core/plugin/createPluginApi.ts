@@ -8,9 +8,19 @@ import type { ResolveContext } from '../pipeline/ResolveContext.js';
  * The narrow face of a host that one plugin's `apply()` gets. Every call is attributed to the
  * plugin; after the pod started, provide/use/declarations are refused like taps.
  */
-export function createPluginApi(host: PluginHost, name: string, config: unknown, project: ProjectInfo, started: () => boolean): PluginApi {
+export function createPluginApi(
+  host: PluginHost,
+  name: string,
+  config: unknown,
+  project: ProjectInfo,
+  started: () => boolean,
+): PluginApi {
   const open = (what: string) => {
-    if (started()) throw new YoiError('YOI_ERR_PLUGIN_FROZEN', `plugin ${name} called ${what} after the pod started: do it in apply()`);
+    if (started())
+      throw new YoiError(
+        'YOI_ERR_PLUGIN_FROZEN',
+        `plugin ${name} called ${what} after the pod started: do it in apply()`,
+      );
   };
   return Object.freeze({
     name,
@@ -37,7 +47,9 @@ export function createPluginApi(host: PluginHost, name: string, config: unknown,
       return {
         resolve(fn, options) {
           // The pipeline validated the segment with the kind's schema before any tap runs.
-          host.hooks.resolveSegment.for(kind.kind).tapPromise({ name, ...options }, (segment, ctx: ResolveContext) => fn(segment as never, ctx));
+          host.hooks.resolveSegment
+            .for(kind.kind)
+            .tapPromise({ name, ...options }, (segment, ctx: ResolveContext) => fn(segment as never, ctx));
         },
         complete(fn, options) {
           host.hooks.completeSegment.for(kind.kind).tapPromise({ name, ...options }, fn);

@@ -31,7 +31,9 @@ export type PluginConfigOut<C> = C extends z.ZodType ? z.output<C> : undefined;
 
 /** Options are optional when the schema accepts `undefined` (or there is no schema). */
 export type PluginFactory<S extends z.ZodType | undefined> =
-  undefined extends PluginOptionsIn<S> ? (options?: PluginOptionsIn<S>) => YoiPlugin : (options: PluginOptionsIn<S>) => YoiPlugin;
+  undefined extends PluginOptionsIn<S>
+    ? (options?: PluginOptionsIn<S>) => YoiPlugin
+    : (options: PluginOptionsIn<S>) => YoiPlugin;
 
 const KEY = /^[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z][A-Za-z0-9_]*)?$/;
 
@@ -45,22 +47,36 @@ export function definePlugin<S extends z.ZodType | undefined = undefined, C exte
 ): PluginFactory<S> {
   const { name, options: schema, apply } = definition;
   if (typeof name !== 'string' || name.trim() === '' || name !== name.trim()) {
-    throw new YoiError('YOI_ERR_PLUGIN_INVALID', `a plugin needs a non-empty name without surrounding spaces (got ${JSON.stringify(name)})`);
+    throw new YoiError(
+      'YOI_ERR_PLUGIN_INVALID',
+      `a plugin needs a non-empty name without surrounding spaces (got ${JSON.stringify(name)})`,
+    );
   }
-  if (typeof apply !== 'function') throw new YoiError('YOI_ERR_PLUGIN_INVALID', `plugin ${name} has no apply() function`);
+  if (typeof apply !== 'function')
+    throw new YoiError('YOI_ERR_PLUGIN_INVALID', `plugin ${name} has no apply() function`);
   const dependsOn = Object.freeze([...(definition.dependsOn ?? [])]);
   const config = definition.config;
-  if (config !== undefined && (typeof config.key !== 'string' || !KEY.test(config.key) || typeof config.schema?.safeParse !== 'function')) {
-    throw new YoiError('YOI_ERR_PLUGIN_INVALID', `plugin ${name}: config needs a key (\`name\` or \`section.name\`) and a zod schema`);
+  if (
+    config !== undefined &&
+    (typeof config.key !== 'string' || !KEY.test(config.key) || typeof config.schema?.safeParse !== 'function')
+  ) {
+    throw new YoiError(
+      'YOI_ERR_PLUGIN_INVALID',
+      `plugin ${name}: config needs a key (\`name\` or \`section.name\`) and a zod schema`,
+    );
   }
-  const section: PluginConfigSection | undefined = config && Object.freeze({ key: config.key, schema: config.schema as z.ZodType });
+  const section: PluginConfigSection | undefined =
+    config && Object.freeze({ key: config.key, schema: config.schema as z.ZodType });
 
   const factory = (input?: unknown): YoiPlugin => {
     let options: unknown = undefined;
     if (schema) {
       const parsed = schema.safeParse(input);
       if (!parsed.success) {
-        throw new YoiError('YOI_ERR_PLUGIN_OPTIONS', `plugin ${name}: invalid options: ${formatZodError(parsed.error, schema)}`);
+        throw new YoiError(
+          'YOI_ERR_PLUGIN_OPTIONS',
+          `plugin ${name}: invalid options: ${formatZodError(parsed.error, schema)}`,
+        );
       }
       options = parsed.data;
     } else if (input !== undefined) {

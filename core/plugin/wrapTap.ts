@@ -8,7 +8,10 @@ type TapFn = (...args: unknown[]) => unknown;
  * `undefined`, so the hook's other taps still run.
  */
 export function wrapTap(
-  fn: TapFn, type: 'sync' | 'promise', plugin: string, hook: string,
+  fn: TapFn,
+  type: 'sync' | 'promise',
+  plugin: string,
+  hook: string,
   { isolated, report }: { isolated: boolean; report: (error: PluginError) => void },
 ): TapFn {
   // An error already attributed (a tap calling into another hook) keeps its original plugin.

@@ -81,7 +81,11 @@ export class Pod {
     readonly host: PluginHost,
   ) {
     this.closed = new Promise((r) => (this.resolveClosed = r));
-    this.files = new RuntimeFiles(paths, () => this.state.status, () => this.runtime?.session.sessionId ?? '');
+    this.files = new RuntimeFiles(
+      paths,
+      () => this.state.status,
+      () => this.runtime?.session.sessionId ?? '',
+    );
   }
 
   static async start(opts: StartPodOptions): Promise<Pod> {
@@ -124,15 +128,24 @@ export class Pod {
     host.start(); // frozen, and every used service is provided
     const launch = Object.freeze({ ...(opts.launch ?? {}) });
     const rules = await host.hooks.resolveScope.promise({
-      podName: name, runtime: this.files.handle, cwd: config.cwd, projectDir: config.projectDir, launch, config,
+      podName: name,
+      runtime: this.files.handle,
+      cwd: config.cwd,
+      projectDir: config.projectDir,
+      launch,
+      config,
     });
     this.scope = new Scope(rules ?? config.scope, config.projectDir);
     this.scope.protect(controlPlanePaths({ config, paths: this.paths, env }));
     const services = createPodServices({
-      scope: this.scope, config, runtime: this.files.handle, services: host.services,
+      scope: this.scope,
+      config,
+      runtime: this.files.handle,
+      services: host.services,
       alert: (level, message) => this.alert(level, message),
       note: (message) => (this.listening ? this.alert('warn', message) : this.notes.push(message)),
-      serveClient: (transport) => (this.server && !this.stopping ? this.server.accept(transport) : void transport.destroy()),
+      serveClient: (transport) =>
+        this.server && !this.stopping ? this.server.accept(transport) : void transport.destroy(),
       session: () => this.runtime.session,
       restored: (plugin) => this.restoredPlugins.get(plugin) ?? [],
     });
@@ -143,10 +156,18 @@ export class Pod {
     this.provider = createProvider(host, config, env, name);
     const tools = createTools(host, this.info);
     const scopeSummary = this.scope.summary();
-    const prompt = await host.hooks.systemPrompt.promise(config.systemPrompt ?? defaultSystemPrompt({ cwd: config.cwd, scopeSummary }), this.info);
+    const prompt = await host.hooks.systemPrompt.promise(
+      config.systemPrompt ?? defaultSystemPrompt({ cwd: config.cwd, scopeSummary }),
+      this.info,
+    );
     const opened = openSession({
-      dir: config.sessions.dir, resume: opts.resume, podName: name, cwd: config.cwd,
-      provider: this.provider.name, model: this.provider.model, systemPrompt: prompt,
+      dir: config.sessions.dir,
+      resume: opts.resume,
+      podName: name,
+      cwd: config.cwd,
+      provider: this.provider.name,
+      model: this.provider.model,
+      systemPrompt: prompt,
     });
     this.restoredPlugins = opened.plugins;
     this.bus.beforeDeliver = () => (this.runtime?.session ?? opened.log).flush();
@@ -154,7 +175,12 @@ export class Pod {
     if (config.modelIsDefault) this.notes.unshift('no model configured: using the offline echo provider');
     this.notes.push(...compactionNotes(config.compaction));
     this.greeting = {
-      pod_name: name, cwd: config.cwd, provider: this.provider.name, model: this.provider.model, scope_summary: scopeSummary, tools: [...tools.keys()],
+      pod_name: name,
+      cwd: config.cwd,
+      provider: this.provider.name,
+      model: this.provider.model,
+      scope_summary: scopeSummary,
+      tools: [...tools.keys()],
     };
     // Exact token counts matter for compaction thresholds; its tables cost ~60 MB, so a pod that
     // never compacts automatically does not load them up front (see runTurns for usage).
@@ -164,8 +190,17 @@ export class Pod {
 
     this.state.onChange((status) => this.onStatus(status));
     this.runtime = {
-      hooks: host.hooks, bus: this.bus, provider: this.provider, info: this.info, config, segmentKinds: host.segmentKinds,
-      state: this.state, history: opened.history, systemPrompt: opened.systemPrompt, session: opened.log, work: new WorkTracker(),
+      hooks: host.hooks,
+      bus: this.bus,
+      provider: this.provider,
+      info: this.info,
+      config,
+      segmentKinds: host.segmentKinds,
+      state: this.state,
+      history: opened.history,
+      systemPrompt: opened.systemPrompt,
+      session: opened.log,
+      work: new WorkTracker(),
       reports: ReportLedger.restore(opened.reports),
       alert: (level, message, source) => this.alert(level, message, source),
     };
@@ -179,11 +214,14 @@ export class Pod {
     });
 
     this.server = new SocketServer({
-      socketPath: this.paths.socket, bus: this.bus,
-      maxLineBytes: config.limits.maxLineBytes, queueLimitBytes: config.limits.clientQueueBytes,
+      socketPath: this.paths.socket,
+      bus: this.bus,
+      maxLineBytes: config.limits.maxLineBytes,
+      queueLimitBytes: config.limits.clientQueueBytes,
       inputBufferBytes: config.limits.inputBufferBytes,
       onMethod: (conn, method) => this.onMethod(conn, method),
-      onOtherLine: (conn, line) => handleExtensionMethod(host.protocol, this.bus, this.info, conn, line, clientOf(conn)),
+      onOtherLine: (conn, line) =>
+        handleExtensionMethod(host.protocol, this.bus, this.info, conn, line, clientOf(conn)),
     });
     await this.server.listen();
     this.listening = true;

@@ -43,7 +43,13 @@ export class WorkTracker {
   /** Adds work; `settled()` waits for it too. */
   track(work: Promise<unknown>): void {
     const previous = this.#tail;
-    this.#tail = Promise.all([previous, work.then(() => undefined, () => undefined)]).then(() => undefined);
+    this.#tail = Promise.all([
+      previous,
+      work.then(
+        () => undefined,
+        () => undefined,
+      ),
+    ]).then(() => undefined);
   }
 
   /** Resolves once no tracked work is left (including work added while waiting). */

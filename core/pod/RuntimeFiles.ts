@@ -36,7 +36,12 @@ export class RuntimeFiles {
     private readonly sessionId: () => string,
   ) {
     const kept = this.#kept;
-    this.handle = Object.freeze({ base: paths.base, dir: paths.dir, socket: paths.socket, keep: (file: string) => void kept.add(path.resolve(file)) });
+    this.handle = Object.freeze({
+      base: paths.base,
+      dir: paths.dir,
+      socket: paths.socket,
+      keep: (file: string) => void kept.add(path.resolve(file)),
+    });
   }
 
   /**
@@ -72,14 +77,20 @@ export class RuntimeFiles {
     const { dir, socket } = this.paths;
     const keep = [...this.#kept].filter((f) => path.dirname(f) === dir && fs.existsSync(f));
     if (keep.length === 0) fs.rmSync(dir, { recursive: true, force: true });
-    else for (const entry of fs.readdirSync(dir)) if (!keep.includes(path.join(dir, entry))) fs.rmSync(path.join(dir, entry), { recursive: true, force: true });
+    else
+      for (const entry of fs.readdirSync(dir))
+        if (!keep.includes(path.join(dir, entry))) fs.rmSync(path.join(dir, entry), { recursive: true, force: true });
     if (socket !== path.join(dir, 'sock')) fs.rmSync(socket, { force: true });
   }
 
   #statusText(): string {
     const file: PodStatusFile = {
-      pod_name: path.basename(this.paths.dir), state: this.status(), session_id: this.sessionId(), pid: process.pid,
-      socket: this.paths.socket, started_at: this.#startedAt,
+      pod_name: path.basename(this.paths.dir),
+      state: this.status(),
+      session_id: this.sessionId(),
+      pid: process.pid,
+      socket: this.paths.socket,
+      started_at: this.#startedAt,
     };
     return `${JSON.stringify(file, null, 2)}\n`;
   }

@@ -18,12 +18,21 @@ import type { PodPaths } from './runtimePaths.js';
  * - its runtime directory (scope.lock, sockets, pod directories) and a socket given elsewhere;
  * - the user's yoi settings (the trust store) and yoi's cache (compiled config files).
  */
-export function controlPlanePaths({ config, paths, env }: { config: ResolvedConfig; paths: PodPaths; env: NodeJS.ProcessEnv }): ProtectedPathInput[] {
+export function controlPlanePaths({
+  config,
+  paths,
+  env,
+}: {
+  config: ResolvedConfig;
+  paths: PodPaths;
+  env: NodeJS.ProcessEnv;
+}): ProtectedPathInput[] {
   const out: ProtectedPathInput[] = [];
   const loaded = config.configFiles ?? (config.configPath ? [config.configPath] : []);
   for (const file of loaded) if (path.basename(file) !== 'package.json') out.push({ path: file, what: 'its config' });
   for (const dir of new Set([config.projectDir, config.cwd])) {
-    for (const place of SEARCH_PLACES) if (place !== 'package.json') out.push({ path: path.join(dir, place), what: 'its config' });
+    for (const place of SEARCH_PLACES)
+      if (place !== 'package.json') out.push({ path: path.join(dir, place), what: 'its config' });
   }
   const state = path.join(config.projectDir, '.yoi');
   // The default knowledge and workflow folders are the user's data; plugins name others (Scope.addUserData).
@@ -31,6 +40,9 @@ export function controlPlanePaths({ config, paths, env }: { config: ResolvedConf
   if (!isWithin(config.sessions.dir, state)) out.push({ path: config.sessions.dir, what: 'its session logs' });
   out.push({ path: paths.base, what: 'its runtime directory' });
   if (!isWithin(paths.socket, paths.base)) out.push({ path: paths.socket, what: 'its socket' });
-  out.push({ path: userConfigDir(env), what: 'the user\'s yoi settings' }, { path: userCacheDir(env), what: 'yoi\'s cache' });
+  out.push(
+    { path: userConfigDir(env), what: "the user's yoi settings" },
+    { path: userCacheDir(env), what: "yoi's cache" },
+  );
   return out;
 }

@@ -10,17 +10,26 @@ import type { Tool } from '../tools/Tool.js';
  * Creates the configured provider through `providers.for(name)`; a factory that throws (a
  * missing API key) stops the pod at start with one clear line naming the plugin.
  */
-export function createProvider(host: PluginHost, config: ResolvedConfig, env: NodeJS.ProcessEnv, podName?: string): Provider {
+export function createProvider(
+  host: PluginHost,
+  config: ResolvedConfig,
+  env: NodeJS.ProcessEnv,
+  podName?: string,
+): Provider {
   const name = config.model.provider;
   const hook = host.hooks.providers.get(name);
   if (!hook || hook.taps.length === 0) {
-    throw new YoiError('YOI_ERR_UNKNOWN_PROVIDER', `unknown provider "${name}" (available: ${host.keysOf('providers').join(', ') || 'none'})`);
+    throw new YoiError(
+      'YOI_ERR_UNKNOWN_PROVIDER',
+      `unknown provider "${name}" (available: ${host.keysOf('providers').join(', ') || 'none'})`,
+    );
   }
   let provider: Provider | undefined;
   try {
     provider = hook.call(config.model, { podName, projectDir: config.projectDir, cwd: config.cwd, env });
   } catch (e) {
-    if (isPluginError(e)) throw new YoiError('YOI_ERR_PROVIDER', `cannot start provider "${name}": ${(e as Error).message}`);
+    if (isPluginError(e))
+      throw new YoiError('YOI_ERR_PROVIDER', `cannot start provider "${name}": ${(e as Error).message}`);
     throw e;
   }
   if (!provider) throw new YoiError('YOI_ERR_UNKNOWN_PROVIDER', `no plugin created provider "${name}"`);

@@ -14,7 +14,14 @@ export async function handleClientMethod(pod: Pod, conn: Connection, method: Met
   const { bus } = pod;
   const r = rid(method);
   if (V2_ONLY.has(method.method) && conn.version !== 2) {
-    bus.reply(conn, { event: 'error', data: { code: 'invalid_request', message: `method \`${method.method}\` needs protocol version 2: send hello first` }, ...r });
+    bus.reply(conn, {
+      event: 'error',
+      data: {
+        code: 'invalid_request',
+        message: `method \`${method.method}\` needs protocol version 2: send hello first`,
+      },
+      ...r,
+    });
     return;
   }
   switch (method.method) {
@@ -45,7 +52,11 @@ export async function handleClientMethod(pod: Pod, conn: Connection, method: Met
           return [];
         });
       }
-      bus.reply(conn, { event: 'completions', data: { kind, prefix, items: [...new Set(items)].slice(0, MAX_COMPLETIONS) }, ...r });
+      bus.reply(conn, {
+        event: 'completions',
+        data: { kind, prefix, items: [...new Set(items)].slice(0, MAX_COMPLETIONS) },
+        ...r,
+      });
       return;
     }
     case 'compact': {
@@ -57,9 +68,14 @@ export async function handleClientMethod(pod: Pod, conn: Connection, method: Met
     }
     default: {
       // Input the log cannot record is refused, so whatever was acknowledged is on disk.
-      const failure = method.method === 'run' || method.method === 'notify' ? pod.runtime.session.writeFailure : undefined;
+      const failure =
+        method.method === 'run' || method.method === 'notify' ? pod.runtime.session.writeFailure : undefined;
       if (failure !== undefined) {
-        bus.reply(conn, { event: 'error', data: { code: 'internal', message: `${failure}; the ${method.method} was refused` }, ...r });
+        bus.reply(conn, {
+          event: 'error',
+          data: { code: 'internal', message: `${failure}; the ${method.method} was refused` },
+          ...r,
+        });
         return;
       }
       // Not `await` on a plain value: that would let the run's first events overtake the ack.

@@ -26,7 +26,11 @@ export async function listPods(env: NodeJS.ProcessEnv = process.env): Promise<Po
   if (!checkOwnDir(base)) return [];
   let names: string[];
   try {
-    names = fs.readdirSync(base, { withFileTypes: true }).filter((d) => d.isDirectory() && !d.name.startsWith('.')).map((d) => d.name).sort();
+    names = fs
+      .readdirSync(base, { withFileTypes: true })
+      .filter((d) => d.isDirectory() && !d.name.startsWith('.'))
+      .map((d) => d.name)
+      .sort();
   } catch {
     return [];
   }

@@ -45,10 +45,25 @@ export function openSession(opts: OpenSessionOptions): OpenedSession {
   if (opts.resume === undefined) {
     const sessionId = uuidv7();
     const log = SessionLog.create(opts.dir, sessionId, {
-      type: 'session_start', v: 1, ts: Date.now(), session_id: sessionId, pod_name: opts.podName,
-      cwd: opts.cwd, provider: opts.provider, model: opts.model, system_prompt: opts.systemPrompt,
+      type: 'session_start',
+      v: 1,
+      ts: Date.now(),
+      session_id: sessionId,
+      pod_name: opts.podName,
+      cwd: opts.cwd,
+      provider: opts.provider,
+      model: opts.model,
+      system_prompt: opts.systemPrompt,
     });
-    return { log, history: [], nextTurn: 0, systemPrompt: opts.systemPrompt, notes: [], warnings: [], plugins: new Map() };
+    return {
+      log,
+      history: [],
+      nextTurn: 0,
+      systemPrompt: opts.systemPrompt,
+      notes: [],
+      warnings: [],
+      plugins: new Map(),
+    };
   }
   ensureSessionDir(opts.dir);
   const choice = chooseResumeSession(opts.dir, opts.podName, opts.resume);
@@ -71,5 +86,14 @@ export function openSession(opts: OpenSessionOptions): OpenedSession {
     log.append({ type: 'run_end', ts: Date.now(), result: 'error', error: 'the pod stopped during this run' });
     log.sync();
   }
-  return { log, history, nextTurn: state.nextTurn, systemPrompt: state.start.system_prompt, notes, warnings, plugins: state.plugins, reports: state.reports };
+  return {
+    log,
+    history,
+    nextTurn: state.nextTurn,
+    systemPrompt: state.start.system_prompt,
+    notes,
+    warnings,
+    plugins: state.plugins,
+    reports: state.reports,
+  };
 }

@@ -16,10 +16,19 @@ export interface TrustLabel {
   readonly fix: string;
 }
 
-export const RUNTIME_DIR: TrustLabel = { what: 'runtime directory', fix: 'remove it, or set YOI_RUNTIME_DIR to a directory you own' };
+export const RUNTIME_DIR: TrustLabel = {
+  what: 'runtime directory',
+  fix: 'remove it, or set YOI_RUNTIME_DIR to a directory you own',
+};
 /** @beta */
-export const RUNTIME_FILE: TrustLabel = { what: 'runtime file', fix: 'remove it when no pod is running, or set YOI_RUNTIME_DIR to a directory you own' };
-export const POD_SOCKET: TrustLabel = { what: 'pod socket', fix: 'not connecting to it; remove it, or set YOI_RUNTIME_DIR to a directory you own' };
+export const RUNTIME_FILE: TrustLabel = {
+  what: 'runtime file',
+  fix: 'remove it when no pod is running, or set YOI_RUNTIME_DIR to a directory you own',
+};
+export const POD_SOCKET: TrustLabel = {
+  what: 'pod socket',
+  fix: 'not connecting to it; remove it, or set YOI_RUNTIME_DIR to a directory you own',
+};
 
 const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK } = fs.constants;
 const O_DIRECTORY = fs.constants.O_DIRECTORY ?? 0;
@@ -63,7 +72,8 @@ function ancestorProblem(dir: string, uid: number): string | undefined {
     const st = fs.statSync(current, { throwIfNoEntry: false });
     if (st) {
       if (st.uid !== uid && st.uid !== 0) return `lies in ${current}, owned by uid ${st.uid}`;
-      if ((st.mode & GROUP_OTHER_WRITE) !== 0 && (st.mode & STICKY) === 0) return `lies in ${current}, which other users can write (mode ${mode(st)})`;
+      if ((st.mode & GROUP_OTHER_WRITE) !== 0 && (st.mode & STICKY) === 0)
+        return `lies in ${current}, which other users can write (mode ${mode(st)})`;
     }
     const parent = path.dirname(current);
     if (parent === current) return undefined;
@@ -79,7 +89,8 @@ function openDir(dir: string, label: TrustLabel): number {
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     // With O_DIRECTORY, Linux reports a link as ENOTDIR: lstat tells which it is.
-    if (code === 'ELOOP' || fs.lstatSync(dir, { throwIfNoEntry: false })?.isSymbolicLink()) throw refuse(label, dir, 'is a symbolic link');
+    if (code === 'ELOOP' || fs.lstatSync(dir, { throwIfNoEntry: false })?.isSymbolicLink())
+      throw refuse(label, dir, 'is a symbolic link');
     if (code === 'ENOTDIR') throw refuse(label, dir, 'is not a directory');
     throw e;
   }
@@ -135,10 +146,16 @@ export function checkOwnDir(dir: string, label: TrustLabel = RUNTIME_DIR): boole
  * @beta
  */
 export function openOwnFile(
-  file: string, label: TrustLabel, opts: { create?: boolean; tighten?: boolean; write?: boolean; append?: boolean } = {},
+  file: string,
+  label: TrustLabel,
+  opts: { create?: boolean; tighten?: boolean; write?: boolean; append?: boolean } = {},
 ): number | undefined {
   const uid = currentUid();
-  const access = opts.append ? fs.constants.O_WRONLY | fs.constants.O_APPEND : opts.write ? fs.constants.O_RDWR : O_RDONLY;
+  const access = opts.append
+    ? fs.constants.O_WRONLY | fs.constants.O_APPEND
+    : opts.write
+      ? fs.constants.O_RDWR
+      : O_RDONLY;
   const flags = access | O_NOFOLLOW | O_NONBLOCK | (opts.create ? fs.constants.O_CREAT : 0);
   let fd: number;
   try {
@@ -222,7 +239,8 @@ export function checkOwnSocketOrFile(socket: string, label: TrustLabel = POD_SOC
   const uid = currentUid();
   const st = fs.lstatSync(socket, { throwIfNoEntry: false });
   if (!st) return false;
-  if (uid !== undefined && st.uid !== uid) throw refuse(label, socket, `is owned by uid ${st.uid}, not you (uid ${uid})`);
+  if (uid !== undefined && st.uid !== uid)
+    throw refuse(label, socket, `is owned by uid ${st.uid}, not you (uid ${uid})`);
   return true;
 }
 

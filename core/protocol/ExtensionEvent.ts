@@ -17,7 +17,9 @@ export class ExtensionEvent {
 
   /** The same event as a reply to `requestId`. */
   withRequestId(requestId: string | undefined): ExtensionEvent {
-    return requestId === undefined ? this : new ExtensionEvent(this.event, this.data, this.droppable, this.v1Alert, requestId);
+    return requestId === undefined
+      ? this
+      : new ExtensionEvent(this.event, this.data, this.droppable, this.v1Alert, requestId);
   }
 }
 

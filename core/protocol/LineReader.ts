@@ -32,10 +32,21 @@ export interface LineReaderOptions {
 
 // Rust's str::trim: Unicode White_Space. Unlike String.prototype.trim it keeps U+FEFF (BOM),
 // which serde then rejects, and it strips U+0085 (NEL).
-const EDGE_WS = /^[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/g;
+const EDGE_WS =
+  /^[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/g;
 
 function isWs(c: number): boolean {
-  return c <= 0x20 ? c === 0x20 || (c >= 0x09 && c <= 0x0d) : c === 0x85 || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000;
+  return c <= 0x20
+    ? c === 0x20 || (c >= 0x09 && c <= 0x0d)
+    : c === 0x85 ||
+        c === 0xa0 ||
+        c === 0x1680 ||
+        (c >= 0x2000 && c <= 0x200a) ||
+        c === 0x2028 ||
+        c === 0x2029 ||
+        c === 0x202f ||
+        c === 0x205f ||
+        c === 0x3000;
 }
 
 /**
@@ -168,7 +179,8 @@ export class LineReader {
       return;
     }
     let line = bytes.toString('utf8');
-    if (line.length > 0 && (isWs(line.charCodeAt(0)) || isWs(line.charCodeAt(line.length - 1)))) line = line.replace(EDGE_WS, '');
+    if (line.length > 0 && (isWs(line.charCodeAt(0)) || isWs(line.charCodeAt(line.length - 1))))
+      line = line.replace(EDGE_WS, '');
     if (line.length > 0) this.opts.onLine(line, release);
     else release();
   }

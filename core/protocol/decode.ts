@@ -17,7 +17,10 @@ const MAX_ERROR_CHARS = 500;
  * characters (`{"method":"a\nb"}`), written as escapes here, and is cut if very long.
  */
 export function oneLineError(message: string): string {
-  const flat = message.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const flat = message.replace(
+    /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
   return flat.length > MAX_ERROR_CHARS ? `${flat.slice(0, MAX_ERROR_CHARS - 1)}…` : flat;
 }
 
@@ -77,7 +80,8 @@ function decodeEnvelope(
   let hasContent: boolean;
   let extra: Record<string, unknown> | undefined;
   if (Array.isArray(value)) {
-    if (value.length === 0 || value.length > 2) return fail(`expected [${tagKey}, ${contentKey}], got an array of ${value.length}`);
+    if (value.length === 0 || value.length > 2)
+      return fail(`expected [${tagKey}, ${contentKey}], got an array of ${value.length}`);
     [tag, content] = value;
     hasContent = value.length === 2;
   } else if (value !== null && typeof value === 'object') {
@@ -97,7 +101,8 @@ function decodeEnvelope(
   if (extra) {
     const rid = extra.request_id;
     if (rid !== undefined) {
-      if (typeof rid !== 'string') return fail(`invalid \`request_id\`: expected a string, got ${describeJsonValue(rid)}`);
+      if (typeof rid !== 'string')
+        return fail(`invalid \`request_id\`: expected a string, got ${describeJsonValue(rid)}`);
       out.request_id = rid;
     }
     const seq = extra.seq;
@@ -105,7 +110,8 @@ function decodeEnvelope(
   }
   const schema = table[tag];
   if (schema === null) {
-    if (hasContent && content !== null) return fail(`\`${tag}\` takes no ${contentKey}, got ${describeJsonValue(content)}`);
+    if (hasContent && content !== null)
+      return fail(`\`${tag}\` takes no ${contentKey}, got ${describeJsonValue(content)}`);
     return { ok: true, value: out };
   }
   if (!hasContent) return fail(`missing field \`${contentKey}\` for \`${tag}\``);

@@ -30,7 +30,12 @@ export function downgradeToV1(event: Event, now: () => number = Date.now): Event
       }
       return [{ event: 'run_end', data: event.data }];
     case 'error':
-      return [{ event: 'error', data: V1_ERROR_CODES.includes(event.data.code) ? event.data : { ...event.data, code: 'internal' } }];
+      return [
+        {
+          event: 'error',
+          data: V1_ERROR_CODES.includes(event.data.code) ? event.data : { ...event.data, code: 'internal' },
+        },
+      ];
     default: {
       if (event.seq === undefined && event.request_id === undefined) return [event];
       const { seq: _seq, request_id: _rid, ...rest } = event;

@@ -57,12 +57,17 @@ function encodeDelta(e: Event, seq: number | undefined): string | undefined {
   if (e.event === 'text_delta') {
     const { text } = e.data as { text: unknown };
     if (typeof text !== 'string') return undefined;
-    return seq === undefined ? `{"event":"text_delta","data":{"text":${quote(text)}}}` : `{"event":"text_delta","seq":${seq},"data":{"text":${quote(text)}}}`;
+    return seq === undefined
+      ? `{"event":"text_delta","data":{"text":${quote(text)}}}`
+      : `{"event":"text_delta","seq":${seq},"data":{"text":${quote(text)}}}`;
   }
   if (e.event === 'tool_call_args_delta') {
     const { id, json } = e.data as { id: unknown; json: unknown };
     if (typeof id !== 'string' || typeof json !== 'string') return undefined;
-    const head = seq === undefined ? '{"event":"tool_call_args_delta","data":{' : `{"event":"tool_call_args_delta","seq":${seq},"data":{`;
+    const head =
+      seq === undefined
+        ? '{"event":"tool_call_args_delta","data":{'
+        : `{"event":"tool_call_args_delta","seq":${seq},"data":{`;
     return `${head}"id":${quote(id)},"json":${quote(json)}}}`;
   }
   return undefined;

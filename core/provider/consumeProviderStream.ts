@@ -17,7 +17,11 @@ const STREAM_SLICE_MS = 4;
  * Parts are handed on as they come, in slices of STREAM_SLICE_MS, so clients see the text while
  * the rest of the reply is still being parsed.
  */
-export async function consumeProviderStream(provider: Provider, request: LlmRequest, onPart: (part: ProviderPart) => void): Promise<void> {
+export async function consumeProviderStream(
+  provider: Provider,
+  request: LlmRequest,
+  onPart: (part: ProviderPart) => void,
+): Promise<void> {
   const { signal } = request;
   if (signal.aborted) throw new AbortedError('aborted');
   const consume = async () => {

@@ -20,7 +20,11 @@ export function pathChanged(p: string): YoiError {
 export async function isOpenedAt(handle: fs.promises.FileHandle, expected: string): Promise<boolean> {
   if (HAS_PROC_FD) return (await descriptorPath(handle.fd)) === expected;
   try {
-    const [held, now, real] = await Promise.all([handle.stat(), fs.promises.lstat(expected), fs.promises.realpath(expected)]);
+    const [held, now, real] = await Promise.all([
+      handle.stat(),
+      fs.promises.lstat(expected),
+      fs.promises.realpath(expected),
+    ]);
     return real === expected && held.dev === now.dev && held.ino === now.ino;
   } catch {
     return false;
@@ -100,7 +104,10 @@ export class PinnedDir {
 
   /** Pins the subdirectory `name` (not through a symlink). */
   async openDir(name: string): Promise<PinnedDir> {
-    return PinnedDir.verified(await fs.promises.open(this.at(name), O_RDONLY | O_DIRECTORY | O_NOFOLLOW), this.entry(name));
+    return PinnedDir.verified(
+      await fs.promises.open(this.at(name), O_RDONLY | O_DIRECTORY | O_NOFOLLOW),
+      this.entry(name),
+    );
   }
 
   /** Creates the subdirectory `name` if missing and pins it. */

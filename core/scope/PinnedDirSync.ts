@@ -25,7 +25,10 @@ function isOpenedAtSync(fd: number, expected: string): boolean {
  * through its descriptor (Linux), `isStillAt()` to tell it was not moved meanwhile.
  */
 export class PinnedDirSync {
-  private constructor(readonly path: string, readonly fd: number) {}
+  private constructor(
+    readonly path: string,
+    readonly fd: number,
+  ) {}
 
   /** Throws the open's error or `YOI_ERR_PATH_CHANGED`. */
   static open(dir: string): PinnedDirSync {

@@ -22,7 +22,11 @@ export interface ProtectedPath {
 /** Canonical form (a path that does not exist yet keeps its lexical absolute form). */
 export function resolveProtected(input: ProtectedPathInput, baseDir: string): ProtectedPath {
   const canonical = (p: string) => canonicalPath(p, baseDir) ?? path.resolve(baseDir, p);
-  return Object.freeze({ path: canonical(input.path), what: input.what, except: Object.freeze((input.except ?? []).map(canonical)) });
+  return Object.freeze({
+    path: canonical(input.path),
+    what: input.what,
+    except: Object.freeze((input.except ?? []).map(canonical)),
+  });
 }
 
 /** Whether `entry` protects the canonical path `p`. */

@@ -4,7 +4,11 @@ import { canonicalPath } from './canonicalPath.js';
 import { protects, resolveProtected, type ProtectedPath, type ProtectedPathInput } from './ProtectedPath.js';
 import { isWithin, ruleMatches } from './ruleMatches.js';
 import {
-  PERMISSION_RANK, ScopeRuleInputSchema, type Permission, type ResolvedRule, type ScopeRuleInput,
+  PERMISSION_RANK,
+  ScopeRuleInputSchema,
+  type Permission,
+  type ResolvedRule,
+  type ScopeRuleInput,
 } from './ScopeRule.js';
 
 /** The `scope` section of a config: allow and deny rules (targets absolute or relative). */
@@ -90,7 +94,10 @@ export class Scope {
   addUserData(dir: string): void {
     const entries = this.#protected.map((entry) => {
       if (entry.what !== 'its state') return entry;
-      const added = resolveProtected({ path: entry.path, what: entry.what, except: [...entry.except, dir] }, this.baseDir);
+      const added = resolveProtected(
+        { path: entry.path, what: entry.what, except: [...entry.except, dir] },
+        this.baseDir,
+      );
       return isWithin(added.except.at(-1)!, entry.path) && added.except.at(-1) !== entry.path ? added : entry;
     });
     this.#protected.splice(0, this.#protected.length, ...entries);
@@ -132,11 +139,15 @@ export class Scope {
     const canonical = canonicalPath(p, this.baseDir);
     if (canonical === undefined) return { ok: false, reason: 'the path cannot be resolved' };
     const permission = this.#rulesPermission(canonical);
-    if (permission === undefined) return { ok: false, reason: 'outside the pod\'s scope' };
-    if (PERMISSION_RANK[permission] < PERMISSION_RANK[need]) return { ok: false, reason: 'read-only: outside the pod\'s write scope' };
+    if (permission === undefined) return { ok: false, reason: "outside the pod's scope" };
+    if (PERMISSION_RANK[permission] < PERMISSION_RANK[need])
+      return { ok: false, reason: "read-only: outside the pod's write scope" };
     const plane = permission === 'write' ? this.#protectedBy(canonical) : undefined;
     if (plane && need === 'write') {
-      return { ok: false, reason: `it is part of the pod's control plane (${plane.what}); the pod's tools cannot write it` };
+      return {
+        ok: false,
+        reason: `it is part of the pod's control plane (${plane.what}); the pod's tools cannot write it`,
+      };
     }
     return { ok: true, path: canonical, permission: plane ? 'read' : permission };
   }
@@ -147,7 +158,11 @@ export class Scope {
    * cannot write into what it handed over.
    */
   lockWrite(target: string, { recursive = true }: { recursive?: boolean } = {}): ScopeLock {
-    const rule: ResolvedRule = Object.freeze({ target: resolveTarget(target, this.baseDir), permission: 'write', recursive });
+    const rule: ResolvedRule = Object.freeze({
+      target: resolveTarget(target, this.baseDir),
+      permission: 'write',
+      recursive,
+    });
     this.#locks.add(rule);
     return Object.freeze({ rule, release: () => void this.#locks.delete(rule) });
   }
@@ -196,7 +211,10 @@ function resolveRules(rules: readonly ScopeRuleInput[], list: 'allow' | 'deny', 
     const parsed = ScopeRuleInputSchema.safeParse(input);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      throw new YoiError('YOI_ERR_CONFIG', `scope.${list}[${i}]${issue.path.map((k) => `.${String(k)}`).join('')}: ${issue.message}`);
+      throw new YoiError(
+        'YOI_ERR_CONFIG',
+        `scope.${list}[${i}]${issue.path.map((k) => `.${String(k)}`).join('')}: ${issue.message}`,
+      );
     }
     const { target, permission, recursive = true, path: absolute } = parsed.data;
     return Object.freeze({ target: resolveTarget(absolute ?? target, baseDir), permission, recursive });

@@ -8,6 +8,11 @@ export { isOpenedAt, pathChanged, PinnedDir } from './PinnedDir.js';
 export { PinnedDirSync } from './PinnedDirSync.js';
 export { isWithin, ruleMatches } from './ruleMatches.js';
 export {
-  PERMISSION_RANK, PermissionSchema, ResolvedRuleSchema, ScopeRuleInputSchema,
-  type Permission, type ResolvedRule, type ScopeRuleInput,
+  PERMISSION_RANK,
+  PermissionSchema,
+  ResolvedRuleSchema,
+  ScopeRuleInputSchema,
+  type Permission,
+  type ResolvedRule,
+  type ScopeRuleInput,
 } from './ScopeRule.js';

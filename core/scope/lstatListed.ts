@@ -26,22 +26,26 @@ export async function lstatListed(paths: readonly string[], signal?: AbortSignal
   const confirmed = new Map<string, fs.Stats>();
   const dirs = [...byDir];
   for (let i = 0; i < dirs.length && !signal?.aborted; i += PARALLEL_DIRS) {
-    await Promise.all(dirs.slice(i, i + PARALLEL_DIRS).map(async ([dir, names]) => {
-      let pinned: PinnedDir;
-      try {
-        pinned = await PinnedDir.open(dir);
-      } catch {
-        return; // gone, unreadable, or not what was walked: none of its entries is shown
-      }
-      try {
-        await Promise.all(names.map(async (name) => {
-          const stats = await pinned.lstat(name).catch(() => undefined);
-          if (stats) confirmed.set(pinned.entry(name), stats);
-        }));
-      } finally {
-        await pinned.close();
-      }
-    }));
+    await Promise.all(
+      dirs.slice(i, i + PARALLEL_DIRS).map(async ([dir, names]) => {
+        let pinned: PinnedDir;
+        try {
+          pinned = await PinnedDir.open(dir);
+        } catch {
+          return; // gone, unreadable, or not what was walked: none of its entries is shown
+        }
+        try {
+          await Promise.all(
+            names.map(async (name) => {
+              const stats = await pinned.lstat(name).catch(() => undefined);
+              if (stats) confirmed.set(pinned.entry(name), stats);
+            }),
+          );
+        } finally {
+          await pinned.close();
+        }
+      }),
+    );
   }
   return confirmed;
 }

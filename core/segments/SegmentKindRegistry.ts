@@ -17,11 +17,17 @@ export class SegmentKindRegistry {
     const existing = this.#kinds.get(kind.kind);
     if (existing?.kind === kind) return; // the same declaration, shared by two plugins
     if (existing) {
-      throw new YoiError('YOI_ERR_SEGMENT_KIND', `plugin ${plugin} declares segment kind ${kind.kind}, which plugin ${existing.plugin} already declares`);
+      throw new YoiError(
+        'YOI_ERR_SEGMENT_KIND',
+        `plugin ${plugin} declares segment kind ${kind.kind}, which plugin ${existing.plugin} already declares`,
+      );
     }
     const clash = kind.sigil && [...this.#kinds.values()].find((k) => k.kind.sigil === kind.sigil);
     if (clash) {
-      throw new YoiError('YOI_ERR_SEGMENT_KIND', `plugin ${plugin}: sigil ${kind.sigil} of segment kind ${kind.kind} is already used by ${clash.kind.kind} (plugin ${clash.plugin})`);
+      throw new YoiError(
+        'YOI_ERR_SEGMENT_KIND',
+        `plugin ${plugin}: sigil ${kind.sigil} of segment kind ${kind.kind} is already used by ${clash.kind.kind} (plugin ${clash.plugin})`,
+      );
     }
     this.#kinds.set(kind.kind, { kind, plugin });
   }

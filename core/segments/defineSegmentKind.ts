@@ -20,9 +20,14 @@ export interface SegmentKindDefinition<K extends string, S extends z.ZodType> {
 }
 
 /** A declared segment kind; `SegmentOf<typeof Kind>` is the typed segment its resolvers get. */
-export interface SegmentKind<K extends string = string, S extends z.ZodType = z.ZodType> extends SegmentKindDefinition<K, S> {
+export interface SegmentKind<K extends string = string, S extends z.ZodType = z.ZodType> extends SegmentKindDefinition<
+  K,
+  S
+> {
   /** Validates a segment object; the result carries `kind`. */
-  parse(raw: Readonly<Record<string, unknown>>): { ok: true; segment: SegmentOf<SegmentKind<K, S>> } | { ok: false; error: z.ZodError };
+  parse(
+    raw: Readonly<Record<string, unknown>>,
+  ): { ok: true; segment: SegmentOf<SegmentKind<K, S>> } | { ok: false; error: z.ZodError };
 }
 
 /** The segment a resolver of `Kind` receives: `{ kind, ...fields }`. */
@@ -36,15 +41,22 @@ const FIELD = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
  * Register it in a plugin with `api.segmentKind(Kind)`, which also gives typed `resolve()` and
  * `complete()` taps. Exported from `yoi`.
  */
-export function defineSegmentKind<K extends string, S extends z.ZodType>(definition: SegmentKindDefinition<K, S>): SegmentKind<K, S> {
+export function defineSegmentKind<K extends string, S extends z.ZodType>(
+  definition: SegmentKindDefinition<K, S>,
+): SegmentKind<K, S> {
   const { kind, schema, sigil, field, description } = definition;
   const bad = (why: string) => new YoiError('YOI_ERR_SEGMENT_KIND', `segment kind ${JSON.stringify(kind)}: ${why}`);
-  if (typeof kind !== 'string' || !KIND.test(kind)) throw bad('the kind must be lower-case letters, digits and "_", starting with a letter');
+  if (typeof kind !== 'string' || !KIND.test(kind))
+    throw bad('the kind must be lower-case letters, digits and "_", starting with a letter');
   if (typeof schema?.safeParse !== 'function') throw bad('`schema` must be a zod schema');
-  if (sigil !== undefined && (typeof sigil !== 'string' || [...sigil].length !== 1 || /[\p{L}\p{N}\s\\`]/u.test(sigil))) {
+  if (
+    sigil !== undefined &&
+    (typeof sigil !== 'string' || [...sigil].length !== 1 || /[\p{L}\p{N}\s\\`]/u.test(sigil))
+  ) {
     throw bad('the sigil must be one character that is not a letter, digit, space, backslash or backtick');
   }
-  if (field !== undefined && (typeof field !== 'string' || !FIELD.test(field) || field === 'kind')) throw bad('`field` must be an identifier other than "kind"');
+  if (field !== undefined && (typeof field !== 'string' || !FIELD.test(field) || field === 'kind'))
+    throw bad('`field` must be an identifier other than "kind"');
   return Object.freeze({
     kind,
     schema,

@@ -259,7 +259,8 @@ export class Connection {
   }
 }
 
-const count = (from: number | undefined, to: number | undefined) => (from === undefined || to === undefined ? 1 : to - from + 1);
+const count = (from: number | undefined, to: number | undefined) =>
+  from === undefined || to === undefined ? 1 : to - from + 1;
 
 /** Extends the lag marker at the end of `queue` when the lost range follows it, else adds one. */
 function addLost(queue: (QueuedLine | LagMarker)[], from = 0, to = from): void {

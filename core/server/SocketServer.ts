@@ -85,13 +85,15 @@ export class SocketServer {
         }
         return this.opts.onMethod(c, decoded.value);
       },
-      onLineError: (c, err) => bus.reply(c, badLine(err.kind === 'input_budget' ? err.message : `invalid method: ${err.message}`)),
+      onLineError: (c, err) =>
+        bus.reply(c, badLine(err.kind === 'input_budget' ? err.message : `invalid method: ${err.message}`)),
       onClose: (c) => bus.detach(c),
       renderLag: (c, from, to, count) => {
         const lagged: Event = { event: 'lagged', data: { from_seq: from, to_seq: to } };
         if (c.version === 2) return Buffer.from(`${encodeEvent(lagged)}\n`);
         const [alert] = downgradeToV1(lagged);
-        if (alert.event === 'alert') alert.data.message = `${count} event(s) were not delivered because this client read too slowly; send get_history to resync`;
+        if (alert.event === 'alert')
+          alert.data.message = `${count} event(s) were not delivered because this client read too slowly; send get_history to resync`;
         return Buffer.from(`${encodeEvent(alert)}\n`);
       },
     });
@@ -100,7 +102,11 @@ export class SocketServer {
 }
 
 function badLine(message: string, requestId?: string): Event {
-  return { event: 'error', data: { code: 'invalid_request', message }, ...(requestId ? { request_id: requestId } : {}) };
+  return {
+    event: 'error',
+    data: { code: 'invalid_request', message },
+    ...(requestId ? { request_id: requestId } : {}),
+  };
 }
 
 /** Best effort: echo the request_id of a line that parsed as JSON but was not a valid method. */

@@ -13,8 +13,15 @@ const NEWLINE = Buffer.from('\n');
  */
 type FrameBuilder = { frame(data: Buffer, options: FrameOptions): Buffer[] };
 let sender: FrameBuilder | undefined;
-const Sender = (): FrameBuilder => (sender ??= (createRequire(import.meta.url)('ws') as { Sender: FrameBuilder }).Sender);
-interface FrameOptions { fin: boolean; opcode: number; mask: boolean; readOnly: boolean; rsv1: boolean }
+const Sender = (): FrameBuilder =>
+  (sender ??= (createRequire(import.meta.url)('ws') as { Sender: FrameBuilder }).Sender);
+interface FrameOptions {
+  fin: boolean;
+  opcode: number;
+  mask: boolean;
+  readOnly: boolean;
+  rsv1: boolean;
+}
 const TEXT: FrameOptions = { fin: true, opcode: 1, mask: false, readOnly: true, rsv1: false };
 
 /**

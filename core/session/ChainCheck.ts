@@ -80,7 +80,8 @@ export class ChainCheck {
       // the first hashed line of a tail: what it follows was not read
     } else if (!this.started || (this.unchainedStart && first)) {
       this.started = true;
-      if (parsed.prev !== null) this.breakAt(lineNo, 'it follows a line that is not in the log (lines before it were removed)');
+      if (parsed.prev !== null)
+        this.breakAt(lineNo, 'it follows a line that is not in the log (lines before it were removed)');
     } else if (!sameHash(parsed.prev, this.head)) {
       this.breakAt(
         lineNo,
@@ -94,7 +95,12 @@ export class ChainCheck {
 
   report(): ChainReport {
     const status: ChainStatus = this.firstBreak ? 'broken' : this.unchainedStart ? 'unchained' : 'intact';
-    return { status, ...(this.firstBreak ? { break: this.firstBreak } : {}), hashed: this.hashedCount, head: this.head };
+    return {
+      status,
+      ...(this.firstBreak ? { break: this.firstBreak } : {}),
+      hashed: this.hashedCount,
+      head: this.head,
+    };
   }
 
   private follow(hash: Buffer): void {
@@ -116,7 +122,12 @@ function sameHash(a: Buffer | null, b: Buffer | null): boolean {
 /** One line for a chain report: `intact (12 lines)`, `broken at line 7: …`, `unchained (…)`. */
 export function describeChain(report: Pick<ChainReport, 'status' | 'break'>): string {
   const from = report.break?.fromEnd ?? 1;
-  const at = report.break?.line !== undefined ? `at line ${report.break.line}` : from === 1 ? 'at the last line' : `at line ${from} from the end`;
+  const at =
+    report.break?.line !== undefined
+      ? `at line ${report.break.line}`
+      : from === 1
+        ? 'at the last line'
+        : `at line ${from} from the end`;
   if (report.status === 'broken' && report.break) return `broken ${at}: ${report.break.reason}`;
   if (report.status === 'unchained') return 'unchained (written before session logs were hash-chained)';
   return 'intact';

@@ -97,7 +97,8 @@ export class SessionLog {
     try {
       const st = fs.fstatSync(fd);
       if (!st.isFile()) throw new Error(`${file} is not a regular file`);
-      if (tail.identity && (st.dev !== tail.identity.dev || st.ino !== tail.identity.ino)) throw new Error(`${file} was replaced while it was being opened`);
+      if (tail.identity && (st.dev !== tail.identity.dev || st.ino !== tail.identity.ino))
+        throw new Error(`${file} was replaced while it was being opened`);
       if ((st.mode & 0o077) !== 0) fs.fchmodSync(fd, 0o600); // a log from before logs were private
       log.fd = fd;
       log.dirty = !opts.synced;
@@ -160,7 +161,9 @@ export class SessionLog {
       if (written > 0) this.dirty = true;
       const failure = storageFailure(e);
       if (failure === undefined) throw e;
-      this.stalled(`the session log ${this.file} cannot be written (${failure}): ${this.unwritten.length} bytes wait in memory and are retried every ${RETRY_MS / 1000} s; free some space`);
+      this.stalled(
+        `the session log ${this.file} cannot be written (${failure}): ${this.unwritten.length} bytes wait in memory and are retried every ${RETRY_MS / 1000} s; free some space`,
+      );
       return;
     }
     this.dirty = true;
@@ -231,12 +234,19 @@ export class SessionLog {
         this.fd = undefined;
       }
     }
-    if (lost > 0) throw new Error(`${lost} bytes of the session log ${this.file} could not be written (${this.writeFailure ?? 'write failed'})`);
+    if (lost > 0)
+      throw new Error(
+        `${lost} bytes of the session log ${this.file} could not be written (${this.writeFailure ?? 'write failed'})`,
+      );
   }
 }
 
 /** One entry as its line (with the newline), after `prev`, and the history length after it. */
-function encode(entry: SessionEntry, prev: Buffer | null, historyLength: number): { text: string; hash: Buffer; historyLength: number } {
+function encode(
+  entry: SessionEntry,
+  prev: Buffer | null,
+  historyLength: number,
+): { text: string; hash: Buffer; historyLength: number } {
   let json: string;
   try {
     json = JSON.stringify(entry);

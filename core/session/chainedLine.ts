@@ -18,7 +18,10 @@ const ENTRY_AT_HASH = HASH_OPEN.length + 64 + PREV_OPEN.length + 66 + 1;
 
 /** SHA-256 of an entry after `prev` (a raw 32-byte digest, or null for a chain's first line). */
 export function entryHash(prev: Buffer | null, entry: string | Buffer): Buffer {
-  return createHash('sha256').update(prev ?? ZERO).update(entry).digest();
+  return createHash('sha256')
+    .update(prev ?? ZERO)
+    .update(entry)
+    .digest();
 }
 
 const OPEN_BRACE = Buffer.from('{');
@@ -50,7 +53,10 @@ export function parseChainedLine(line: Buffer): ParsedChainedLine | undefined {
   let prev: Buffer | null = null;
   let entryAt = ENTRY_AT_NULL;
   if (!startsWith(line, NULL_PREV, prevAt)) {
-    const p = line[prevAt] === 0x22 && line[prevAt + 65] === 0x22 && line[prevAt + 66] === 0x2c ? hex(line, prevAt + 1) : undefined;
+    const p =
+      line[prevAt] === 0x22 && line[prevAt + 65] === 0x22 && line[prevAt + 66] === 0x2c
+        ? hex(line, prevAt + 1)
+        : undefined;
     if (!p || line.length <= ENTRY_AT_HASH) return undefined;
     prev = p;
     entryAt = ENTRY_AT_HASH;
@@ -61,7 +67,11 @@ export function parseChainedLine(line: Buffer): ParsedChainedLine | undefined {
 /** True when the line's hash is the hash of its own entry after its own `prev_hash`. */
 export function lineHashMatches(parsed: ParsedChainedLine): boolean {
   // Hashed in pieces: a long line is never copied to be checked.
-  const digest = createHash('sha256').update(parsed.prev ?? ZERO).update(OPEN_BRACE).update(parsed.body).digest();
+  const digest = createHash('sha256')
+    .update(parsed.prev ?? ZERO)
+    .update(OPEN_BRACE)
+    .update(parsed.body)
+    .digest();
   return digest.equals(parsed.hash);
 }
 

@@ -13,11 +13,15 @@ import { isSessionId, openSessionFile, readWhole, reasonOf } from './sessionFile
  */
 export type CompactionLinkStatus = 'intact' | 'continued' | 'altered' | 'missing' | 'unreadable' | 'unrecorded';
 
-export function checkCompactionLink(dir: string, start: SessionEntryOf<'session_start'>): { status: CompactionLinkStatus; detail: string } | undefined {
+export function checkCompactionLink(
+  dir: string,
+  start: SessionEntryOf<'session_start'>,
+): { status: CompactionLinkStatus; detail: string } | undefined {
   const from = start.compacted_from;
   if (!from) return undefined;
   const file = path.join(dir, `${from.session_id}.jsonl`);
-  if (!isSessionId(from.session_id) || !fs.existsSync(file)) return { status: 'missing', detail: `session ${from.session_id} is no longer on disk` };
+  if (!isSessionId(from.session_id) || !fs.existsSync(file))
+    return { status: 'missing', detail: `session ${from.session_id} is no longer on disk` };
   if (!from.at_hash) return { status: 'unrecorded', detail: 'compacted before session logs were hash-chained' };
   let head: string | null;
   let holds: boolean;

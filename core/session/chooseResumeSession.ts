@@ -40,12 +40,22 @@ function given(dir: string, podName: string, ref: string): ResumeChoice {
     throw new YoiError('YOI_ERR_SESSION_UNREADABLE', `cannot resume session ${file}: ${reasonOf(e)}`);
   }
   const id = path.basename(file, '.jsonl');
-  if (state.sessionId !== id) throw new YoiError('YOI_ERR_SESSION_UNREADABLE', `cannot resume session ${file}: it holds session ${state.sessionId}, which is not its name`);
+  if (state.sessionId !== id)
+    throw new YoiError(
+      'YOI_ERR_SESSION_UNREADABLE',
+      `cannot resume session ${file}: it holds session ${state.sessionId}, which is not its name`,
+    );
   const owner = state.start.pod_name;
   if (owner !== podName) {
-    throw new YoiError('YOI_ERR_SESSION_OTHER_POD', `session ${id} belongs to pod ${owner}, not ${podName} (start it with --name ${owner})`);
+    throw new YoiError(
+      'YOI_ERR_SESSION_OTHER_POD',
+      `session ${id} belongs to pod ${owner}, not ${podName} (start it with --name ${owner})`,
+    );
   }
-  const warnings = state.chain.status === 'broken' ? [`session ${id}'s hash chain is ${describeChain(state.chain)}; the log was changed after yoi wrote it`] : [];
+  const warnings =
+    state.chain.status === 'broken'
+      ? [`session ${id}'s hash chain is ${describeChain(state.chain)}; the log was changed after yoi wrote it`]
+      : [];
   const notes = state.chain.status === 'unchained' ? [`session ${id} is ${describeChain(state.chain)}`] : [];
   return { state, warnings, notes };
 }
@@ -59,7 +69,9 @@ function newestOwn(dir: string, podName: string): ResumeChoice {
   for (const s of mine) {
     if (s.items === 0) continue; // started, never used: nothing to resume
     if (s.chain === 'unchained' && chained) {
-      notes.push(`skipped ${s.file}: it has no hash chain while pod ${podName}'s sessions do, so yoi did not write it (resume it by its id if you trust it)`);
+      notes.push(
+        `skipped ${s.file}: it has no hash chain while pod ${podName}'s sessions do, so yoi did not write it (resume it by its id if you trust it)`,
+      );
       continue;
     }
     let state: SessionState;
@@ -84,6 +96,7 @@ function newestOwn(dir: string, podName: string): ResumeChoice {
     const why = notes.length > 0 ? ` (${notes.length} skipped; ${notes[0]})` : '';
     throw new YoiError('YOI_ERR_SESSION_NOT_FOUND', `no session to resume for pod ${podName} in ${dir}${why}`);
   }
-  const info = chosen.chain.status === 'unchained' ? [`session ${chosen.sessionId} is ${describeChain(chosen.chain)}`] : [];
+  const info =
+    chosen.chain.status === 'unchained' ? [`session ${chosen.sessionId} is ${describeChain(chosen.chain)}`] : [];
   return { state: chosen, warnings: notes, notes: info };
 }

@@ -22,7 +22,10 @@ export interface SessionListing {
  * filled in from the sessions compacted from each. `live`: ids of sessions a running pod has
  * open.
  */
-export function listSessionSummaries(dir: string, opts: { verify?: boolean; live?: ReadonlySet<string> } = {}): SessionListing {
+export function listSessionSummaries(
+  dir: string,
+  opts: { verify?: boolean; live?: ReadonlySet<string> } = {},
+): SessionListing {
   const sessions: SessionSummary[] = [];
   const unreadable: UnreadableSession[] = [];
   for (const file of listSessions(dir)) {
@@ -42,9 +45,22 @@ export function listSessionSummaries(dir: string, opts: { verify?: boolean; live
 }
 
 /** A file's summary with what only the directory tells, in the order `yoi sessions --json` prints. */
-export function withListingFields(s: Omit<SessionSummary, 'compacted_to' | 'live'>, live?: ReadonlySet<string>): SessionSummary {
+export function withListingFields(
+  s: Omit<SessionSummary, 'compacted_to' | 'live'>,
+  live?: ReadonlySet<string>,
+): SessionSummary {
   const { id, pod, started, last_activity, items, compacted_from, ...rest } = s;
-  return { id, pod, started, last_activity, items, compacted_from, compacted_to: null, live: live?.has(id) ?? false, ...rest };
+  return {
+    id,
+    pod,
+    started,
+    last_activity,
+    items,
+    compacted_from,
+    compacted_to: null,
+    live: live?.has(id) ?? false,
+    ...rest,
+  };
 }
 
 /**
@@ -52,11 +68,18 @@ export function withListingFields(s: Omit<SessionSummary, 'compacted_to' | 'live
  * line errors: no such session, or a prefix several sessions share.
  */
 export function findSessionFile(dir: string, ref: string): string {
-  if (!isSessionId(ref)) throw new YoiError('YOI_ERR_SESSION_NOT_FOUND', `no session ${JSON.stringify(ref)} in ${dir} (session ids are letters, digits and dashes)`);
+  if (!isSessionId(ref))
+    throw new YoiError(
+      'YOI_ERR_SESSION_NOT_FOUND',
+      `no session ${JSON.stringify(ref)} in ${dir} (session ids are letters, digits and dashes)`,
+    );
   const exact = path.join(dir, `${ref}.jsonl`);
   if (fs.existsSync(exact)) return exact;
   const matches = listSessions(dir).filter((f) => path.basename(f).startsWith(ref));
   if (matches.length === 1) return matches[0];
   if (matches.length === 0) throw new YoiError('YOI_ERR_SESSION_NOT_FOUND', `no session ${ref} in ${dir}`);
-  throw new YoiError('YOI_ERR_SESSION_AMBIGUOUS', `session id ${ref} matches ${matches.length} sessions; give more of it`);
+  throw new YoiError(
+    'YOI_ERR_SESSION_AMBIGUOUS',
+    `session id ${ref} matches ${matches.length} sessions; give more of it`,
+  );
 }

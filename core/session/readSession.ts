@@ -85,7 +85,9 @@ export function replaySession(file: string, buf: Buffer, identity: SessionLogTai
   let nextTurn = 0;
   let open = false;
   const plugins = new Map<string, unknown[]>();
-  const applied: Record<string, string[]> = Object.fromEntries(Object.entries(start.reports?.applied ?? {}).map(([k, v]) => [k, [...v]]));
+  const applied: Record<string, string[]> = Object.fromEntries(
+    Object.entries(start.reports?.applied ?? {}).map(([k, v]) => [k, [...v]]),
+  );
   let pending: ReportsSnapshot['pending'] = [...(start.reports?.pending ?? [])];
   for (const e of entries.slice(1)) {
     switch (e.type) {
@@ -123,8 +125,20 @@ export function replaySession(file: string, buf: Buffer, identity: SessionLogTai
   }
   const report = chain.report();
   return {
-    sessionId: start.session_id, file, start, history, userInputs, nextTurn, interrupted: open, plugins, reports: { applied, pending },
-    skippedLines: skipped, invalidUtf8Lines: invalidUtf8, chain: report, lastActivity: entries[entries.length - 1].ts, bytes: buf.length,
+    sessionId: start.session_id,
+    file,
+    start,
+    history,
+    userInputs,
+    nextTurn,
+    interrupted: open,
+    plugins,
+    reports: { applied, pending },
+    skippedLines: skipped,
+    invalidUtf8Lines: invalidUtf8,
+    chain: report,
+    lastActivity: entries[entries.length - 1].ts,
+    bytes: buf.length,
     tail: { head: report.head, historyLength: history.length, ...(identity ? { identity } : {}) },
   };
 }

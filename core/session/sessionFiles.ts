@@ -23,7 +23,10 @@ export function ensureSessionDir(dir: string): void {
   const st = fs.statSync(dir);
   if (!st.isDirectory()) throw new YoiError('YOI_ERR_SESSION_DIR', `the session directory ${dir} is not a directory`);
   if (ownUid !== undefined && st.uid !== ownUid) {
-    throw new YoiError('YOI_ERR_SESSION_DIR', `the session directory ${dir} belongs to another user (uid ${st.uid}); set sessions.dir to a directory of yours`);
+    throw new YoiError(
+      'YOI_ERR_SESSION_DIR',
+      `the session directory ${dir} belongs to another user (uid ${st.uid}); set sessions.dir to a directory of yours`,
+    );
   }
   if ((st.mode & 0o777) !== 0o700) fs.chmodSync(dir, 0o700);
 }

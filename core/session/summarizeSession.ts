@@ -26,7 +26,9 @@ export const SessionSummarySchema = z.object({
   chain: z.enum(['intact', 'broken', 'unchained']),
   /** `all`: every line was checked; `ends`: the first line and the last 16 KiB (a large log). */
   chain_checked: z.enum(['all', 'ends']),
-  chain_break: z.object({ line: z.number().int().optional(), from_end: z.number().int().optional(), reason: z.string() }).optional(),
+  chain_break: z
+    .object({ line: z.number().int().optional(), from_end: z.number().int().optional(), reason: z.string() })
+    .optional(),
   /** Unreadable lines skipped (known when every line was read). */
   skipped_lines: z.number().int().nonnegative().optional(),
   invalid_utf8_lines: z.number().int().nonnegative().optional(),
@@ -50,7 +52,10 @@ const MAX_END_LINE = 16 * 1024 * 1024;
  * history size. The hash chain is checked over what was read (`chain_checked`). Throws an
  * `Error` with one line when the file is not a readable session log of this user.
  */
-export function summarizeSession(file: string, opts: { verify?: boolean } = {}): Omit<SessionSummary, 'compacted_to' | 'live'> {
+export function summarizeSession(
+  file: string,
+  opts: { verify?: boolean } = {},
+): Omit<SessionSummary, 'compacted_to' | 'live'> {
   const opened = openSessionFile(file);
   try {
     const base = { file, bytes: opened.size };
@@ -67,10 +72,14 @@ export function summarizeSession(file: string, opts: { verify?: boolean } = {}):
     const end = lastLines(opened.fd, opened.size, head.length + 1, headReport.status === 'unchained');
     const broken = headReport.status === 'broken' ? headReport : end.chain.status === 'broken' ? end.chain : undefined;
     return {
-      id: start.session_id, pod: start.pod_name, started: start.ts,
-      last_activity: end.last?.ts ?? opened.mtimeMs, items: end.last?.history_len ?? null,
+      id: start.session_id,
+      pod: start.pod_name,
+      started: start.ts,
+      last_activity: end.last?.ts ?? opened.mtimeMs,
+      items: end.last?.history_len ?? null,
       compacted_from: start.compacted_from?.session_id ?? null,
-      ...chainFields(broken ?? headReport, 'ends'), ...base,
+      ...chainFields(broken ?? headReport, 'ends'),
+      ...base,
     };
   } finally {
     fs.closeSync(opened.fd);
@@ -81,24 +90,41 @@ export function summarizeSession(file: string, opts: { verify?: boolean } = {}):
 export function summaryOfState(state: SessionState): Omit<SessionSummary, 'compacted_to' | 'live'> {
   checkName(state.file, state.start.session_id);
   return {
-    id: state.sessionId, pod: state.start.pod_name, started: state.start.ts, last_activity: state.lastActivity,
-    items: state.history.length, compacted_from: state.start.compacted_from?.session_id ?? null,
-    ...chainFields(state.chain, 'all'), skipped_lines: state.skippedLines, invalid_utf8_lines: state.invalidUtf8Lines,
-    file: state.file, bytes: state.bytes,
+    id: state.sessionId,
+    pod: state.start.pod_name,
+    started: state.start.ts,
+    last_activity: state.lastActivity,
+    items: state.history.length,
+    compacted_from: state.start.compacted_from?.session_id ?? null,
+    ...chainFields(state.chain, 'all'),
+    skipped_lines: state.skippedLines,
+    invalid_utf8_lines: state.invalidUtf8Lines,
+    file: state.file,
+    bytes: state.bytes,
   };
 }
 
 function chainFields(report: Pick<ChainReport, 'status' | 'break'>, checked: 'all' | 'ends') {
   const b = report.break;
   return {
-    chain: report.status, chain_checked: checked,
-    ...(report.status === 'broken' && b ? { chain_break: { ...(b.line !== undefined ? { line: b.line } : {}), ...(b.fromEnd !== undefined ? { from_end: b.fromEnd } : {}), reason: b.reason } } : {}),
+    chain: report.status,
+    chain_checked: checked,
+    ...(report.status === 'broken' && b
+      ? {
+          chain_break: {
+            ...(b.line !== undefined ? { line: b.line } : {}),
+            ...(b.fromEnd !== undefined ? { from_end: b.fromEnd } : {}),
+            reason: b.reason,
+          },
+        }
+      : {}),
   };
 }
 
 /** A file that is not named after the session it holds was copied or renamed: not this session. */
 function checkName(file: string, sessionId: string): void {
-  if (path.basename(file) !== `${sessionId}.jsonl`) throw new Error(`it holds session ${sessionId}, which is not its name`);
+  if (path.basename(file) !== `${sessionId}.jsonl`)
+    throw new Error(`it holds session ${sessionId}, which is not its name`);
 }
 
 /** The first line, read in growing pieces (bounded). */
@@ -120,7 +146,12 @@ function firstLine(fd: number, size: number): Buffer {
  * told apart cheaply (a listing reads many logs): an object with a string `type` and a numeric
  * `ts`, by `JSON.parse`, is an entry here; only the last one is read with the schema.
  */
-function lastLines(fd: number, size: number, from: number, unchainedStart: boolean): { chain: ChainReport; last?: { ts: number; history_len?: number } } {
+function lastLines(
+  fd: number,
+  size: number,
+  from: number,
+  unchainedStart: boolean,
+): { chain: ChainReport; last?: { ts: number; history_len?: number } } {
   const lines: { line: Buffer; torn: boolean }[] = [];
   eachLine(tailWindow(fd, size, from), (_no, line, torn) => lines.push({ line, torn }));
   const chain = new ChainCheck({ unchainedStart });
@@ -133,7 +164,9 @@ function lastLines(fd: number, size: number, from: number, unchainedStart: boole
     if (value !== undefined && !torn) last = value;
   });
   const meta = last === undefined ? undefined : SessionLineMetaSchema.safeParse(last);
-  const found = meta?.success ? { ts: meta.data.ts, ...(meta.data.history_len !== undefined ? { history_len: meta.data.history_len } : {}) } : undefined;
+  const found = meta?.success
+    ? { ts: meta.data.ts, ...(meta.data.history_len !== undefined ? { history_len: meta.data.history_len } : {}) }
+    : undefined;
   return { chain: chain.report(), ...(found ? { last: found } : {}) };
 }
 

@@ -28,6 +28,9 @@ const STORAGE_ERRORS = new Set(['ENOSPC', 'EDQUOT', 'EFBIG', 'EIO', 'EAGAIN', 'E
 export function storageFailure(e: unknown): string | undefined {
   const code = (e as NodeJS.ErrnoException).code;
   if (code === undefined || !STORAGE_ERRORS.has(code)) return undefined;
-  const message = (e as Error).message.split('\n')[0].replace(/^[A-Z]+: /, '').replace(/, write$/, '');
+  const message = (e as Error).message
+    .split('\n')[0]
+    .replace(/^[A-Z]+: /, '')
+    .replace(/, write$/, '');
   return `${code}: ${message}`;
 }

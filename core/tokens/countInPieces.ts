@@ -31,7 +31,7 @@ export const SYNC_LIMITS: CountLimits = { exactChars: 1024, sampleChars: 1024, w
 export function* countPlan(text: string, limits: CountLimits): Generator<string, number> {
   const piece = limits.pieceChars ?? MAX_PIECE_CHARS;
   if (text.length <= limits.exactChars) {
-    for (let start = 0; start < text.length; ) {
+    for (let start = 0; start < text.length;) {
       const end = pieceEnd(text, start, piece);
       yield text.slice(start, end);
       start = end;
@@ -69,7 +69,12 @@ export function countInPieces(text: string, count: PieceCounter, limits: CountLi
  * Tokens of `text` counted under `limits`, awaiting `pause()` after every piece: the caller's
  * pause yields to the event loop once its time slice is used (see TimeSlice), and throws to stop.
  */
-export async function countInPiecesAsync(text: string, count: PieceCounter, pause: () => Promise<void> | undefined, limits: CountLimits = FULL_LIMITS): Promise<number> {
+export async function countInPiecesAsync(
+  text: string,
+  count: PieceCounter,
+  pause: () => Promise<void> | undefined,
+  limits: CountLimits = FULL_LIMITS,
+): Promise<number> {
   const plan = countPlan(text, limits);
   let n = 0;
   for (let step = plan.next(); ; step = plan.next()) {

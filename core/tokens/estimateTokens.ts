@@ -59,7 +59,10 @@ let syncBudget = SYNC_BUDGET_CHARS;
 function syncCount(text: string): { n: number; full: boolean } {
   if (text === '') return { n: 0, full: true };
   if (!count) return { n: rough(text), full: true };
-  const cost = Math.min(text.length, text.length <= SYNC_LIMITS.exactChars ? SYNC_LIMITS.exactChars : SYNC_LIMITS.sampleChars);
+  const cost = Math.min(
+    text.length,
+    text.length <= SYNC_LIMITS.exactChars ? SYNC_LIMITS.exactChars : SYNC_LIMITS.sampleChars,
+  );
   if (cost > syncBudget) return { n: rough(text), full: false };
   syncBudget -= cost;
   return { n: countInPieces(text, count, SYNC_LIMITS), full: text.length <= SYNC_LIMITS.exactChars };
@@ -140,7 +143,8 @@ function systemTokens(text: string): number {
 }
 
 async function systemAsync(text: string, slice: TimeSlice): Promise<number> {
-  if (lastSystem?.text === text && lastSystem.exact === (count !== undefined) && lastSystem.full) return lastSystem.tokens;
+  if (lastSystem?.text === text && lastSystem.exact === (count !== undefined) && lastSystem.full)
+    return lastSystem.tokens;
   const tokens = await textAsync(text, slice);
   lastSystem = { text, tokens, full: true, exact: count !== undefined };
   return tokens;
@@ -159,7 +163,11 @@ export function estimateItemsTokens(items: readonly HistoryItem[], system = ''):
  * it for more than a few milliseconds, whatever the input); rejects once `signal` aborts.
  * Every item counted is cached, so synchronous counts of the same items are exact afterwards.
  */
-export async function countItemsTokens(items: readonly HistoryItem[], system = '', signal?: AbortSignal): Promise<number> {
+export async function countItemsTokens(
+  items: readonly HistoryItem[],
+  system = '',
+  signal?: AbortSignal,
+): Promise<number> {
   const slice = new TimeSlice(signal);
   const n = await systemAsync(system, slice);
   if (items.length === 0) return n;
@@ -179,7 +187,8 @@ export async function countItemsTokens(items: readonly HistoryItem[], system = '
     const cached = cache.get(items[i]);
     sum += cached?.full ? cached.n : await itemAsync(items[i], slice);
   }
-  if ((count !== undefined) === exact) countedLists.set(items[0], { last: items[items.length - 1], length: items.length, tokens: sum, exact });
+  if ((count !== undefined) === exact)
+    countedLists.set(items[0], { last: items[items.length - 1], length: items.length, tokens: sum, exact });
   return n + sum;
 }
 
@@ -193,7 +202,13 @@ function itemsTokens(items: readonly HistoryItem[]): number {
   let start = 0;
   let n = 0;
   const prev = lastList;
-  if (prev && prev.exact === (count !== undefined) && items.length >= prev.length && items[0] === prev.first && items[prev.length - 1] === prev.last) {
+  if (
+    prev &&
+    prev.exact === (count !== undefined) &&
+    items.length >= prev.length &&
+    items[0] === prev.first &&
+    items[prev.length - 1] === prev.last
+  ) {
     start = prev.length;
     n = prev.tokens;
   }
@@ -203,6 +218,13 @@ function itemsTokens(items: readonly HistoryItem[]): number {
     full &&= cache.get(items[i])?.full === true;
   }
   // Only complete counts are a base to continue from: a provisional one is redone later.
-  if (items.length > 0 && full) lastList = { first: items[0], last: items[items.length - 1], length: items.length, tokens: n, exact: count !== undefined };
+  if (items.length > 0 && full)
+    lastList = {
+      first: items[0],
+      last: items[items.length - 1],
+      length: items.length,
+      tokens: n,
+      exact: count !== undefined,
+    };
   return n;
 }

@@ -18,7 +18,8 @@ export async function refusalsAsResults(body: () => Promise<ToolOutput>): Promis
   try {
     return await body();
   } catch (e) {
-    if (e instanceof ToolRefusal || (isYoiError(e) && e.code === 'YOI_ERR_PATH_CHANGED')) return { summary: e.message, is_error: true };
+    if (e instanceof ToolRefusal || (isYoiError(e) && e.code === 'YOI_ERR_PATH_CHANGED'))
+      return { summary: e.message, is_error: true };
     throw e;
   }
 }

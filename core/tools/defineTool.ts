@@ -20,7 +20,9 @@ export interface ToolDefinition<S extends z.ZodType> {
 export function defineTool<S extends z.ZodType>(definition: ToolDefinition<S>): Tool<z.output<S>> {
   const { name, description, input, execute } = definition;
   return Object.freeze({
-    name, description, input: input as unknown as z.ZodType<z.output<S>>,
+    name,
+    description,
+    input: input as unknown as z.ZodType<z.output<S>>,
     execute: (value: z.output<S>, ctx: ToolContext) => refusalsAsResults(() => execute(value, ctx)),
   });
 }

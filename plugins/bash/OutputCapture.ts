@@ -69,7 +69,8 @@ export class OutputCapture {
     while (tailStart < tail.length && isContinuation(tail[tailStart])) tailStart++;
     const kept = headEnd + (tail.length - tailStart);
     const dropped = this.#total - kept;
-    const text = head.subarray(0, headEnd).toString('utf8') + cutMarker(dropped) + tail.subarray(tailStart).toString('utf8');
+    const text =
+      head.subarray(0, headEnd).toString('utf8') + cutMarker(dropped) + tail.subarray(tailStart).toString('utf8');
     return { text, totalBytes: this.#total, droppedBytes: dropped };
   }
 }

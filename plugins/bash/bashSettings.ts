@@ -46,7 +46,9 @@ const DEFAULT_OUTPUT_BYTES = 16 * 1024;
  * `limits.toolOutputBytes`, so the pod never cuts Bash's output a second time (head only).
  */
 export function bashSettings(
-  options: z.output<typeof BashOptionsSchema> | undefined, section: z.output<typeof BashOptionsSchema> | undefined, config: ResolvedConfig | undefined,
+  options: z.output<typeof BashOptionsSchema> | undefined,
+  section: z.output<typeof BashOptionsSchema> | undefined,
+  config: ResolvedConfig | undefined,
 ): BashSettings {
   const fromConfig = Object.fromEntries(Object.entries(section ?? {}).filter(([, v]) => v !== undefined));
   const merged = { ...options, ...fromConfig };

@@ -1,7 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { bashSettings, BashOptionsSchema, DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS, type BashOptions, type BashSettings } from './bashSettings.js';
+import {
+  bashSettings,
+  BashOptionsSchema,
+  DEFAULT_TIMEOUT_MS,
+  MAX_TIMEOUT_MS,
+  type BashOptions,
+  type BashSettings,
+} from './bashSettings.js';
 import { bwrapArgs, shellCommand } from './bwrapArgs.js';
 import { controlPlaneOf } from './controlPlane.js';
 import { formatResult } from './formatResult.js';
@@ -9,7 +16,14 @@ import { planMounts } from './planMounts.js';
 import { probeSandbox } from './probeSandbox.js';
 import { runCommand } from './runCommand.js';
 import { sandboxEnv } from './sandboxEnv.js';
-import { definePlugin, type PodInfo, type PodServices, type Tool, type ToolContext, type ToolOutput } from '../../core/api.js';
+import {
+  definePlugin,
+  type PodInfo,
+  type PodServices,
+  type Tool,
+  type ToolContext,
+  type ToolOutput,
+} from '../../core/api.js';
 
 export const BASH = 'yoi:bash';
 /** Longest command line accepted, in bytes (Linux refuses a single argument over 128 KiB). */
@@ -17,9 +31,18 @@ export const MAX_COMMAND_BYTES = 100_000;
 
 export const BashInputSchema = z.object({
   command: z.string().min(1).describe('The command line, run with `bash -c`.'),
-  timeout_ms: z.int().min(1).optional()
-    .describe(`Time limit in milliseconds (default ${DEFAULT_TIMEOUT_MS}, at most ${MAX_TIMEOUT_MS}); the command and all its processes are killed then.`),
-  cwd: z.string().min(1).optional().describe('Working directory, absolute or relative to the pod\'s (default: the pod\'s working directory).'),
+  timeout_ms: z
+    .int()
+    .min(1)
+    .optional()
+    .describe(
+      `Time limit in milliseconds (default ${DEFAULT_TIMEOUT_MS}, at most ${MAX_TIMEOUT_MS}); the command and all its processes are killed then.`,
+    ),
+  cwd: z
+    .string()
+    .min(1)
+    .optional()
+    .describe("Working directory, absolute or relative to the pod's (default: the pod's working directory)."),
 });
 export type BashInput = z.infer<typeof BashInputSchema>;
 
@@ -46,7 +69,9 @@ export const bashTool = definePlugin({
   options: BashOptionsSchema.optional(),
   config: { key: 'bash', schema: BashOptionsSchema.optional() },
   apply(api, options) {
-    api.hooks.tools.for('Bash').tap(BASH, (pod) => createBashTool(pod, bashSettings(options, api.config, pod.services.config)));
+    api.hooks.tools
+      .for('Bash')
+      .tap(BASH, (pod) => createBashTool(pod, bashSettings(options, api.config, pod.services.config)));
   },
 });
 
@@ -60,13 +85,19 @@ declare module '../../core/config/YoiConfigSchema.js' {
 /** The tool for one pod, or `undefined` (with one alert saying why) when it cannot be offered. */
 export function createBashTool(pod: PodInfo, settings: BashSettings): BashTool | undefined {
   if (settings.sandbox === 'off') {
-    pod.services.alert('warn', `${BASH}: Bash runs commands without a sandbox (bash.sandbox: 'off'): they can read and write whatever this user can`);
+    pod.services.alert(
+      'warn',
+      `${BASH}: Bash runs commands without a sandbox (bash.sandbox: 'off'): they can read and write whatever this user can`,
+    );
     offered.set(pod.services, false);
     return makeTool(settings, undefined);
   }
   const probe = probeSandbox(settings.bwrapPath, { network: settings.network }, process.env, pod.services.runtime.base);
   if (!probe.ok) {
-    pod.services.alert('warn', `${BASH}: Bash is not offered: ${probe.reason}; set bash.sandbox: 'off' to run commands without a sandbox`);
+    pod.services.alert(
+      'warn',
+      `${BASH}: Bash is not offered: ${probe.reason}; set bash.sandbox: 'off' to run commands without a sandbox`,
+    );
     return undefined;
   }
   offered.set(pod.services, true);
@@ -75,7 +106,7 @@ export function createBashTool(pod: PodInfo, settings: BashSettings): BashTool |
 
 function makeTool(settings: BashSettings, bwrap: string | undefined): BashTool {
   const where = bwrap
-    ? 'in a sandbox: the filesystem is read-only except the pod\'s write scope, denied paths are unreadable, /tmp is private' +
+    ? "in a sandbox: the filesystem is read-only except the pod's write scope, denied paths are unreadable, /tmp is private" +
       `${settings.network ? '' : ', there is no network'}, and no process outlives the command`
     : 'WITHOUT a sandbox';
   return {
@@ -90,10 +121,18 @@ function makeTool(settings: BashSettings, bwrap: string | undefined): BashTool {
   };
 }
 
-async function runBash(input: BashInput, ctx: ToolContext, settings: BashSettings, bwrap: string | undefined): Promise<ToolOutput> {
+async function runBash(
+  input: BashInput,
+  ctx: ToolContext,
+  settings: BashSettings,
+  bwrap: string | undefined,
+): Promise<ToolOutput> {
   if (input.command.includes('\0')) return refuse('the command contains a NUL byte');
   const bytes = Buffer.byteLength(input.command);
-  if (bytes > MAX_COMMAND_BYTES) return refuse(`the command is too long (${bytes} bytes, at most ${MAX_COMMAND_BYTES}): write a script file and run it`);
+  if (bytes > MAX_COMMAND_BYTES)
+    return refuse(
+      `the command is too long (${bytes} bytes, at most ${MAX_COMMAND_BYTES}): write a script file and run it`,
+    );
   const cwd = workingDir(ctx, input.cwd);
   if (!cwd.ok) return refuse(cwd.reason);
   const timeoutMs = Math.min(input.timeout_ms ?? settings.timeoutMs, settings.maxTimeoutMs);
@@ -102,18 +141,33 @@ async function runBash(input: BashInput, ctx: ToolContext, settings: BashSetting
   let launch: { file: string; args: string[]; dataFds: number };
   if (bwrap) {
     const scope = ctx.services.scope;
-    const plan = planMounts({ allow: scope.allowRules, deny: scope.denyRules, locks: scope.locks, ...controlPlaneOf(ctx) });
+    const plan = planMounts({
+      allow: scope.allowRules,
+      deny: scope.denyRules,
+      locks: scope.locks,
+      ...controlPlaneOf(ctx),
+    });
     const invocation = bwrapArgs(plan, { network: settings.network }, cwd.path, env, argv);
     launch = { file: bwrap, args: invocation.args, dataFds: invocation.dataFds };
   } else {
     launch = { file: argv[0], args: argv.slice(1), dataFds: 0 };
   }
-  const outcome = await runCommand({ ...launch, cwd: cwd.path, env, timeoutMs, signal: ctx.signal, maxOutputBytes: settings.maxOutputBytes });
+  const outcome = await runCommand({
+    ...launch,
+    cwd: cwd.path,
+    env,
+    timeoutMs,
+    signal: ctx.signal,
+    maxOutputBytes: settings.maxOutputBytes,
+  });
   return formatResult(outcome, timeoutMs);
 }
 
 /** The canonical working directory: readable in scope, and a directory. */
-function workingDir(ctx: ToolContext, given: string | undefined): { ok: true; path: string } | { ok: false; reason: string } {
+function workingDir(
+  ctx: ToolContext,
+  given: string | undefined,
+): { ok: true; path: string } | { ok: false; reason: string } {
   if (given?.includes('\0')) return { ok: false, reason: 'the working directory contains a NUL byte' };
   const absolute = path.resolve(ctx.cwd, given ?? '.');
   const check = ctx.services.scope.check(absolute, 'read');

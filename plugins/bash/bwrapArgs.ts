@@ -23,9 +23,15 @@ export interface SandboxFlags {
  */
 export function isolationArgs({ network }: SandboxFlags): string[] {
   return [
-    '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try',
+    '--unshare-pid',
+    '--unshare-ipc',
+    '--unshare-uts',
+    '--unshare-cgroup-try',
     ...(network ? [] : ['--unshare-net']),
-    '--die-with-parent', '--new-session', '--cap-drop', 'ALL',
+    '--die-with-parent',
+    '--new-session',
+    '--cap-drop',
+    'ALL',
   ];
 }
 
@@ -41,8 +47,24 @@ export interface BwrapInvocation {
  * hidden directory is an empty tmpfs and a hidden file an empty file, both mode 0000 (reading
  * them fails with "Permission denied") — then isolation, a clean environment and the cwd.
  */
-export function bwrapArgs(plan: MountPlan, flags: SandboxFlags, cwd: string, env: Readonly<Record<string, string>>, argv: readonly string[]): BwrapInvocation {
-  const args = [plan.root === 'write' ? '--bind' : '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp'];
+export function bwrapArgs(
+  plan: MountPlan,
+  flags: SandboxFlags,
+  cwd: string,
+  env: Readonly<Record<string, string>>,
+  argv: readonly string[],
+): BwrapInvocation {
+  const args = [
+    plan.root === 'write' ? '--bind' : '--ro-bind',
+    '/',
+    '/',
+    '--dev',
+    '/dev',
+    '--proc',
+    '/proc',
+    '--tmpfs',
+    '/tmp',
+  ];
   let dataFds = 0;
   for (const m of plan.mounts) {
     if (m.mode === 'write') args.push('--bind-try', m.path, m.path);

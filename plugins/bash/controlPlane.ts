@@ -8,8 +8,14 @@ import { canonicalPath, type PodInfo } from '../../core/api.js';
  * the system bus can start services, a container daemon's socket is root. Hidden when present.
  */
 export const HOST_SOCKET_PATHS: readonly string[] = [
-  '/run/user', '/run/dbus', '/var/run/dbus', '/run/systemd/private',
-  '/run/docker.sock', '/var/run/docker.sock', '/run/containerd', '/run/podman',
+  '/run/user',
+  '/run/dbus',
+  '/var/run/dbus',
+  '/run/systemd/private',
+  '/run/docker.sock',
+  '/var/run/docker.sock',
+  '/run/containerd',
+  '/run/podman',
 ];
 
 /** What a command may never change (readOnly, except `reopen`) or see (`hidden`). */

@@ -9,11 +9,18 @@ import type { ToolOutput } from '../../core/api.js';
  */
 export function formatResult(outcome: RunOutcome, timeoutMs: number): ToolOutput {
   const { output } = outcome;
-  const cut = output.droppedBytes > 0 ? ` (output cut: ${output.totalBytes - output.droppedBytes} of ${output.totalBytes} bytes shown)` : '';
+  const cut =
+    output.droppedBytes > 0
+      ? ` (output cut: ${output.totalBytes - output.droppedBytes} of ${output.totalBytes} bytes shown)`
+      : '';
   const content = output.text.length > 0 ? { content: output.text } : {};
   if (outcome.spawnError) return { summary: `Command could not be started: ${outcome.spawnError}`, is_error: true };
   if (outcome.ended === 'timeout') {
-    return { summary: `Command timed out after ${timeoutMs} ms; it was killed with all its processes${cut}`, ...content, is_error: true };
+    return {
+      summary: `Command timed out after ${timeoutMs} ms; it was killed with all its processes${cut}`,
+      ...content,
+      is_error: true,
+    };
   }
   if (outcome.ended === 'cancelled') {
     return { summary: `Command was cancelled; it was killed with all its processes${cut}`, ...content, is_error: true };

@@ -56,15 +56,18 @@ export function planMounts(layout: SandboxLayout): MountPlan {
   const modeAt = (p: string): MountMode => {
     if (hidden.some((h) => isWithin(p, h))) return 'hidden';
     if (deny.some((r) => r.permission === 'read' && (isWithin(p, r.target) || ruleMatches(r, p)))) return 'hidden';
-    const writable = allow.some((r) => r.permission === 'write' && ruleMatches(r, p))
-      && !deny.some((r) => ruleMatches(r, p)) && !locks.some((r) => ruleMatches(r, p));
+    const writable =
+      allow.some((r) => r.permission === 'write' && ruleMatches(r, p)) &&
+      !deny.some((r) => ruleMatches(r, p)) &&
+      !locks.some((r) => ruleMatches(r, p));
     return writable && !isProtected(p, readOnly, reopen) ? 'write' : 'read';
   };
   // What a mount at `dir` decides: the entries inside it (a child no rule names).
   const contents = (dir: string) => modeAt(path.join(dir, '\0'));
 
   const boundaries = new Map<string, { strict: boolean }>();
-  const add = (p: string, strict = false) => boundaries.set(p, { strict: strict || (boundaries.get(p)?.strict ?? false) });
+  const add = (p: string, strict = false) =>
+    boundaries.set(p, { strict: strict || (boundaries.get(p)?.strict ?? false) });
   for (const p of [...rules.map((r) => r.target), ...readOnly, ...reopen, ...hidden]) add(p);
   for (const rule of rules) {
     if (rule.recursive) continue;
@@ -74,7 +77,10 @@ export function planMounts(layout: SandboxLayout): MountPlan {
   }
 
   const root = contents('/') === 'write' ? 'write' : 'read';
-  const mounted: { path: string; mode: MountMode | 'scratch' }[] = [{ path: '/', mode: root }, { path: PRIVATE_TMP, mode: 'scratch' }];
+  const mounted: { path: string; mode: MountMode | 'scratch' }[] = [
+    { path: '/', mode: root },
+    { path: PRIVATE_TMP, mode: 'scratch' },
+  ];
   const mounts: Mount[] = [];
   const ordered = [...boundaries.keys()]
     .filter((p) => p !== '/' && p !== PRIVATE_TMP && !OWN_MOUNTS.some((own) => isWithin(p, own)))
@@ -117,9 +123,13 @@ function pins(mounts: readonly Mount[], mounted: readonly { path: string; mode: 
 /** In the control plane: the deepest read-only or reopened path containing `p` is a read-only one. */
 function isProtected(p: string, readOnly: readonly string[], reopen: readonly string[]): boolean {
   let best: { len: number; ro: boolean } | undefined;
-  for (const [list, ro] of [[readOnly, true], [reopen, false]] as const) {
+  for (const [list, ro] of [
+    [readOnly, true],
+    [reopen, false],
+  ] as const) {
     for (const q of list) {
-      if (isWithin(p, q) && (!best || q.length > best.len || (q.length === best.len && ro))) best = { len: q.length, ro };
+      if (isWithin(p, q) && (!best || q.length > best.len || (q.length === best.len && ro)))
+        best = { len: q.length, ro };
     }
   }
   return best?.ro ?? false;

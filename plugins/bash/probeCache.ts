@@ -34,7 +34,14 @@ export function sandboxFingerprint(executable: string, flags: SandboxFlags): str
   add(`network=${flags.network} uid=${process.getuid?.() ?? ''}`);
   add(small('/proc/sys/kernel/random/boot_id') ?? 'no-boot-id');
   for (const ns of ['user', 'pid', 'net', 'mnt', 'ipc', 'uts', 'cgroup']) add(link(`/proc/self/ns/${ns}`) ?? `${ns}:-`);
-  for (const knob of ['kernel/unprivileged_userns_clone', 'kernel/apparmor_restrict_unprivileged_userns', 'user/max_user_namespaces', 'user/max_pid_namespaces', 'user/max_net_namespaces', 'user/max_mnt_namespaces']) {
+  for (const knob of [
+    'kernel/unprivileged_userns_clone',
+    'kernel/apparmor_restrict_unprivileged_userns',
+    'user/max_user_namespaces',
+    'user/max_pid_namespaces',
+    'user/max_net_namespaces',
+    'user/max_mnt_namespaces',
+  ]) {
     add(`${knob}=${small(`/proc/sys/${knob}`) ?? '-'}`);
   }
   return hash.digest('hex');
@@ -49,7 +56,10 @@ export function cachedSuccess(base: string, fingerprint: string): boolean {
 export function recordSuccess(base: string, fingerprint: string): void {
   const known = (readCache(base) ?? []).filter((k) => k !== fingerprint);
   try {
-    writeFileAtomic(path.join(base, PROBE_CACHE_FILE), `${JSON.stringify({ version: 1, ok: [...known, fingerprint].slice(-MAX_ENTRIES) })}\n`);
+    writeFileAtomic(
+      path.join(base, PROBE_CACHE_FILE),
+      `${JSON.stringify({ version: 1, ok: [...known, fingerprint].slice(-MAX_ENTRIES) })}\n`,
+    );
   } catch {
     // No runtime base (a tool made outside a pod) or a full disk: nothing is lost.
   }

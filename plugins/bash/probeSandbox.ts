@@ -5,7 +5,8 @@ import { isolationArgs, type SandboxFlags } from './bwrapArgs.js';
 import { cachedSuccess, recordSuccess, sandboxFingerprint } from './probeCache.js';
 
 /** Whether bubblewrap can sandbox commands here, and with which executable; else why not. */
-export type SandboxProbe = { readonly ok: true; readonly bwrap: string } | { readonly ok: false; readonly reason: string };
+export type SandboxProbe =
+  { readonly ok: true; readonly bwrap: string } | { readonly ok: false; readonly reason: string };
 
 /** Longest a probe may take (a bwrap start is a few milliseconds). */
 const PROBE_TIMEOUT_MS = 10_000;
@@ -20,9 +21,15 @@ const probes = new Map<string, SandboxProbe>();
  * success is also remembered there for the same setup (see probeCache.ts), so the pods that
  * follow skip the probe (a bwrap start with its namespaces is a good part of a pod's start-up).
  */
-export function probeSandbox(bwrap: string | undefined, flags: SandboxFlags, env: NodeJS.ProcessEnv = process.env, cacheBase?: string): SandboxProbe {
+export function probeSandbox(
+  bwrap: string | undefined,
+  flags: SandboxFlags,
+  env: NodeJS.ProcessEnv = process.env,
+  cacheBase?: string,
+): SandboxProbe {
   const executable = bwrap ?? findOnPath('bwrap', env.PATH);
-  if (!executable) return { ok: false, reason: 'bubblewrap (bwrap) is not installed (Debian/Ubuntu: apt-get install bubblewrap)' };
+  if (!executable)
+    return { ok: false, reason: 'bubblewrap (bwrap) is not installed (Debian/Ubuntu: apt-get install bubblewrap)' };
   const key = `${executable}\0${flags.network}`;
   let probe = probes.get(key);
   if (!probe) {
@@ -35,10 +42,31 @@ export function probeSandbox(bwrap: string | undefined, flags: SandboxFlags, env
 function runProbe(executable: string, flags: SandboxFlags, cacheBase: string | undefined): SandboxProbe {
   const untrusted = untrustedReason(executable);
   if (untrusted) return { ok: false, reason: untrusted };
-  const cache = cacheBase === undefined ? undefined : { base: cacheBase, fingerprint: sandboxFingerprint(executable, flags) };
+  const cache =
+    cacheBase === undefined ? undefined : { base: cacheBase, fingerprint: sandboxFingerprint(executable, flags) };
   if (cache?.fingerprint && cachedSuccess(cache.base, cache.fingerprint)) return { ok: true, bwrap: executable };
-  const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', ...isolationArgs(flags), '--', '/bin/sh', '-c', ':'];
-  const r = spawnSync(executable, args, { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8', timeout: PROBE_TIMEOUT_MS, env: {} });
+  const args = [
+    '--ro-bind',
+    '/',
+    '/',
+    '--dev',
+    '/dev',
+    '--proc',
+    '/proc',
+    '--tmpfs',
+    '/tmp',
+    ...isolationArgs(flags),
+    '--',
+    '/bin/sh',
+    '-c',
+    ':',
+  ];
+  const r = spawnSync(executable, args, {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    encoding: 'utf8',
+    timeout: PROBE_TIMEOUT_MS,
+    env: {},
+  });
   if (r.error) {
     const code = (r.error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return { ok: false, reason: `bubblewrap is not installed at ${executable}` };
@@ -48,8 +76,14 @@ function runProbe(executable: string, flags: SandboxFlags, cacheBase: string | u
     if (cache?.fingerprint) recordSuccess(cache.base, cache.fingerprint);
     return { ok: true, bwrap: executable };
   }
-  const said = r.stderr.split('\n').map((l) => l.trim()).find((l) => l.length > 0);
-  return { ok: false, reason: `bubblewrap cannot create a sandbox here: ${said ?? (r.signal ? `killed by ${r.signal}` : `exit code ${r.status}`)}` };
+  const said = r.stderr
+    .split('\n')
+    .map((l) => l.trim())
+    .find((l) => l.length > 0);
+  return {
+    ok: false,
+    reason: `bubblewrap cannot create a sandbox here: ${said ?? (r.signal ? `killed by ${r.signal}` : `exit code ${r.status}`)}`,
+  };
 }
 
 /** The first executable file `name` in the directories of `PATH`. */
@@ -79,7 +113,8 @@ function untrustedReason(executable: string): string | undefined {
     return `bubblewrap is not installed at ${executable}`;
   }
   const uid = typeof process.getuid === 'function' ? process.getuid() : 0;
-  if (stats.uid !== 0 && stats.uid !== uid) return `bubblewrap at ${executable} belongs to another user (uid ${stats.uid}); not trusted`;
+  if (stats.uid !== 0 && stats.uid !== uid)
+    return `bubblewrap at ${executable} belongs to another user (uid ${stats.uid}); not trusted`;
   if ((stats.mode & 0o022) !== 0) return `bubblewrap at ${executable} is writable by other users; not trusted`;
   return undefined;
 }

@@ -48,7 +48,9 @@ export function runCommand(req: RunRequest): Promise<RunOutcome> {
   const output = new OutputCapture(req.maxOutputBytes);
   const diagnostics = new OutputCapture(DIAGNOSTIC_BYTES);
   const done = (fields: Omit<RunOutcome, 'output' | 'diagnostics'>): RunOutcome => ({
-    ...fields, output: output.finish(), diagnostics: diagnostics.finish().text.trim(),
+    ...fields,
+    output: output.finish(),
+    diagnostics: diagnostics.finish().text.trim(),
   });
   if (req.signal.aborted) return Promise.resolve(done({ ended: 'cancelled', code: null, signal: null }));
 
@@ -57,7 +59,9 @@ export function runCommand(req: RunRequest): Promise<RunOutcome> {
     let child: ChildProcess;
     try {
       child = spawn(req.file, req.args, {
-        cwd: req.cwd, env: req.env, detached: true,
+        cwd: req.cwd,
+        env: req.env,
+        detached: true,
         stdio: ['ignore', 'pipe', 'pipe', ...Array.from({ length: req.dataFds ?? 0 }, () => nullFd!)],
       });
     } catch (e) {

@@ -10,10 +10,25 @@ import { connectNats, MAX_MESSAGE_BYTES } from './connectNats.js';
 import { type ApplyOutcome, ReportConsumer } from './ReportConsumer.js';
 import { CommandReplySchema, SpawnReplySchema, type CommandBody } from './PlacementSchemas.js';
 import { signReport } from './reportSignature.js';
-import type { RemoteCommand, RemotePlacement, RemotePods, RemoteReply, RemoteSpawn } from '../podtree/shared/RemotePods.js';
+import type {
+  RemoteCommand,
+  RemotePlacement,
+  RemotePods,
+  RemoteReply,
+  RemoteSpawn,
+} from '../podtree/shared/RemotePods.js';
 import type { PodTree } from '../podtree/tree/PodTree.js';
 import { podClientName } from '../podtree/shared/podClientName.js';
-import { type ErrorCode, type Event, PodClient, PodRequestError, type PodEvent, type PodInfo, type PodStatus, readStatusFile } from '../../core/api.js';
+import {
+  type ErrorCode,
+  type Event,
+  PodClient,
+  PodRequestError,
+  type PodEvent,
+  type PodInfo,
+  type PodStatus,
+  readStatusFile,
+} from '../../core/api.js';
 
 /** How long SpawnPod waits for NATS and then for the host's answer. */
 const SPAWN_TIMEOUT_MS = 30_000;
@@ -61,17 +76,28 @@ export class ClusterNode implements RemotePods {
   async spawn(spawn: RemoteSpawn): Promise<RemotePlacement> {
     const nc = await this.connection(SPAWN_TIMEOUT_MS);
     const request = {
-      name: spawn.name, parent: spawn.parent, task: spawn.task, scope: spawn.scope, secret: spawn.secret, cwd: spawn.cwd,
-      project_dir: spawn.projectDir, ...(spawn.instruction ? { instruction: spawn.instruction } : {}),
+      name: spawn.name,
+      parent: spawn.parent,
+      task: spawn.task,
+      scope: spawn.scope,
+      secret: spawn.secret,
+      cwd: spawn.cwd,
+      project_dir: spawn.projectDir,
+      ...(spawn.instruction ? { instruction: spawn.instruction } : {}),
     };
     const payload = JSON.stringify(request);
-    if (Buffer.byteLength(payload) > MAX_MESSAGE_BYTES) throw new Error('the task is too large to send to another host');
+    if (Buffer.byteLength(payload) > MAX_MESSAGE_BYTES)
+      throw new Error('the task is too large to send to another host');
     let reply;
     try {
       reply = await nc.request(this.names.spawn(spawn.host), payload, { timeout: SPAWN_TIMEOUT_MS });
     } catch (e) {
       const noHost = (e as Error).message.includes('no responders') || (e as { code?: string }).code === '503';
-      throw new Error(noHost ? `no \`yoi host\` named \`${spawn.host}\` is serving placements` : `host \`${spawn.host}\` did not answer: ${(e as Error).message}`);
+      throw new Error(
+        noHost
+          ? `no \`yoi host\` named \`${spawn.host}\` is serving placements`
+          : `host \`${spawn.host}\` did not answer: ${(e as Error).message}`,
+      );
     }
     const parsed = SpawnReplySchema.safeParse(safeJson(reply.string()));
     if (!parsed.success) throw new Error(`host \`${spawn.host}\` answered something that is not a placement reply`);
@@ -82,7 +108,13 @@ export class ClusterNode implements RemotePods {
 
   async command(c: RemoteCommand): Promise<RemoteReply> {
     const nc = await this.connection(5000);
-    const body: CommandBody = { pod: c.pod, parent: c.parent, id: randomBytes(16).toString('hex'), at: Date.now(), method: c.method as CommandBody['method'] };
+    const body: CommandBody = {
+      pod: c.pod,
+      parent: c.parent,
+      id: randomBytes(16).toString('hex'),
+      at: Date.now(),
+      method: c.method as CommandBody['method'],
+    };
     const text = JSON.stringify(body);
     const request = JSON.stringify({ body: text, sig: signReport(c.secret, Buffer.from(text, 'utf8')) });
     let answer;
@@ -98,7 +130,11 @@ export class ClusterNode implements RemotePods {
       if (r.code === 'unreachable') throw new Error(r.message);
       throw new PodRequestError(r.code as ErrorCode, `${r.code}: ${r.message}`);
     }
-    return { reply: r.reply as unknown as Event, ...(r.status ? { status: r.status as PodStatus } : {}), ...(r.session_id !== undefined ? { session_id: r.session_id } : {}) };
+    return {
+      reply: r.reply as unknown as Event,
+      ...(r.status ? { status: r.status as PodStatus } : {}),
+      ...(r.session_id !== undefined ? { session_id: r.session_id } : {}),
+    };
   }
 
   async isRegistered(name: string): Promise<boolean | undefined> {
@@ -121,7 +157,11 @@ export class ClusterNode implements RemotePods {
         this.nc = await connectNats(this.config.nats, `yoi pod ${pod.podName}`);
         break;
       } catch (e) {
-        if (!alerted) pod.services.alert('warn', `${this.plugin}: ${(e as Error).message}; the pod runs without the cluster and keeps trying`);
+        if (!alerted)
+          pod.services.alert(
+            'warn',
+            `${this.plugin}: ${(e as Error).message}; the pod runs without the cluster and keeps trying`,
+          );
         alerted = true;
         await sleep(Math.min(5000, 250 * 2 ** attempt), undefined, { ref: false });
       }
@@ -139,7 +179,10 @@ export class ClusterNode implements RemotePods {
     this.timer.unref();
     if (tree) {
       this.consumer = new ReportConsumer({
-        nc: this.nc, names: this.names, podName: pod.podName, secretOf: (child) => tree.secretOf(child),
+        nc: this.nc,
+        names: this.names,
+        podName: pod.podName,
+        secretOf: (child) => tree.secretOf(child),
         applied: new AppliedReports(pod.services.pluginLog, this.plugin),
         apply: (child, secret, event, id) => this.applyReport(pod, child, secret, event, id),
         alert: (message) => pod.services.alert('warn', `${this.plugin}: ${message}`),
@@ -151,10 +194,18 @@ export class ClusterNode implements RemotePods {
   private async heartbeat(pod: PodInfo, tree: PodTree | undefined): Promise<void> {
     if (!this.registry || this.stopped) return;
     const status = readStatusFile(path.join(pod.services.runtime.dir, 'status.json'));
-    await this.registry.putPod({
-      name: pod.podName, host: this.hostName, endpoints: { socket: pod.services.runtime.socket }, status: status?.state ?? 'idle',
-      parent: tree?.parentName ?? null, pid: process.pid, heartbeat: Date.now(), started_at: this.startedAt,
-    }).catch(() => undefined);
+    await this.registry
+      .putPod({
+        name: pod.podName,
+        host: this.hostName,
+        endpoints: { socket: pod.services.runtime.socket },
+        status: status?.state ?? 'idle',
+        parent: tree?.parentName ?? null,
+        pid: process.pid,
+        heartbeat: Date.now(),
+        started_at: this.startedAt,
+      })
+      .catch(() => undefined);
     if (tree) await this.checkRemoteChildren(pod, tree);
   }
 
@@ -172,16 +223,31 @@ export class ClusterNode implements RemotePods {
       if (!this.seen.has(record.pod_name) && !overdue) continue;
       this.seen.delete(record.pod_name);
       await tree.forget(record.pod_name);
-      pod.services.alert('warn', `${this.plugin}: pod ${record.pod_name} on host ${record.host} is gone (its registration expired); it was removed from this pod's pods`);
+      pod.services.alert(
+        'warn',
+        `${this.plugin}: pod ${record.pod_name} on host ${record.host} is gone (its registration expired); it was removed from this pod's pods`,
+      );
     }
   }
 
   /** Applies a remote child's report through this pod's own socket, as the child would locally. */
-  private async applyReport(pod: PodInfo, child: string, secret: string, event: PodEvent, requestId: string): Promise<ApplyOutcome> {
+  private async applyReport(
+    pod: PodInfo,
+    child: string,
+    secret: string,
+    event: PodEvent,
+    requestId: string,
+  ): Promise<ApplyOutcome> {
     let client = this.clients.get(child);
     try {
       if (!client) {
-        client = await PodClient.connect({ socketPath: pod.services.runtime.socket, clientName: podClientName(child), auth: secret, connectTimeoutMs: 5000, requestTimeoutMs: 30_000 });
+        client = await PodClient.connect({
+          socketPath: pod.services.runtime.socket,
+          clientName: podClientName(child),
+          auth: secret,
+          connectTimeoutMs: 5000,
+          requestTimeoutMs: 30_000,
+        });
         this.clients.set(child, client);
       }
       await client.request({ method: 'pod_event', params: event }, undefined, requestId);
@@ -189,7 +255,8 @@ export class ClusterNode implements RemotePods {
     } catch (e) {
       this.clients.delete(child);
       await client?.close().catch(() => undefined);
-      if (e instanceof PodRequestError && e.podCode === 'invalid_request') return { ok: false, retry: false, reason: e.message };
+      if (e instanceof PodRequestError && e.podCode === 'invalid_request')
+        return { ok: false, retry: false, reason: e.message };
       return { ok: false, retry: true, reason: (e as Error).message };
     }
   }

@@ -38,10 +38,18 @@ export const CommandBodySchema = z.strictObject({
 export type CommandBody = z.infer<typeof CommandBodySchema>;
 
 /** `<prefix>host.<host>.command` request: the body as sent, and its HMAC under the pod's secret. */
-export const CommandRequestSchema = z.strictObject({ body: z.string().max(1024 * 1024), sig: z.string().regex(/^[0-9a-f]{64}$/) });
+export const CommandRequestSchema = z.strictObject({
+  body: z.string().max(1024 * 1024),
+  sig: z.string().regex(/^[0-9a-f]{64}$/),
+});
 
 export const CommandReplySchema = z.union([
-  z.object({ ok: z.literal(true), reply: z.object({ event: z.string() }).passthrough(), status: z.string().optional(), session_id: z.string().optional() }),
+  z.object({
+    ok: z.literal(true),
+    reply: z.object({ event: z.string() }).passthrough(),
+    status: z.string().optional(),
+    session_id: z.string().optional(),
+  }),
   z.object({ ok: z.literal(false), code: z.string(), message: z.string() }),
 ]);
 export type CommandReply = z.infer<typeof CommandReplySchema>;

@@ -58,7 +58,10 @@ export class ReportConsumer {
       try {
         const jsm = await ensureReportStream(this.o.nc, this.o.names);
         await ensureReportConsumer(jsm, this.o.names, this.o.podName);
-        const consumer = await jetstream(this.o.nc).consumers.get(this.o.names.reportsStream, this.o.names.reportsConsumer(this.o.podName));
+        const consumer = await jetstream(this.o.nc).consumers.get(
+          this.o.names.reportsStream,
+          this.o.names.reportsConsumer(this.o.podName),
+        );
         const messages = await consumer.consume({ max_messages: 1 });
         this.messages = messages;
         if (this.stopped) messages.stop();

@@ -21,16 +21,23 @@ export async function ensureReportStream(nc: NatsConnection, names: ClusterNames
   try {
     await jsm.streams.info(names.reportsStream);
   } catch {
-    await jsm.streams.add({
-      name: names.reportsStream, subjects: [names.reportsSubjects], storage: StorageType.File, discard: DiscardPolicy.Old,
-      max_msgs_per_subject: MAX_PER_PARENT, max_age: nanos(MAX_AGE_MS), max_msg_size: MAX_MESSAGE_BYTES,
-      duplicate_window: nanos(DUPLICATE_WINDOW_MS),
-    }).catch(async (e) => {
-      // Another pod made it meanwhile.
-      await jsm.streams.info(names.reportsStream).catch(() => {
-        throw e;
+    await jsm.streams
+      .add({
+        name: names.reportsStream,
+        subjects: [names.reportsSubjects],
+        storage: StorageType.File,
+        discard: DiscardPolicy.Old,
+        max_msgs_per_subject: MAX_PER_PARENT,
+        max_age: nanos(MAX_AGE_MS),
+        max_msg_size: MAX_MESSAGE_BYTES,
+        duplicate_window: nanos(DUPLICATE_WINDOW_MS),
+      })
+      .catch(async (e) => {
+        // Another pod made it meanwhile.
+        await jsm.streams.info(names.reportsStream).catch(() => {
+          throw e;
+        });
       });
-    });
   }
   return jsm;
 }
@@ -46,8 +53,12 @@ export async function ensureReportConsumer(jsm: JetStreamManager, names: Cluster
     await jsm.consumers.info(names.reportsStream, durable);
   } catch {
     await jsm.consumers.add(names.reportsStream, {
-      durable_name: durable, filter_subject: names.reports(parent), ack_policy: AckPolicy.Explicit,
-      deliver_policy: DeliverPolicy.All, max_ack_pending: 1, ack_wait: nanos(ACK_WAIT_MS),
+      durable_name: durable,
+      filter_subject: names.reports(parent),
+      ack_policy: AckPolicy.Explicit,
+      deliver_policy: DeliverPolicy.All,
+      max_ack_pending: 1,
+      ack_wait: nanos(ACK_WAIT_MS),
     });
   }
 }

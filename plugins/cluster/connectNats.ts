@@ -14,14 +14,22 @@ export const MAX_MESSAGE_BYTES = 1024 * 1024;
  * connection reconnects by itself with a bounded backoff; a first connection that fails
  * rejects with one line naming the servers.
  */
-export async function connectNats(settings: NatsSettings, name: string, { timeoutMs = 5000 } = {}): Promise<NatsConnection> {
+export async function connectNats(
+  settings: NatsSettings,
+  name: string,
+  { timeoutMs = 5000 } = {},
+): Promise<NatsConnection> {
   const { connect, credsAuthenticator } = await import('@nats-io/transport-node');
   const servers = Array.isArray(settings.servers) ? settings.servers : [settings.servers];
   let attempt = 0;
   try {
     const nc = await connect({
-      servers, name, timeout: timeoutMs, maxReconnectAttempts: -1,
-      reconnectDelayHandler: () => BACKOFF_MS[Math.min(attempt++, BACKOFF_MS.length - 1)] + Math.floor(Math.random() * 100),
+      servers,
+      name,
+      timeout: timeoutMs,
+      maxReconnectAttempts: -1,
+      reconnectDelayHandler: () =>
+        BACKOFF_MS[Math.min(attempt++, BACKOFF_MS.length - 1)] + Math.floor(Math.random() * 100),
       ...(settings.credsFile ? { authenticator: credsAuthenticator(fs.readFileSync(settings.credsFile)) } : {}),
     });
     void (async () => {

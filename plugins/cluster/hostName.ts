@@ -14,6 +14,10 @@ export function clusterHostName(config: ClusterConfig | undefined, env: NodeJS.P
   if (config?.host) return config.host;
   const fromEnv = env[HOST_NAME_ENV];
   if (fromEnv && validatePodName(fromEnv) === undefined) return fromEnv;
-  const cleaned = os.hostname().replace(/[^A-Za-z0-9._-]/g, '-').replace(/^[^A-Za-z0-9]+/, '').slice(0, 64);
+  const cleaned = os
+    .hostname()
+    .replace(/[^A-Za-z0-9._-]/g, '-')
+    .replace(/^[^A-Za-z0-9]+/, '')
+    .slice(0, 64);
   return cleaned || 'localhost';
 }

@@ -9,7 +9,11 @@ import { YoiError } from '../../core/api.js';
 /** The `cluster` section of a loaded config, or a one-line error saying it is missing. */
 export function clusterSection(sections: ReadonlyMap<string, unknown>): ClusterConfig {
   const section = sections.get(CLUSTER) as ClusterConfig | undefined;
-  if (!section) throw new YoiError('YOI_ERR_CLUSTER_NOT_CONFIGURED', 'cluster mode needs a `cluster: {nats: {servers}}` section in the config');
+  if (!section)
+    throw new YoiError(
+      'YOI_ERR_CLUSTER_NOT_CONFIGURED',
+      'cluster mode needs a `cluster: {nats: {servers}}` section in the config',
+    );
   return section;
 }
 
@@ -32,5 +36,8 @@ export function clusterPodLines(pods: readonly PodEntry[]): string[] {
   if (pods.length === 0) return ['no pods in the cluster'];
   const w = Math.max(...pods.map((p) => p.name.length));
   const h = Math.max(...pods.map((p) => p.host.length));
-  return pods.map((p) => `${p.name.padEnd(w)}  ${p.host.padEnd(h)}  ${p.status.padEnd(10)}  parent=${p.parent ?? '-'}  pid=${p.pid}  ${p.endpoints.socket}`);
+  return pods.map(
+    (p) =>
+      `${p.name.padEnd(w)}  ${p.host.padEnd(h)}  ${p.status.padEnd(10)}  parent=${p.parent ?? '-'}  pid=${p.pid}  ${p.endpoints.socket}`,
+  );
 }

@@ -5,12 +5,14 @@ import { type CompactResult, definePlugin, messageItem } from '../../core/api.js
 
 export const COMPACT_SUMMARY = 'yoi:compact-summary';
 
-const Options = z.strictObject({
-  /** Characters of one item kept in the transcript the model summarises. */
-  itemChars: z.int().min(100).default(4000),
-  /** Characters of the whole transcript (the oldest items beyond it are left out). */
-  transcriptChars: z.int().min(1000).default(400_000),
-}).prefault({});
+const Options = z
+  .strictObject({
+    /** Characters of one item kept in the transcript the model summarises. */
+    itemChars: z.int().min(100).default(4000),
+    /** Characters of the whole transcript (the oldest items beyond it are left out). */
+    transcriptChars: z.int().min(1000).default(400_000),
+  })
+  .prefault({});
 
 /**
  * The default compaction strategy (taps `compact`): the older part of the history is
@@ -27,7 +29,10 @@ export const compactSummary = definePlugin({
       const { items } = request;
       const cut = splitForRetained(items, request.retainedTokens, (item) => ctx.countTokens([item]));
       if (cut === 0) throw new Error('nothing to summarise: the history is one unfinished tool round');
-      const text = summaryRequestText(items.slice(0, cut), request.recentFiles, { itemChars: options.itemChars, totalChars: options.transcriptChars });
+      const text = summaryRequestText(items.slice(0, cut), request.recentFiles, {
+        itemChars: options.itemChars,
+        totalChars: options.transcriptChars,
+      });
       const summary = await ctx.complete({ system: SUMMARY_SYSTEM, items: [messageItem('user', text)] });
       if (summary.trim() === '') throw new Error('the model returned an empty summary');
       return { items: [...summaryItems(summary, request.recentFiles), ...items.slice(cut)] };

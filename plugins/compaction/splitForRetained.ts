@@ -8,7 +8,11 @@ import type { HistoryItem } from '../../core/api.js';
  * fits, only the last safe unit (the latest exchange) is kept. Returns 0 when nothing can be
  * summarised.
  */
-export function splitForRetained(items: readonly HistoryItem[], retainedTokens: number, countItem: (item: HistoryItem) => number): number {
+export function splitForRetained(
+  items: readonly HistoryItem[],
+  retainedTokens: number,
+  countItem: (item: HistoryItem) => number,
+): number {
   const n = items.length;
   const safe = new Array<boolean>(n + 1).fill(false);
   const open = new Set<string>();

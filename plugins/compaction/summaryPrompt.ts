@@ -1,7 +1,13 @@
 import { type HistoryItem, itemText } from '../../core/api.js';
 
 /** The sections every summary has, in order. */
-export const SUMMARY_SECTIONS = ['Completed Tasks', 'Active Task', 'Key Decisions', 'User Directives', 'Current Work'] as const;
+export const SUMMARY_SECTIONS = [
+  'Completed Tasks',
+  'Active Task',
+  'Key Decisions',
+  'User Directives',
+  'Current Work',
+] as const;
 
 /** First line of the system item that carries a summary into the new session. */
 export const SUMMARY_HEADER = '[Compacted context summary]';
@@ -31,9 +37,14 @@ export interface TranscriptLimits {
  * compacted session) is always kept; beyond `totalChars` the oldest other items are left out
  * and the transcript says how many.
  */
-export function summaryRequestText(items: readonly HistoryItem[], recentFiles: readonly string[], limits: TranscriptLimits): string {
+export function summaryRequestText(
+  items: readonly HistoryItem[],
+  recentFiles: readonly string[],
+  limits: TranscriptLimits,
+): string {
   const blocks = items.map((item) => renderItem(item, limits.itemChars));
-  const keepFirst = items[0]?.type === 'message' && items[0].role === 'system' && itemText(items[0]).startsWith(SUMMARY_HEADER);
+  const keepFirst =
+    items[0]?.type === 'message' && items[0].role === 'system' && itemText(items[0]).startsWith(SUMMARY_HEADER);
   const head = keepFirst ? [blocks[0]] : [];
   let budget = limits.totalChars - (head[0]?.length ?? 0);
   const tail: string[] = [];
@@ -44,14 +55,21 @@ export function summaryRequestText(items: readonly HistoryItem[], recentFiles: r
   }
   tail.reverse();
   const omitted = blocks.length - head.length - tail.length;
-  const conversation = [...head, ...(omitted > 0 ? [`[... ${omitted} earlier item(s) omitted ...]`] : []), ...tail].join('\n\n');
-  const files = recentFiles.length > 0 ? `## Recently touched files\n${recentFiles.map((f) => `- ${f}`).join('\n')}\n\n` : '';
+  const conversation = [
+    ...head,
+    ...(omitted > 0 ? [`[... ${omitted} earlier item(s) omitted ...]`] : []),
+    ...tail,
+  ].join('\n\n');
+  const files =
+    recentFiles.length > 0 ? `## Recently touched files\n${recentFiles.map((f) => `- ${f}`).join('\n')}\n\n` : '';
   return `Summarise the conversation below into a structured summary for the next session.\n\n${files}## Conversation\n${conversation}`;
 }
 
 /** The items that open the new session: the summary, then the recent files as references. */
 export function summaryItems(summary: string, recentFiles: readonly string[]): HistoryItem[] {
-  const items: HistoryItem[] = [{ type: 'message', role: 'system', content: [{ type: 'text', text: `${SUMMARY_HEADER}\n\n${summary.trim()}` }] }];
+  const items: HistoryItem[] = [
+    { type: 'message', role: 'system', content: [{ type: 'text', text: `${SUMMARY_HEADER}\n\n${summary.trim()}` }] },
+  ];
   if (recentFiles.length > 0) {
     const list = recentFiles.map((f) => `- ${f}`).join('\n');
     const text = `[Referenced files — touched before compaction, contents not included]\n${list}\nRead them again if you need their current contents.`;

@@ -1,7 +1,12 @@
 import { z } from 'zod';
 
 /** Server names become part of tool names (`mcp__<server>__<tool>`) and of `<server>:<uri>` refs. */
-export const ServerName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$/, 'a server name is letters, digits, "_" or "-" (at most 32, starting with a letter or digit)')
+export const ServerName = z
+  .string()
+  .regex(
+    /^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$/,
+    'a server name is letters, digits, "_" or "-" (at most 32, starting with a letter or digit)',
+  )
   .refine((name) => !name.includes('__'), 'a server name must not contain "__" (it separates the parts of tool names)');
 
 /** Which of a server's tools the pod offers, by the server's own tool names (`*` matches any run of characters). */
@@ -36,7 +41,9 @@ export const HttpServerSchema = z.strictObject({
   url: z.url({ protocol: /^https?$/ }),
   headers: z.record(z.string(), z.string()).optional(),
   /** Headers whose value is read from an environment variable at connect time: `{ Authorization: 'MY_TOKEN' }`. */
-  headersEnv: z.record(z.string(), z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name')).optional(),
+  headersEnv: z
+    .record(z.string(), z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name'))
+    .optional(),
   ...CommonFields,
 });
 
@@ -49,9 +56,11 @@ export type HttpServerConfig = z.output<typeof HttpServerSchema>;
  * `mcp: { servers: { <name>: ... } }` — the config section, and today the `mcp()` plugin's options
  * (until plugins own config sections).
  */
-export const McpConfigSchema = z.strictObject({
-  servers: z.record(ServerName, McpServerConfigSchema).default({}),
-}).prefault({});
+export const McpConfigSchema = z
+  .strictObject({
+    servers: z.record(ServerName, McpServerConfigSchema).default({}),
+  })
+  .prefault({});
 export type McpConfig = z.output<typeof McpConfigSchema>;
 
 export function isStdio(config: McpServerConfig): config is StdioServerConfig {

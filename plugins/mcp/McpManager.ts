@@ -25,10 +25,15 @@ export class McpManager {
   /** Servers that were not ready when the model was last offered tools: told about when they become ready. */
   private missed = new Set<string>();
 
-  constructor(config: McpConfig, private readonly ctx: ManagerContext) {
+  constructor(
+    config: McpConfig,
+    private readonly ctx: ManagerContext,
+  ) {
     for (const [name, server] of Object.entries(config.servers)) {
       const conn: McpServerConnection = new McpServerConnection(name, server, {
-        projectDir: ctx.projectDir, cwd: ctx.cwd, env: ctx.env,
+        projectDir: ctx.projectDir,
+        cwd: ctx.cwd,
+        env: ctx.env,
         alert: (message) => ctx.alert(message),
         changed: () => this.changed(conn),
       });
@@ -53,7 +58,8 @@ export class McpManager {
    */
   podTools(): PodTool[] {
     const ready = [...this.servers.values()].filter((s) => s.state === 'ready');
-    for (const s of this.servers.values()) if (s.state === 'starting' || s.state === 'restarting') this.missed.add(s.name);
+    for (const s of this.servers.values())
+      if (s.state === 'starting' || s.state === 'restarting') this.missed.add(s.name);
     const key = ready.map((s) => `${s.name}:${s.toolsVersion}`).join(',');
     if (key !== this.toolsKey) {
       this.toolsKey = key;
@@ -67,7 +73,11 @@ export class McpManager {
 
   /** The live state of every server, as written to `mcp.json`. */
   describe(): McpStateFile {
-    return { pod_name: this.ctx.podName, updated_at_ms: Date.now(), servers: [...this.servers.values()].map(describeServer) };
+    return {
+      pod_name: this.ctx.podName,
+      updated_at_ms: Date.now(),
+      servers: [...this.servers.values()].map(describeServer),
+    };
   }
 
   /** Closes every server concurrently; no process of theirs is left running. */
@@ -78,7 +88,9 @@ export class McpManager {
   private changed(conn: McpServerConnection): void {
     // A restarted server says so itself; this is for a first start that came late.
     if (conn.state === 'ready' && this.missed.delete(conn.name) && conn.restarts === 0) {
-      this.ctx.alert(`MCP server ${conn.name} is ready now (${conn.tools.length} tools): its tools are offered from the next LLM request`);
+      this.ctx.alert(
+        `MCP server ${conn.name} is ready now (${conn.tools.length} tools): its tools are offered from the next LLM request`,
+      );
     }
     for (const listener of this.listeners) listener();
   }
@@ -99,11 +111,19 @@ function describeServer(s: McpServerConnection): McpServerStatus {
       ...(t.description ? { description: firstLine(t.description) } : {}),
     })),
     resources: s.resources.map((r) => ({ uri: r.uri, name: r.name, ...(r.mimeType ? { mime_type: r.mimeType } : {}) })),
-    resource_templates: s.templates.map((t) => ({ uri_template: t.uriTemplate, name: t.name, ...(t.mimeType ? { mime_type: t.mimeType } : {}) })),
+    resource_templates: s.templates.map((t) => ({
+      uri_template: t.uriTemplate,
+      name: t.name,
+      ...(t.mimeType ? { mime_type: t.mimeType } : {}),
+    })),
     prompts: s.prompts.map((p) => ({
       name: p.name,
       ...(p.description ? { description: firstLine(p.description) } : {}),
-      arguments: (p.arguments ?? []).map((a) => ({ name: a.name, ...(a.required !== undefined ? { required: a.required } : {}), ...(a.description ? { description: a.description } : {}) })),
+      arguments: (p.arguments ?? []).map((a) => ({
+        name: a.name,
+        ...(a.required !== undefined ? { required: a.required } : {}),
+        ...(a.description ? { description: a.description } : {}),
+      })),
     })),
     ...(s.lastError ? { last_error: s.lastError } : {}),
   };

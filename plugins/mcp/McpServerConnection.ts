@@ -1,5 +1,13 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult, GetPromptResult, Prompt, ReadResourceResult, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type {
+  CallToolResult,
+  GetPromptResult,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplate,
+  Tool,
+} from '@modelcontextprotocol/sdk/types.js';
 import { connectClient, type Connected } from './connectClient.js';
 import type { Sdk } from './loadSdk.js';
 import { oneLine as describe } from './oneLine.js';
@@ -87,12 +95,21 @@ export class McpServerConnection {
    * Calls a tool. A `list_changed` the server sent before its answer is applied before this
    * returns (the server sends it first), so the next LLM request sees the new lists.
    */
-  async callTool(name: string, args: Record<string, unknown>, signal: AbortSignal, onprogress?: (p: { progress: number; total?: number; message?: string }) => void): Promise<CallToolResult> {
+  async callTool(
+    name: string,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+    onprogress?: (p: { progress: number; total?: number; message?: string }) => void,
+  ): Promise<CallToolResult> {
     const client = this.readyClient();
     const result = await client.callTool({ name, arguments: args }, undefined, {
-      signal, timeout: this.timeoutMs, resetTimeoutOnProgress: true, ...(onprogress ? { onprogress } : {}),
+      signal,
+      timeout: this.timeoutMs,
+      resetTimeoutOnProgress: true,
+      ...(onprogress ? { onprogress } : {}),
     });
-    if (this.refreshing.size > 0) await Promise.race([Promise.all(this.refreshing), new Promise((r) => setTimeout(r, this.timeoutMs).unref())]);
+    if (this.refreshing.size > 0)
+      await Promise.race([Promise.all(this.refreshing), new Promise((r) => setTimeout(r, this.timeoutMs).unref())]);
     return result as CallToolResult;
   }
 
@@ -116,7 +133,9 @@ export class McpServerConnection {
   private readyClient(): Client {
     if (this.state !== 'ready' || !this.connected) {
       const why = this.lastError ? `: ${this.lastError}` : '';
-      throw new ServerUnavailableError(`MCP server ${this.name} is ${this.state}${this.state === 'failed' || this.state === 'restarting' ? why : ''}`);
+      throw new ServerUnavailableError(
+        `MCP server ${this.name} is ${this.state}${this.state === 'failed' || this.state === 'restarting' ? why : ''}`,
+      );
     }
     return this.connected.client;
   }
@@ -128,7 +147,10 @@ export class McpServerConnection {
     let connected: Connected;
     try {
       connected = await connectClient(this.config, {
-        projectDir: this.ctx.projectDir, cwd: this.ctx.cwd, env: this.ctx.env, timeoutMs: this.timeoutMs,
+        projectDir: this.ctx.projectDir,
+        cwd: this.ctx.cwd,
+        env: this.ctx.env,
+        timeoutMs: this.timeoutMs,
         prepare: (client, sdk) => this.prepare(client, sdk, generation),
       });
       this.connecting.clear();
@@ -184,15 +206,29 @@ export class McpServerConnection {
     };
     const refresh = (what: () => Promise<void>) => () => {
       if (!current()) return;
-      const done = what().then(() => this.ctx.changed(), (e: unknown) => {
-        this.lastError = `listing failed: ${describe(e)}`;
-        this.ctx.changed();
-      }).finally(() => this.refreshing.delete(done));
+      const done = what()
+        .then(
+          () => this.ctx.changed(),
+          (e: unknown) => {
+            this.lastError = `listing failed: ${describe(e)}`;
+            this.ctx.changed();
+          },
+        )
+        .finally(() => this.refreshing.delete(done));
       this.refreshing.add(done);
     };
-    client.setNotificationHandler(sdk.ToolListChangedNotificationSchema, refresh(() => this.refreshTools(client)));
-    client.setNotificationHandler(sdk.ResourceListChangedNotificationSchema, refresh(() => this.refreshResources(client)));
-    client.setNotificationHandler(sdk.PromptListChangedNotificationSchema, refresh(() => this.refreshPrompts(client)));
+    client.setNotificationHandler(
+      sdk.ToolListChangedNotificationSchema,
+      refresh(() => this.refreshTools(client)),
+    );
+    client.setNotificationHandler(
+      sdk.ResourceListChangedNotificationSchema,
+      refresh(() => this.refreshResources(client)),
+    );
+    client.setNotificationHandler(
+      sdk.PromptListChangedNotificationSchema,
+      refresh(() => this.refreshPrompts(client)),
+    );
   }
 
   private async refreshAll(client: Client): Promise<void> {
@@ -201,15 +237,25 @@ export class McpServerConnection {
 
   private async refreshTools(client: Client): Promise<void> {
     if (!client.getServerCapabilities()?.tools) return;
-    this.tools = await listAll((cursor) => client.listTools({ cursor }, { timeout: this.timeoutMs }).then((r) => ({ items: r.tools, next: r.nextCursor })));
+    this.tools = await listAll((cursor) =>
+      client.listTools({ cursor }, { timeout: this.timeoutMs }).then((r) => ({ items: r.tools, next: r.nextCursor })),
+    );
     this.toolsVersion++;
   }
 
   private async refreshResources(client: Client): Promise<void> {
     if (!client.getServerCapabilities()?.resources) return;
     const [resources, templates] = await Promise.all([
-      listAll((cursor) => client.listResources({ cursor }, { timeout: this.timeoutMs }).then((r) => ({ items: r.resources, next: r.nextCursor }))),
-      listAll((cursor) => client.listResourceTemplates({ cursor }, { timeout: this.timeoutMs }).then((r) => ({ items: r.resourceTemplates, next: r.nextCursor }))),
+      listAll((cursor) =>
+        client
+          .listResources({ cursor }, { timeout: this.timeoutMs })
+          .then((r) => ({ items: r.resources, next: r.nextCursor })),
+      ),
+      listAll((cursor) =>
+        client
+          .listResourceTemplates({ cursor }, { timeout: this.timeoutMs })
+          .then((r) => ({ items: r.resourceTemplates, next: r.nextCursor })),
+      ),
     ]);
     this.resources = resources;
     this.templates = templates;
@@ -217,7 +263,11 @@ export class McpServerConnection {
 
   private async refreshPrompts(client: Client): Promise<void> {
     if (!client.getServerCapabilities()?.prompts) return;
-    this.prompts = await listAll((cursor) => client.listPrompts({ cursor }, { timeout: this.timeoutMs }).then((r) => ({ items: r.prompts, next: r.nextCursor })));
+    this.prompts = await listAll((cursor) =>
+      client
+        .listPrompts({ cursor }, { timeout: this.timeoutMs })
+        .then((r) => ({ items: r.prompts, next: r.nextCursor })),
+    );
   }
 
   /** The connection closed without us closing it: a stdio server exited (or an HTTP session ended). */
@@ -242,7 +292,9 @@ export class McpServerConnection {
     this.crashesInARow++;
     this.restarts++;
     this.state = 'restarting';
-    this.ctx.alert(`MCP server ${this.name} ${reason}; restarting in ${delay} ms (restart ${this.crashesInARow} of at most ${MAX_RESTARTS} in a row)`);
+    this.ctx.alert(
+      `MCP server ${this.name} ${reason}; restarting in ${delay} ms (restart ${this.crashesInARow} of at most ${MAX_RESTARTS} in a row)`,
+    );
     this.ctx.changed();
     this.restartTimer = setTimeout(() => void this.connect(true), delay);
   }

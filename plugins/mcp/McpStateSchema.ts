@@ -13,11 +13,17 @@ export const McpToolInfoSchema = z.object({
 });
 
 export const McpResourceInfoSchema = z.object({ uri: z.string(), name: z.string(), mime_type: z.string().optional() });
-export const McpResourceTemplateInfoSchema = z.object({ uri_template: z.string(), name: z.string(), mime_type: z.string().optional() });
+export const McpResourceTemplateInfoSchema = z.object({
+  uri_template: z.string(),
+  name: z.string(),
+  mime_type: z.string().optional(),
+});
 export const McpPromptInfoSchema = z.object({
   name: z.string(),
   description: z.string().optional(),
-  arguments: z.array(z.object({ name: z.string(), required: z.boolean().optional(), description: z.string().optional() })),
+  arguments: z.array(
+    z.object({ name: z.string(), required: z.boolean().optional(), description: z.string().optional() }),
+  ),
 });
 
 export const McpServerStatusSchema = z.object({

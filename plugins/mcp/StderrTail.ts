@@ -3,7 +3,10 @@ export class StderrTail {
   private lines: string[] = [];
   private partial = '';
 
-  constructor(private readonly maxLines = 20, private readonly maxLineChars = 500) {}
+  constructor(
+    private readonly maxLines = 20,
+    private readonly maxLineChars = 500,
+  ) {}
 
   push(chunk: Buffer | string): void {
     const text = this.partial + chunk.toString();

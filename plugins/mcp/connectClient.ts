@@ -59,13 +59,17 @@ export async function connectClient(config: McpServerConfig, opts: ConnectOption
   const url = new URL(config.url);
   const streamable = newClient(sdk, opts);
   try {
-    await streamable.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers } }), { timeout: opts.timeoutMs });
+    await streamable.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers } }), {
+      timeout: opts.timeoutMs,
+    });
     return { client: streamable, transport: 'streamable-http' };
   } catch (first) {
     await streamable.close().catch(() => undefined);
     const sse = newClient(sdk, opts);
     try {
-      await sse.connect(new SSEClientTransport(url, { requestInit: { headers } }) as Transport, { timeout: opts.timeoutMs });
+      await sse.connect(new SSEClientTransport(url, { requestInit: { headers } }) as Transport, {
+        timeout: opts.timeoutMs,
+      });
       return { client: sse, transport: 'sse' };
     } catch (second) {
       await sse.close().catch(() => undefined);
@@ -85,7 +89,8 @@ function httpHeaders(config: HttpServerConfig, env: NodeJS.ProcessEnv): Record<s
   const headers: Record<string, string> = { ...config.headers };
   for (const [header, variable] of Object.entries(config.headersEnv ?? {})) {
     const value = env[variable];
-    if (value === undefined || value === '') throw new Error(`header ${header}: environment variable ${variable} is not set`);
+    if (value === undefined || value === '')
+      throw new Error(`header ${header}: environment variable ${variable} is not set`);
     headers[header] = value;
   }
   return headers;

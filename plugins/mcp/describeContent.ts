@@ -30,7 +30,9 @@ export function describeContent(block: unknown): string {
       return `[${b.type}: ${typeof b.mimeType === 'string' ? b.mimeType : 'unknown type'}, ${bytes} bytes, not shown]`;
     }
     case 'resource':
-      return b.resource !== null && typeof b.resource === 'object' ? describeResource(b.resource as Record<string, unknown>) : '[resource]';
+      return b.resource !== null && typeof b.resource === 'object'
+        ? describeResource(b.resource as Record<string, unknown>)
+        : '[resource]';
     case 'resource_link': {
       const name = typeof b.name === 'string' ? ` (${b.name})` : '';
       return `[resource link ${typeof b.uri === 'string' ? b.uri : '?'}${name}]`;

@@ -22,10 +22,17 @@ export interface LaunchServers {
  * already has keeps the configured server. Each server is checked on its own, so one bad entry
  * costs that entry only.
  */
-export function withLaunchServers(configured: Readonly<Record<string, McpServerConfig>>, launch: Readonly<Record<string, unknown>>): LaunchServers {
+export function withLaunchServers(
+  configured: Readonly<Record<string, McpServerConfig>>,
+  launch: Readonly<Record<string, unknown>>,
+): LaunchServers {
   if (launch.mcp === undefined) return { servers: { ...configured }, problems: [] };
   const parsed = LaunchMcpSchema.safeParse(launch.mcp);
-  if (!parsed.success) return { servers: { ...configured }, problems: ['MCP servers of this launch ignored: expected {servers: {<name>: server}}'] };
+  if (!parsed.success)
+    return {
+      servers: { ...configured },
+      problems: ['MCP servers of this launch ignored: expected {servers: {<name>: server}}'],
+    };
   const added: Record<string, McpServerConfig> = {};
   const problems: string[] = [];
   const entries = Object.entries(parsed.data.servers);
@@ -38,7 +45,8 @@ export function withLaunchServers(configured: Readonly<Record<string, McpServerC
     if (typeof why === 'string') problems.push(`MCP server ${JSON.stringify(name)} of this launch ignored: ${why}`);
     else added[name] = why.server;
   }
-  if (entries.length > MAX_LAUNCH_SERVERS) problems.push(`MCP servers of this launch: only the first ${MAX_LAUNCH_SERVERS} of ${entries.length} are used`);
+  if (entries.length > MAX_LAUNCH_SERVERS)
+    problems.push(`MCP servers of this launch: only the first ${MAX_LAUNCH_SERVERS} of ${entries.length} are used`);
   return { servers: { ...added, ...configured }, problems };
 }
 
@@ -46,7 +54,8 @@ export function withLaunchServers(configured: Readonly<Record<string, McpServerC
 function problemOf(name: string, server: unknown): string | { server: McpServerConfig } {
   const named = ServerName.safeParse(name);
   if (!named.success) return named.error.issues[0]?.message ?? 'not a server name';
-  const schema = server !== null && typeof server === 'object' && 'url' in server ? HttpServerSchema : StdioServerSchema;
+  const schema =
+    server !== null && typeof server === 'object' && 'url' in server ? HttpServerSchema : StdioServerSchema;
   const parsed = schema.safeParse(server);
   if (parsed.success) return { server: parsed.data };
   const issue = parsed.error.issues[0];

@@ -6,7 +6,9 @@ const MAX_PAGES = 50;
  * Follows `nextCursor` pages of an MCP list request, bounded in pages and items (a server that
  * keeps handing out cursors cannot make the pod loop or grow without end).
  */
-export async function listAll<T>(page: (cursor: string | undefined) => Promise<{ items: T[]; next?: string }>): Promise<T[]> {
+export async function listAll<T>(
+  page: (cursor: string | undefined) => Promise<{ items: T[]; next?: string }>,
+): Promise<T[]> {
   const items: T[] = [];
   let cursor: string | undefined;
   for (let pages = 0; pages < MAX_PAGES && items.length < MAX_LIST_ITEMS; pages++) {

@@ -47,10 +47,16 @@ export const mcp = definePlugin({
       // Servers for this launch only (an editor's, through `yoi acp`); configured names win.
       const launched = withLaunchServers(config.servers, pod.launch);
       for (const problem of launched.problems) pod.services.alert('warn', problem);
-      const m = new McpManager({ servers: launched.servers }, {
-        podName: pod.podName, projectDir: pod.projectDir, cwd: pod.cwd, env: process.env,
-        alert: (message) => pod.services.alert('warn', message),
-      });
+      const m = new McpManager(
+        { servers: launched.servers },
+        {
+          podName: pod.podName,
+          projectDir: pod.projectDir,
+          cwd: pod.cwd,
+          env: process.env,
+          alert: (message) => pod.services.alert('warn', message),
+        },
+      );
       manager = m;
       writeFileAtomic(file, `${JSON.stringify(m.describe(), null, 2)}\n`);
       const w = new AtomicFileWriter(file);
@@ -72,7 +78,13 @@ export const mcp = definePlugin({
     resources.complete(async (items, ctx) => completeResources(manager, items, ctx));
 
     // In front of `yoi:workflow`: `/<server>:<prompt>` is ours, every other slug is declined.
-    api.hooks.resolveSegment.for('workflow_invoke').tapPromise({ name: NAME, stage: STAGE_EARLY }, (segment, ctx) => resolvePrompt(manager, segment as Record<string, unknown>, ctx));
-    api.hooks.completeSegment.for('workflow_invoke').tapPromise({ name: NAME, stage: STAGE_EARLY }, async (items, ctx) => completePrompts(manager, items, ctx));
+    api.hooks.resolveSegment
+      .for('workflow_invoke')
+      .tapPromise({ name: NAME, stage: STAGE_EARLY }, (segment, ctx) =>
+        resolvePrompt(manager, segment as Record<string, unknown>, ctx),
+      );
+    api.hooks.completeSegment
+      .for('workflow_invoke')
+      .tapPromise({ name: NAME, stage: STAGE_EARLY }, async (items, ctx) => completePrompts(manager, items, ctx));
   },
 });

@@ -11,7 +11,11 @@ const MAX_PROMPT_CHARS = 256 * 1024;
  * that server's prompt, with `key=value` arguments from the start of the text that follows.
  * Returns `undefined` for every other slug, so `yoi:workflow` handles it.
  */
-export async function resolvePrompt(manager: McpManager | undefined, segment: Record<string, unknown>, ctx: ResolveContext): Promise<Resolution | undefined> {
+export async function resolvePrompt(
+  manager: McpManager | undefined,
+  segment: Record<string, unknown>,
+  ctx: ResolveContext,
+): Promise<Resolution | undefined> {
   const slug = segment.slug;
   if (typeof slug !== 'string' || !manager) return undefined;
   const colon = slug.indexOf(':');
@@ -23,10 +27,17 @@ export async function resolvePrompt(manager: McpManager | undefined, segment: Re
   const prompt = conn.prompts.find((p) => p.name === name);
   if (conn.state === 'ready' && !prompt) {
     const names = conn.prompts.map((p) => p.name).join(', ');
-    return { type: 'unresolved', reason: `MCP server ${conn.name} has no prompt "${name}"${names ? ` (it has: ${names})` : ''}`, ref: slug };
+    return {
+      type: 'unresolved',
+      reason: `MCP server ${conn.name} has no prompt "${name}"${names ? ` (it has: ${names})` : ''}`,
+      ref: slug,
+    };
   }
-  const missing = (prompt?.arguments ?? []).filter((a) => a.required && args[a.name] === undefined).map((a) => `${a.name}=…`);
-  if (missing.length > 0) return { type: 'unresolved', reason: `prompt /${slug} needs ${missing.join(' ')} after it`, ref: slug };
+  const missing = (prompt?.arguments ?? [])
+    .filter((a) => a.required && args[a.name] === undefined)
+    .map((a) => `${a.name}=…`);
+  if (missing.length > 0)
+    return { type: 'unresolved', reason: `prompt /${slug} needs ${missing.join(' ')} after it`, ref: slug };
   let result;
   try {
     result = await conn.getPrompt(name, args, ctx.signal);
@@ -41,7 +52,12 @@ export async function resolvePrompt(manager: McpManager | undefined, segment: Re
     const end = /[\ud800-\udbff]/.test(text[MAX_PROMPT_CHARS - 1]) ? MAX_PROMPT_CHARS - 1 : MAX_PROMPT_CHARS; // never half a surrogate pair
     text = text.slice(0, end);
   }
-  return { type: 'context', label: `Prompt: ${slug}`, text: text || '[the prompt is empty]', ...(warning ? { warning } : {}) };
+  return {
+    type: 'context',
+    label: `Prompt: ${slug}`,
+    text: text || '[the prompt is empty]',
+    ...(warning ? { warning } : {}),
+  };
 }
 
 /** `<server>:<prompt>` of every listed prompt starting with the prefix. */

@@ -18,7 +18,11 @@ export const McpResourceSegmentSchema = z.looseObject({
 
 /** `&server:uri` in clients: an MCP server's resource read into the context. */
 export const McpResourceKind = defineSegmentKind({
-  kind: RESOURCE_KIND, schema: McpResourceSegmentSchema, sigil: '&', field: 'ref', description: "an MCP server's resource (<server>:<uri>)",
+  kind: RESOURCE_KIND,
+  schema: McpResourceSegmentSchema,
+  sigil: '&',
+  field: 'ref',
+  description: "an MCP server's resource (<server>:<uri>)",
 });
 
 /** `{server, uri}`, or `ref: "<server>:<uri>"` (what a client that knows only a sigil and a token sends). */
@@ -37,14 +41,23 @@ export function resourceTarget(segment: Record<string, unknown>): { server: stri
  * Reads an MCP resource into the context (`[Resource: <server>:<uri>]`): text parts up to the
  * `@file` size limit (cut at a UTF-8 boundary, with a warning), binary parts as a labelled summary.
  */
-export async function resolveResource(manager: McpManager | undefined, segment: Record<string, unknown>, ctx: ResolveContext, maxBytesOption?: number): Promise<Resolution> {
+export async function resolveResource(
+  manager: McpManager | undefined,
+  segment: Record<string, unknown>,
+  ctx: ResolveContext,
+  maxBytesOption?: number,
+): Promise<Resolution> {
   const target = resourceTarget(segment);
   if (typeof target === 'string') return { type: 'unresolved', reason: target };
   const ref = `${target.server}:${target.uri}`;
   const conn = manager?.servers.get(target.server);
   if (!conn) {
     const known = manager ? [...manager.servers.keys()].join(', ') : '';
-    return { type: 'unresolved', reason: `no MCP server "${target.server}" is configured${known ? ` (configured: ${known})` : ''}`, ref };
+    return {
+      type: 'unresolved',
+      reason: `no MCP server "${target.server}" is configured${known ? ` (configured: ${known})` : ''}`,
+      ref,
+    };
   }
   let result;
   try {
@@ -53,7 +66,9 @@ export async function resolveResource(manager: McpManager | undefined, segment: 
     return { type: 'unresolved', reason: `reading ${ref} failed: ${describe(e)}`, ref };
   }
   const maxBytes = maxBytesOption ?? DEFAULT_FILE_REF_BYTES;
-  const parts = (result.contents ?? []).slice(0, 100).map((c) => (c.uri === target.uri && 'text' in c ? c.text : describeResource(c as Record<string, unknown>)));
+  const parts = (result.contents ?? [])
+    .slice(0, 100)
+    .map((c) => (c.uri === target.uri && 'text' in c ? c.text : describeResource(c as Record<string, unknown>)));
   let text = parts.join('\n');
   let warning: string | undefined;
   const bytes = Buffer.from(text);
@@ -69,7 +84,10 @@ export async function resolveResource(manager: McpManager | undefined, segment: 
 export function completeResources(manager: McpManager | undefined, items: string[], ctx: CompleteContext): string[] {
   const out = [...items];
   for (const conn of manager?.servers.values() ?? []) {
-    const refs = [...conn.resources.map((r) => `${conn.name}:${r.uri}`), ...conn.templates.map((t) => `${conn.name}:${t.uriTemplate}`)];
+    const refs = [
+      ...conn.resources.map((r) => `${conn.name}:${r.uri}`),
+      ...conn.templates.map((t) => `${conn.name}:${t.uriTemplate}`),
+    ];
     for (const ref of refs) {
       if (out.length >= ctx.limit) return out;
       if (ref.startsWith(ctx.prefix) && !out.includes(ref)) out.push(ref);

@@ -46,7 +46,12 @@ const MAX_SCHEMA_CHARS = 64 * 1024;
 
 /** `*` matches any run of characters; everything else literally. */
 function matches(pattern: string, name: string): boolean {
-  const re = new RegExp(`^${pattern.split('*').map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+  const re = new RegExp(
+    `^${pattern
+      .split('*')
+      .map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+  );
   return re.test(name);
 }
 
@@ -66,7 +71,11 @@ const ArgumentsSchema = z.record(z.string(), z.unknown());
  * `timeoutMs` without an answer or progress, and reports progress to clients. Every failure —
  * a server that is not ready, crashed mid-call, timed out — is an `is_error` result.
  */
-export function makePodTool(conn: McpServerConnection, tool: McpTool, name = podToolName(conn.name, tool.name)): PodTool<Record<string, unknown>> {
+export function makePodTool(
+  conn: McpServerConnection,
+  tool: McpTool,
+  name = podToolName(conn.name, tool.name),
+): PodTool<Record<string, unknown>> {
   const label = `${conn.name}/${tool.name}`;
   let description = tool.description?.trim() || tool.title || `${tool.name} (from MCP server ${conn.name})`;
   if (description.length > MAX_DESCRIPTION) description = `${description.slice(0, MAX_DESCRIPTION)}…`;
@@ -76,15 +85,27 @@ export function makePodTool(conn: McpServerConnection, tool: McpTool, name = pod
     name,
     description,
     input: ArgumentsSchema,
-    inputJsonSchema: schemaFits ? { ...tool.inputSchema, type: 'object' } : { type: 'object', additionalProperties: true },
+    inputJsonSchema: schemaFits
+      ? { ...tool.inputSchema, type: 'object' }
+      : { type: 'object', additionalProperties: true },
     async execute(input, ctx): Promise<ToolOutput> {
       // A signal per call (dependent on the run's, held weakly by it): the SDK leaves a listener on
       // the signal it is given, and a run's signal outlives many calls.
       const signal = AbortSignal.any([ctx.signal]);
       try {
-        const result = await conn.callTool(tool.name, input, signal, ctx.progress
-          ? (p) => ctx.progress!({ progress: p.progress, ...(p.total !== undefined ? { total: p.total } : {}), ...(p.message !== undefined ? { message: p.message } : {}) })
-          : undefined);
+        const result = await conn.callTool(
+          tool.name,
+          input,
+          signal,
+          ctx.progress
+            ? (p) =>
+                ctx.progress!({
+                  progress: p.progress,
+                  ...(p.total !== undefined ? { total: p.total } : {}),
+                  ...(p.message !== undefined ? { message: p.message } : {}),
+                })
+            : undefined,
+        );
         return toolOutput(label, result);
       } catch (e) {
         if (ctx.signal.aborted) throw e;

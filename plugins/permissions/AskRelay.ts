@@ -1,7 +1,14 @@
 import { MethodError, PodRequestError, UnknownPodEvent } from '../../core/api.js';
 import type { PodTree } from '../podtree/tree/PodTree.js';
 import { connectToPod } from '../podtree/shared/connectToPod.js';
-import { PERMISSION_REPLY, PERMISSION_REQUEST, PERMISSION_RESOLVED, type PermissionReply, type PermissionRequest, type PermissionResolved } from './permissionWire.js';
+import {
+  PERMISSION_REPLY,
+  PERMISSION_REQUEST,
+  PERMISSION_RESOLVED,
+  type PermissionReply,
+  type PermissionRequest,
+  type PermissionResolved,
+} from './permissionWire.js';
 
 /**
  * The permission protocol along the pod tree: a pod's asks and their resolutions go up to its
@@ -26,18 +33,28 @@ export class AskRelay {
   /** Answers a child's ask on the child's socket; the child's refusal becomes this reply's error. */
   async reply(child: string, reply: PermissionReply): Promise<void> {
     const record = this.tree()?.registry.get(child);
-    if (!record) throw new MethodError('internal', `cannot answer permission request ${reply.id}: pod ${child} is not a pod this pod manages any more`);
+    if (!record)
+      throw new MethodError(
+        'internal',
+        `cannot answer permission request ${reply.id}: pod ${child} is not a pod this pod manages any more`,
+      );
     let client;
     try {
       client = await connectToPod(record.socket_path, this.self());
     } catch (e) {
-      throw new MethodError('internal', `cannot answer permission request ${reply.id}: pod ${child} cannot be reached: ${(e as Error).message}`);
+      throw new MethodError(
+        'internal',
+        `cannot answer permission request ${reply.id}: pod ${child} cannot be reached: ${(e as Error).message}`,
+      );
     }
     try {
       await client.requestExtension(PERMISSION_REPLY, reply);
     } catch (e) {
       if (e instanceof PodRequestError) throw new MethodError(e.podCode, e.message.replace(/^[a-z_]+: /, ''));
-      throw new MethodError('internal', `pod ${child} did not take the answer to permission request ${reply.id}: ${(e as Error).message}`);
+      throw new MethodError(
+        'internal',
+        `pod ${child} did not take the answer to permission request ${reply.id}: ${(e as Error).message}`,
+      );
     } finally {
       await client.close();
     }

@@ -1,7 +1,22 @@
 import {
-  MethodError, canonicalPath, runStopOf, type ClientInfo, type EventChannel, type PodInfo, type ToolCallDecision, type ToolCallInfo,
+  MethodError,
+  canonicalPath,
+  runStopOf,
+  type ClientInfo,
+  type EventChannel,
+  type PodInfo,
+  type ToolCallDecision,
+  type ToolCallInfo,
 } from '../../core/api.js';
-import { AskBook, requestOf, MAX_PENDING, type AskLogEntry, type AskRecord, type Outcome, type PendingAsk } from './AskBook.js';
+import {
+  AskBook,
+  requestOf,
+  MAX_PENDING,
+  type AskLogEntry,
+  type AskRecord,
+  type Outcome,
+  type PendingAsk,
+} from './AskBook.js';
 import { AskRelay } from './AskRelay.js';
 import { callSubject, type CallSubject } from './callSubject.js';
 import { callKey, clipArgs, formatDuration, summarizeCall } from './describeCall.js';
@@ -38,7 +53,9 @@ export class PermissionGate {
   #problemSaid?: string;
 
   constructor(private readonly p: GateParts) {
-    this.book = new AskBook((ask) => void this.finish(ask, { decision: ask.record.request.default, by: 'timeout', ended: 'timeout' }));
+    this.book = new AskBook(
+      (ask) => void this.finish(ask, { decision: ask.record.request.default, by: 'timeout', ended: 'timeout' }),
+    );
     this.#projectDir = canonicalPath(p.pod.projectDir) ?? p.pod.projectDir;
     this.saved = new SavedRules(permissionsFile(this.#projectDir));
   }
@@ -48,7 +65,12 @@ export class PermissionGate {
     const subject = callSubject(call.name, call.arguments, { cwd: call.cwd, projectDir: this.#projectDir });
     // The saved rules and the config are the pod's control plane: the scope refuses every tool's writes there.
     const sandboxed = this.p.bashSandboxed();
-    const verdict = evaluatePolicy(this.p.policy, this.#savedRules(), { tool: call.name, subject }, { unsandboxedBash: sandboxed === false });
+    const verdict = evaluatePolicy(
+      this.p.policy,
+      this.#savedRules(),
+      { tool: call.name, subject },
+      { unsandboxedBash: sandboxed === false },
+    );
     if (verdict.action === 'allow') return undefined;
     if (verdict.action === 'deny') return { action: 'refuse', reason: `denied by ${verdict.why}` };
     const key = callKey(call.name, call.arguments);
@@ -58,7 +80,11 @@ export class PermissionGate {
       return this.#decide(grant, call.name);
     }
     if (call.signal.aborted) return { action: 'refuse', reason: 'the run was stopped before permission was asked' };
-    if (this.book.size >= MAX_PENDING) return { action: 'refuse', reason: `too many permission requests are pending (${MAX_PENDING}); answer them first` };
+    if (this.book.size >= MAX_PENDING)
+      return {
+        action: 'refuse',
+        reason: `too many permission requests are pending (${MAX_PENDING}); answer them first`,
+      };
     const outcome = await this.#ask(call, subject, key, { unsandboxed: call.name === 'Bash' && sandboxed === false });
     return this.#decide(outcome, call.name);
   }
@@ -68,22 +94,39 @@ export class PermissionGate {
     const ask = this.book.get(params.id);
     if (!ask) {
       const done = this.book.resolved(params.id);
-      if (done) throw new MethodError('invalid_request', `permission request ${params.id} was already resolved (${done.decision} by ${done.by})`);
+      if (done)
+        throw new MethodError(
+          'invalid_request',
+          `permission request ${params.id} was already resolved (${done.decision} by ${done.by})`,
+        );
       throw new MethodError('invalid_request', `no pending permission request ${params.id}`);
     }
     const { request } = ask.record;
     if (!request.options.includes(params.decision)) {
-      throw new MethodError('invalid_request', `${params.decision} is not an option of permission request ${params.id} (options: ${request.options.join(', ')})`);
+      throw new MethodError(
+        'invalid_request',
+        `${params.decision} is not an option of permission request ${params.id} (options: ${request.options.join(', ')})`,
+      );
     }
-    if (ask.relaying) throw new MethodError('invalid_request', `permission request ${params.id} is being answered already`);
+    if (ask.relaying)
+      throw new MethodError('invalid_request', `permission request ${params.id} is being answered already`);
     const name = client.name ?? `client#${client.id}`;
     // A parent relays its own client's name; anyone else answers as itself.
     const by = params.by !== undefined && name.startsWith('pod/') ? params.by : name;
-    const outcome: Outcome = { decision: params.decision, by, ...(params.message !== undefined ? { message: params.message } : {}) };
+    const outcome: Outcome = {
+      decision: params.decision,
+      by,
+      ...(params.message !== undefined ? { message: params.message } : {}),
+    };
     if (ask.record.via !== undefined) {
       ask.relaying = true;
       try {
-        await this.p.relay.reply(ask.record.via, { id: params.id, decision: params.decision, by, ...(params.message !== undefined ? { message: params.message } : {}) });
+        await this.p.relay.reply(ask.record.via, {
+          id: params.id,
+          decision: params.decision,
+          by,
+          ...(params.message !== undefined ? { message: params.message } : {}),
+        });
       } finally {
         ask.relaying = false;
       }
@@ -97,7 +140,11 @@ export class PermissionGate {
   finish(ask: PendingAsk, outcome: Outcome): boolean {
     const { request } = ask.record;
     const resolution: PermissionResolved = {
-      id: request.id, decision: outcome.decision, by: outcome.by, pod: request.pod, ...(outcome.message !== undefined ? { message: outcome.message } : {}),
+      id: request.id,
+      decision: outcome.decision,
+      by: outcome.by,
+      pod: request.pod,
+      ...(outcome.message !== undefined ? { message: outcome.message } : {}),
     };
     if (!this.book.take(request.id, resolution)) return false;
     this.#log({ type: 'resolved', id: request.id, decision: outcome.decision, by: outcome.by });
@@ -106,7 +153,8 @@ export class PermissionGate {
     if (ask.record.via === undefined) {
       if (ask.waiter) ask.waiter(outcome);
       // Restored after a restart (its call is gone): a person's answer holds for the same call made again.
-      else if (ask.record.call_key !== undefined && outcome.ended === undefined && outcome.decision.endsWith('_once')) this.#grant(ask.record.call_key, outcome);
+      else if (ask.record.call_key !== undefined && outcome.ended === undefined && outcome.decision.endsWith('_once'))
+        this.#grant(ask.record.call_key, outcome);
     }
     return true;
   }
@@ -115,7 +163,10 @@ export class PermissionGate {
   relayed(request: PermissionRequest, child: string): void {
     if (this.book.knows(request.id)) return; // a report delivered twice
     if (this.book.size >= MAX_PENDING) {
-      this.p.pod.services.alert('warn', `${this.p.plugin}: permission request ${request.id} of pod ${request.pod} is not shown here: ${MAX_PENDING} are pending`);
+      this.p.pod.services.alert(
+        'warn',
+        `${this.p.plugin}: permission request ${request.id} of pod ${request.pod} is not shown here: ${MAX_PENDING} are pending`,
+      );
       return;
     }
     const { deadline_ms: _left, ...rest } = request;
@@ -130,7 +181,11 @@ export class PermissionGate {
   relayedResolved(resolution: PermissionResolved, child: string): void {
     const ask = this.book.get(resolution.id);
     if (ask?.record.via !== child) return;
-    this.finish(ask, { decision: resolution.decision, by: resolution.by, ...(resolution.message !== undefined ? { message: resolution.message } : {}) });
+    this.finish(ask, {
+      decision: resolution.decision,
+      by: resolution.by,
+      ...(resolution.message !== undefined ? { message: resolution.message } : {}),
+    });
   }
 
   /** After `--resume`: the asks the log holds unresolved are pending again (their deadlines as they were). */
@@ -152,16 +207,27 @@ export class PermissionGate {
     this.book.close();
   }
 
-  async #ask(call: ToolCallInfo, subject: CallSubject | undefined, key: string, opts: { unsandboxed: boolean }): Promise<Outcome> {
+  async #ask(
+    call: ToolCallInfo,
+    subject: CallSubject | undefined,
+    key: string,
+    opts: { unsandboxed: boolean },
+  ): Promise<Outcome> {
     const { policy, pod } = this.p;
     const now = Date.now();
     const clipped = clipArgs(call.arguments);
     const record: AskRecord = {
       request: {
-        id: this.book.newId(), tool: call.name, args: clipped.args, summary: summarizeCall(call.name, call.arguments, subject),
+        id: this.book.newId(),
+        tool: call.name,
+        args: clipped.args,
+        summary: summarizeCall(call.name, call.arguments, subject),
         // Without a sandbox every Bash command asks: saving an allow would not hold anyway.
         options: opts.unsandboxed ? DECISIONS.filter((d) => d !== 'allow_always') : [...DECISIONS],
-        default: policy.onDeadline, pod: pod.podName, expires_at: now + policy.deadlineMs, ...(clipped.clipped ? { args_clipped: true } : {}),
+        default: policy.onDeadline,
+        pod: pod.podName,
+        expires_at: now + policy.deadlineMs,
+        ...(clipped.clipped ? { args_clipped: true } : {}),
       },
       call_key: key,
       save: { tool: call.name, ...(subject ? { exact: subjectText(subject) } : {}) },
@@ -191,7 +257,11 @@ export class PermissionGate {
   }
 
   #open(record: AskRecord, waiter?: (o: Outcome) => void, now?: number): PendingAsk {
-    return this.book.add(record, { ...(waiter ? { waiter } : {}), ...(record.via !== undefined ? { graceMs: 30_000 } : {}), ...(now ? { now } : {}) });
+    return this.book.add(record, {
+      ...(waiter ? { waiter } : {}),
+      ...(record.via !== undefined ? { graceMs: 30_000 } : {}),
+      ...(now ? { now } : {}),
+    });
   }
 
   #decide(outcome: Outcome, tool: string): ToolCallDecision | undefined {
@@ -199,24 +269,41 @@ export class PermissionGate {
     const said = outcome.message ? `: ${outcome.message}` : '';
     switch (outcome.ended) {
       case 'timeout':
-        return { action: 'refuse', reason: `no answer to the permission request within ${formatDuration(this.p.policy.deadlineMs)}; rejected by default` };
+        return {
+          action: 'refuse',
+          reason: `no answer to the permission request within ${formatDuration(this.p.policy.deadlineMs)}; rejected by default`,
+        };
       case 'cancel':
       case 'pause':
-        return { action: 'refuse', reason: `the run was ${outcome.ended === 'cancel' ? 'cancelled' : 'paused'} while permission for ${tool} was pending` };
+        return {
+          action: 'refuse',
+          reason: `the run was ${outcome.ended === 'cancel' ? 'cancelled' : 'paused'} while permission for ${tool} was pending`,
+        };
       case 'shutdown':
         return { action: 'refuse', reason: 'the pod stopped while the permission request was pending' };
     }
-    return { action: 'refuse', reason: `the user rejected this ${tool} call${outcome.decision === 'reject_always' ? ' (and every call like it)' : ''}${said}` };
+    return {
+      action: 'refuse',
+      reason: `the user rejected this ${tool} call${outcome.decision === 'reject_always' ? ' (and every call like it)' : ''}${said}`,
+    };
   }
 
   async #save(record: AskRecord, decision: Decision, by: string): Promise<void> {
     if (!record.save) return;
-    const rule = { ...record.save, action: decision === 'allow_always' ? 'allow' as const : 'deny' as const, added_at: Date.now(), by };
+    const rule = {
+      ...record.save,
+      action: decision === 'allow_always' ? ('allow' as const) : ('deny' as const),
+      added_at: Date.now(),
+      by,
+    };
     try {
       await this.saved.add(rule);
     } catch (e) {
       // The decision still applies to this call; the alert says the rule did not stick.
-      this.p.pod.services.alert('warn', `${this.p.plugin}: the rule for permission request ${record.request.id} was not saved: ${(e as Error).message}`);
+      this.p.pod.services.alert(
+        'warn',
+        `${this.p.plugin}: the rule for permission request ${record.request.id} was not saved: ${(e as Error).message}`,
+      );
     }
   }
 
@@ -225,7 +312,8 @@ export class PermissionGate {
     const problem = this.saved.problem;
     if (problem !== this.#problemSaid) {
       this.#problemSaid = problem;
-      if (problem) this.p.pod.services.alert('warn', `${this.p.plugin}: saved permission rules are ignored: ${problem}`);
+      if (problem)
+        this.p.pod.services.alert('warn', `${this.p.plugin}: saved permission rules are ignored: ${problem}`);
     }
     return rules.map(asRule);
   }

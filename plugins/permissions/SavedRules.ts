@@ -29,7 +29,10 @@ export const PermissionsFileSchema = z.object({
 export type PermissionsFile = z.infer<typeof PermissionsFileSchema>;
 
 const LOCK_OPTIONS = {
-  realpath: false, stale: 10_000, retries: { retries: 100, factor: 1.5, minTimeout: 5, maxTimeout: 100 }, onCompromised: () => undefined,
+  realpath: false,
+  stale: 10_000,
+  retries: { retries: 100, factor: 1.5, minTimeout: 5, maxTimeout: 100 },
+  onCompromised: () => undefined,
 } as const;
 
 /** `<project>/.yoi/permissions.json`. */
@@ -93,7 +96,10 @@ export class SavedRules {
     }
     try {
       const current = this.#read() ?? { version: 1 as const, rules: [] };
-      const rules = [...current.rules.filter((r) => !(r.tool === rule.tool && r.match === rule.match && r.exact === rule.exact)), rule];
+      const rules = [
+        ...current.rules.filter((r) => !(r.tool === rule.tool && r.match === rule.match && r.exact === rule.exact)),
+        rule,
+      ];
       if (rules.length > MAX_SAVED_RULES) throw this.#error(`it holds ${MAX_SAVED_RULES} rules already; remove some`);
       this.#write({ version: 1, rules });
       this.#stamp = '';
@@ -162,7 +168,8 @@ export class SavedRules {
 
 /** `.yoi/` must be a real directory of the user's that nobody else can write (created 0700 when asked). */
 function trustedDir(dir: string, file: string, create: boolean): void {
-  const fail = (cause: string) => new YoiError('YOI_ERR_PERMISSIONS_FILE', `the permissions file ${file} cannot be used: ${cause}`);
+  const fail = (cause: string) =>
+    new YoiError('YOI_ERR_PERMISSIONS_FILE', `the permissions file ${file} cannot be used: ${cause}`);
   let st: fs.Stats;
   try {
     st = fs.lstatSync(dir);
@@ -183,5 +190,10 @@ function notOurs(st: fs.Stats): boolean {
 
 /** A saved rule as a policy rule. */
 export function asRule(saved: SavedRule): Rule {
-  return { tool: saved.tool, ...(saved.match !== undefined ? { match: saved.match } : {}), ...(saved.exact !== undefined ? { exact: saved.exact } : {}), action: saved.action };
+  return {
+    tool: saved.tool,
+    ...(saved.match !== undefined ? { match: saved.match } : {}),
+    ...(saved.exact !== undefined ? { exact: saved.exact } : {}),
+    action: saved.action,
+  };
 }

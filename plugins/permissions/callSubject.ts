@@ -7,7 +7,11 @@ import { canonicalPath } from '../../core/api.js';
  * links resolved, so a link cannot dress one file up as another), a command line, or a name.
  */
 export type CallSubject =
-  | { readonly kind: 'path'; readonly absolute: string; /** Relative to the project directory, when inside it. */ readonly relative?: string }
+  | {
+      readonly kind: 'path';
+      readonly absolute: string;
+      /** Relative to the project directory, when inside it. */ readonly relative?: string;
+    }
   | { readonly kind: 'command'; readonly text: string }
   | { readonly kind: 'name'; readonly text: string };
 
@@ -32,7 +36,14 @@ export function callSubject(tool: string, args: unknown, base: SubjectBase): Cal
   if (mcp) return { kind: 'name', text: `${mcp[1]}/${mcp[2]}` };
   const a = (args !== null && typeof args === 'object' ? args : {}) as Record<string, unknown>;
   if (tool === 'Bash') return typeof a.command === 'string' ? { kind: 'command', text: a.command.trim() } : undefined;
-  const file = typeof a.file_path === 'string' ? a.file_path : typeof a.path === 'string' ? a.path : SEARCH_TOOLS.has(tool) ? '.' : undefined;
+  const file =
+    typeof a.file_path === 'string'
+      ? a.file_path
+      : typeof a.path === 'string'
+        ? a.path
+        : SEARCH_TOOLS.has(tool)
+          ? '.'
+          : undefined;
   if (file !== undefined) return pathSubject(file, base);
   if (typeof a.name === 'string') return { kind: 'name', text: a.name };
   return undefined;

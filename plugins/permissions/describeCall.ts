@@ -14,7 +14,8 @@ export function summarizeCall(tool: string, args: unknown, subject: CallSubject 
   const a = (args !== null && typeof args === 'object' ? args : {}) as Record<string, unknown>;
   let line: string;
   if (subject?.kind === 'command') line = `${tool}: ${firstLine(subject.text)}`;
-  else if (subject?.kind === 'path') line = `${tool} ${typeof a.file_path === 'string' ? a.file_path : typeof a.path === 'string' ? a.path : subject.absolute}`;
+  else if (subject?.kind === 'path')
+    line = `${tool} ${typeof a.file_path === 'string' ? a.file_path : typeof a.path === 'string' ? a.path : subject.absolute}`;
   else if (subject?.kind === 'name' && tool.startsWith('mcp__')) line = `${subject.text} ${compact(args)}`;
   else if (subject?.kind === 'name') line = `${tool} ${subject.text}`;
   else line = `${tool} ${compact(args)}`;

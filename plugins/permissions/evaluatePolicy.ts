@@ -30,7 +30,13 @@ export function ruleMatches(rule: Rule, call: Call): boolean {
   if (rule.exact !== undefined) return call.subject !== undefined && subjectText(call.subject) === rule.exact;
   if (rule.match === undefined) return true;
   if (!call.subject) return false;
-  if (call.subject.kind === 'command' && rule.action === 'allow' && COMPOUND.test(call.subject.text) && commandPattern(rule.match).wildcard) return false;
+  if (
+    call.subject.kind === 'command' &&
+    rule.action === 'allow' &&
+    COMPOUND.test(call.subject.text) &&
+    commandPattern(rule.match).wildcard
+  )
+    return false;
   return subjectMatches(rule.match, call.subject);
 }
 
@@ -51,21 +57,41 @@ export function firstMatch(rules: readonly Rule[], call: Call): Rule | undefined
  * `allow_always` / `reject_always` come first. Bash without a sandbox is never allowed without
  * asking.
  */
-export function evaluatePolicy(policy: Policy, saved: readonly Rule[], call: Call, opts: { unsandboxedBash?: boolean } = {}): Verdict {
+export function evaluatePolicy(
+  policy: Policy,
+  saved: readonly Rule[],
+  call: Call,
+  opts: { unsandboxedBash?: boolean } = {},
+): Verdict {
   const configured = firstMatch(policy.rules, call);
   const builtin = configured ? undefined : firstMatch(policy.builtin, call);
   const fromConfig: Verdict = configured
-    ? { action: configured.action, source: 'config', rule: configured, why: `rule ${describeRule(configured)} of the config` }
+    ? {
+        action: configured.action,
+        source: 'config',
+        rule: configured,
+        why: `rule ${describeRule(configured)} of the config`,
+      }
     : builtin
       ? { action: builtin.action, source: 'builtin', rule: builtin, why: `built-in rule ${describeRule(builtin)}` }
       : { action: policy.default, source: 'default', why: `the policy's default (${policy.default})` };
   let verdict = fromConfig;
   if (fromConfig.action !== 'deny') {
     const own = firstMatch(saved, call);
-    if (own) verdict = { action: own.action, source: 'saved', rule: own, why: `saved rule ${describeRule(own)} (.yoi/permissions.json)` };
+    if (own)
+      verdict = {
+        action: own.action,
+        source: 'saved',
+        rule: own,
+        why: `saved rule ${describeRule(own)} (.yoi/permissions.json)`,
+      };
   }
   if (verdict.action === 'allow' && opts.unsandboxedBash && call.tool === 'Bash') {
-    return { action: 'ask', source: 'sandbox', why: 'Bash runs without a sandbox (bash.sandbox: off): every command asks' };
+    return {
+      action: 'ask',
+      source: 'sandbox',
+      why: 'Bash runs without a sandbox (bash.sandbox: off): every command asks',
+    };
   }
   return verdict;
 }
@@ -73,6 +99,11 @@ export function evaluatePolicy(policy: Policy, saved: readonly Rule[], call: Cal
 /** `{tool: Bash, match: "npm test", action: allow}`, clipped. */
 export function describeRule(rule: Rule): string {
   const clip = (v: string) => JSON.stringify(v.length > 80 ? `${v.slice(0, 80)}…` : v);
-  const match = rule.match !== undefined ? `, match: ${clip(rule.match)}` : rule.exact !== undefined ? `, exact: ${clip(rule.exact)}` : '';
+  const match =
+    rule.match !== undefined
+      ? `, match: ${clip(rule.match)}`
+      : rule.exact !== undefined
+        ? `, exact: ${clip(rule.exact)}`
+        : '';
   return `{tool: ${rule.tool}${match}, action: ${rule.action}}`;
 }

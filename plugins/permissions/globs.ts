@@ -71,7 +71,8 @@ export function pathGlobProblem(pattern: string): string | undefined {
   for (const segment of pattern.split('/')) {
     if (segment === '**') continue;
     const stars = segment.replace(/\\./g, '').match(/\*+/g)?.length ?? 0;
-    if (stars > MAX_STARS_PER_SEGMENT) return `at most ${MAX_STARS_PER_SEGMENT} \`*\` per path segment (\`${segment}\` has ${stars}): more can take seconds to match`;
+    if (stars > MAX_STARS_PER_SEGMENT)
+      return `at most ${MAX_STARS_PER_SEGMENT} \`*\` per path segment (\`${segment}\` has ${stars}): more can take seconds to match`;
   }
   return undefined;
 }

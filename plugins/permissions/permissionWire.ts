@@ -60,5 +60,13 @@ export type PermissionReply = z.infer<typeof PermissionReplySchema>;
 export const PermissionListSchema = z.object({ requests: z.array(PermissionRequestSchema) });
 
 /** Pod events a child sends its parent: an ask, and how it was resolved. */
-export const AskReportSchema = z.object({ kind: z.literal(PERMISSION_REQUEST), pod_name: z.string(), request: PermissionRequestSchema });
-export const ResolvedReportSchema = z.object({ kind: z.literal(PERMISSION_RESOLVED), pod_name: z.string(), resolved: PermissionResolvedSchema });
+export const AskReportSchema = z.object({
+  kind: z.literal(PERMISSION_REQUEST),
+  pod_name: z.string(),
+  request: PermissionRequestSchema,
+});
+export const ResolvedReportSchema = z.object({
+  kind: z.literal(PERMISSION_RESOLVED),
+  pod_name: z.string(),
+  resolved: PermissionResolvedSchema,
+});

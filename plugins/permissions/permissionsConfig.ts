@@ -22,19 +22,27 @@ export const DEFAULT_DEADLINE_MS = 600_000;
  * glob over the call's main argument (see callSubject.ts), `exact` the main argument itself
  * (what `allow_always` saves); first match wins.
  */
-export const RuleSchema = z.strictObject({
-  tool: z.string().min(1).max(200),
-  match: z.string().min(1).max(100_000).optional(),
-  exact: z.string().min(1).max(100_000).optional(),
-  action: ActionSchema,
-}).check((ctx) => {
-  if (ctx.value.match !== undefined && ctx.value.exact !== undefined) {
-    ctx.issues.push({ code: 'custom', message: 'give `match` or `exact`, not both', input: ctx.value, path: ['exact'] });
-  }
-  // Command globs match in linear time; the others go through picomatch (see globs.ts).
-  const problem = ctx.value.match !== undefined && ctx.value.tool !== 'Bash' ? pathGlobProblem(ctx.value.match) : undefined;
-  if (problem) ctx.issues.push({ code: 'custom', message: problem, input: ctx.value.match, path: ['match'] });
-});
+export const RuleSchema = z
+  .strictObject({
+    tool: z.string().min(1).max(200),
+    match: z.string().min(1).max(100_000).optional(),
+    exact: z.string().min(1).max(100_000).optional(),
+    action: ActionSchema,
+  })
+  .check((ctx) => {
+    if (ctx.value.match !== undefined && ctx.value.exact !== undefined) {
+      ctx.issues.push({
+        code: 'custom',
+        message: 'give `match` or `exact`, not both',
+        input: ctx.value,
+        path: ['exact'],
+      });
+    }
+    // Command globs match in linear time; the others go through picomatch (see globs.ts).
+    const problem =
+      ctx.value.match !== undefined && ctx.value.tool !== 'Bash' ? pathGlobProblem(ctx.value.match) : undefined;
+    if (problem) ctx.issues.push({ code: 'custom', message: problem, input: ctx.value.match, path: ['match'] });
+  });
 export type Rule = z.infer<typeof RuleSchema>;
 
 /**
@@ -69,8 +77,11 @@ export interface Policy {
 export const PolicySchema = PermissionsSectionSchema.optional().transform((section): Policy => {
   const s = section ?? PermissionsSectionSchema.parse({});
   return Object.freeze({
-    default: s.default ?? 'allow', rules: Object.freeze(s.rules), builtin: s.default === undefined ? BUILTIN_RULES : [],
-    deadlineMs: s.deadlineMs, onDeadline: s.onDeadline,
+    default: s.default ?? 'allow',
+    rules: Object.freeze(s.rules),
+    builtin: s.default === undefined ? BUILTIN_RULES : [],
+    deadlineMs: s.deadlineMs,
+    onDeadline: s.onDeadline,
   });
 });
 

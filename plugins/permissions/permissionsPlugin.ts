@@ -7,8 +7,16 @@ import { formatDuration } from './describeCall.js';
 import { PermissionGate } from './PermissionGate.js';
 import { PolicySchema } from './permissionsConfig.js';
 import {
-  AskReportSchema, PERMISSION_LIST, PERMISSION_REPLY, PERMISSION_REQUEST, PERMISSION_RESOLVED, PermissionListSchema, PermissionReplySchema,
-  PermissionRequestSchema, PermissionResolvedSchema, ResolvedReportSchema,
+  AskReportSchema,
+  PERMISSION_LIST,
+  PERMISSION_REPLY,
+  PERMISSION_REQUEST,
+  PERMISSION_RESOLVED,
+  PermissionListSchema,
+  PermissionReplySchema,
+  PermissionRequestSchema,
+  PermissionResolvedSchema,
+  ResolvedReportSchema,
 } from './permissionWire.js';
 
 export const PERMISSIONS = 'yoi:permissions';
@@ -42,23 +50,39 @@ export const permissionsPlugin = definePlugin({
     };
 
     const requests = api.event({
-      name: PERMISSION_REQUEST, schema: PermissionRequestSchema,
-      v1: (r) => `permission request ${r.id}${r.pod !== self ? ` from pod ${r.pod}` : ''}: ${r.summary} — answer with \`yoi approve ${r.id} --pod ${self}\` or \`yoi deny ${r.id} --pod ${self}\` (${r.default} in ${formatDuration(r.deadline_ms)})`,
+      name: PERMISSION_REQUEST,
+      schema: PermissionRequestSchema,
+      v1: (r) =>
+        `permission request ${r.id}${r.pod !== self ? ` from pod ${r.pod}` : ''}: ${r.summary} — answer with \`yoi approve ${r.id} --pod ${self}\` or \`yoi deny ${r.id} --pod ${self}\` (${r.default} in ${formatDuration(r.deadline_ms)})`,
     });
     const resolutions = api.event({
-      name: PERMISSION_RESOLVED, schema: PermissionResolvedSchema,
+      name: PERMISSION_RESOLVED,
+      schema: PermissionResolvedSchema,
       v1: (r) => `permission request ${r.id}: ${r.decision} (${r.by})`,
     });
     const listing = api.event({ name: PERMISSION_LIST, schema: PermissionListSchema });
 
-    api.method({ name: PERMISSION_REPLY, params: PermissionReplySchema, handle: (params, ctx) => running().reply(params, ctx.client) });
-    api.method({ name: PERMISSION_LIST, params: null, handle: () => listing.reply({ requests: running().book.requests() }) });
+    api.method({
+      name: PERMISSION_REPLY,
+      params: PermissionReplySchema,
+      handle: (params, ctx) => running().reply(params, ctx.client),
+    });
+    api.method({
+      name: PERMISSION_LIST,
+      params: null,
+      handle: () => listing.reply({ requests: running().book.requests() }),
+    });
 
     api.hooks.podStart.tapPromise(PERMISSIONS, async (pod) => {
       self = pod.podName;
       gate = new PermissionGate({
-        plugin: PERMISSIONS, policy, pod, requests, resolutions,
-        relay: new AskRelay(() => pod.podName, podTree), bashSandboxed: () => bashSandboxed(pod.services),
+        plugin: PERMISSIONS,
+        policy,
+        pod,
+        requests,
+        resolutions,
+        relay: new AskRelay(() => pod.podName, podTree),
+        bashSandboxed: () => bashSandboxed(pod.services),
       });
       const entries: AskLogEntry[] = [];
       for (const raw of pod.services.pluginLog.restored(PERMISSIONS)) {
@@ -78,12 +102,14 @@ export const permissionsPlugin = definePlugin({
     // A child's asks and their ends come as pod events (authenticated by the pod tree's checkPodEvent).
     api.hooks.podEvent.for(PERMISSION_REQUEST).tapPromise(PERMISSIONS, async (event) => {
       const report = AskReportSchema.safeParse(rawOf(event));
-      if (!report.success) throw new Error(`malformed ${PERMISSION_REQUEST} report: ${report.error.issues[0]?.message ?? 'invalid'}`);
+      if (!report.success)
+        throw new Error(`malformed ${PERMISSION_REQUEST} report: ${report.error.issues[0]?.message ?? 'invalid'}`);
       running().relayed(report.data.request, report.data.pod_name);
     });
     api.hooks.podEvent.for(PERMISSION_RESOLVED).tapPromise(PERMISSIONS, async (event) => {
       const report = ResolvedReportSchema.safeParse(rawOf(event));
-      if (!report.success) throw new Error(`malformed ${PERMISSION_RESOLVED} report: ${report.error.issues[0]?.message ?? 'invalid'}`);
+      if (!report.success)
+        throw new Error(`malformed ${PERMISSION_RESOLVED} report: ${report.error.issues[0]?.message ?? 'invalid'}`);
       running().relayedResolved(report.data.resolved, report.data.pod_name);
     });
     // Not for the model: the asks are the people's business.

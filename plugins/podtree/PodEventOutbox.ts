@@ -53,14 +53,19 @@ export class PodEventOutbox {
   private link?: PodClient;
   private idleTimer?: NodeJS.Timeout;
   private closed = false;
-  private readonly o: Required<Omit<PodEventOutboxOptions, 'target' | 'auth'>> & Pick<PodEventOutboxOptions, 'target' | 'auth'>;
+  private readonly o: Required<Omit<PodEventOutboxOptions, 'target' | 'auth'>> &
+    Pick<PodEventOutboxOptions, 'target' | 'auth'>;
   private retrying = false;
   private draining = false;
   private lastTarget: string;
 
   constructor(options: PodEventOutboxOptions) {
     this.o = {
-      connectTimeoutMs: 5000, ackTimeoutMs: 10_000, retryForMs: 60_000, maxQueued: 1000, idleCloseMs: 1000,
+      connectTimeoutMs: 5000,
+      ackTimeoutMs: 10_000,
+      retryForMs: 60_000,
+      maxQueued: 1000,
+      idleCloseMs: 1000,
       log: (line) => process.stderr.write(`yoi: ${line}\n`),
       ...options,
     };
@@ -76,11 +81,17 @@ export class PodEventOutbox {
    * Queues a report; returns its request id. `onlyIf` is asked when the report is about to go,
    * once connected (after `target` was resolved): false drops it.
    */
-  send(event: PodEvent, { onlyIf, id = `${this.prefix}-${++this.nextId}` }: { onlyIf?: () => boolean; id?: string } = {}): string {
+  send(
+    event: PodEvent,
+    { onlyIf, id = `${this.prefix}-${++this.nextId}` }: { onlyIf?: () => boolean; id?: string } = {},
+  ): string {
     if (this.closed) return id;
     if (this.queue.length >= this.o.maxQueued) {
       const dropped = this.queue.splice(1, 1)[0]; // not the one in flight
-      if (dropped) this.o.log(`dropped the ${podEventKind(dropped.event)} report to ${this.lastTarget}: ${this.o.maxQueued} reports are waiting`);
+      if (dropped)
+        this.o.log(
+          `dropped the ${podEventKind(dropped.event)} report to ${this.lastTarget}: ${this.o.maxQueued} reports are waiting`,
+        );
     }
     this.queue.push({ event, id, onlyIf });
     this.running ??= this.run().finally(() => (this.running = undefined));
@@ -95,7 +106,9 @@ export class PodEventOutbox {
     if (!this.running) return this.queue.length === 0;
     this.draining ||= giveUpIfGone;
     const timer = sleep(timeoutMs, 'timeout' as const, { ref: false });
-    return (await Promise.race([this.running.then(() => 'done' as const), timer])) === 'done' && this.queue.length === 0;
+    return (
+      (await Promise.race([this.running.then(() => 'done' as const), timer])) === 'done' && this.queue.length === 0
+    );
   }
 
   /** Stops delivering: what is still queued is dropped. */
@@ -138,7 +151,9 @@ export class PodEventOutbox {
         this.retrying = true;
         const what = `the ${podEventKind(item.event)} report to ${this.lastTarget}`;
         if (e instanceof Refused || gone || Date.now() - item.firstTry >= this.o.retryForMs) {
-          this.o.log(`dropped ${what}: ${(e as Error).message}${errno && !(e as Error).message.includes(errno) ? ` (${errno})` : ''}`);
+          this.o.log(
+            `dropped ${what}: ${(e as Error).message}${errno && !(e as Error).message.includes(errno) ? ` (${errno})` : ''}`,
+          );
           this.queue.shift();
           attempt = 0;
           continue;
@@ -162,8 +177,12 @@ export class PodEventOutbox {
    */
   private connect(socketPath: string): Promise<PodClient> {
     return PodClient.connect({
-      socketPath, clientName: this.o.clientName, bareHello: true, connectTimeoutMs: this.o.connectTimeoutMs,
-      requestTimeoutMs: this.o.ackTimeoutMs, ...(this.o.auth ? { auth: this.o.auth } : {}),
+      socketPath,
+      clientName: this.o.clientName,
+      bareHello: true,
+      connectTimeoutMs: this.o.connectTimeoutMs,
+      requestTimeoutMs: this.o.ackTimeoutMs,
+      ...(this.o.auth ? { auth: this.o.auth } : {}),
     });
   }
 

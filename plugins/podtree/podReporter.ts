@@ -29,7 +29,9 @@ export const podReporter = definePlugin({
       if (!tree.callback) return;
       const callback = tree.callback;
       const outbox = new PodEventOutbox({
-        socketPath: callback, clientName: podClientName(pod.podName), ...(tree.secret ? { auth: tree.secret } : {}),
+        socketPath: callback,
+        clientName: podClientName(pod.podName),
+        ...(tree.secret ? { auth: tree.secret } : {}),
         target: async (retrying) => (await tree.reportTarget(retrying)) ?? callback,
       });
       outboxes.set(pod.services, outbox);
@@ -42,11 +44,17 @@ export const podReporter = definePlugin({
       if (!outbox) return;
       if (run.result === 'error') {
         outbox.send({ kind: 'errored', pod_name: run.podName, message: run.error ?? 'the run failed' });
-      } else if ((run.result === 'finished' || run.result === 'limit_reached') && run.client?.name?.startsWith(podClientName(''))) {
+      } else if (
+        (run.result === 'finished' || run.result === 'limit_reached') &&
+        run.client?.name?.startsWith(podClientName(''))
+      ) {
         // Whether the run's sender is the parent is known once the outbox found the parent (it
         // changes when a dead parent's pods are handed over).
         const sender = run.client.name;
-        outbox.send({ kind: 'turn_ended', pod_name: run.podName }, { onlyIf: () => tree.parentName !== undefined && sender === podClientName(tree.parentName) });
+        outbox.send(
+          { kind: 'turn_ended', pod_name: run.podName },
+          { onlyIf: () => tree.parentName !== undefined && sender === podClientName(tree.parentName) },
+        );
       }
     });
 

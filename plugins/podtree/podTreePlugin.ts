@@ -5,7 +5,10 @@ import { definePlugin, defineService } from '../../core/api.js';
 export const POD_TREE = 'yoi:pod-tree';
 
 /** The pod's place in the pod tree: scope.lock allocation, the pods it manages, its parent. */
-export const PodTreeService = defineService<PodTree>(POD_TREE, "the pod's place in the pod tree (scope.lock, spawned pods)");
+export const PodTreeService = defineService<PodTree>(
+  POD_TREE,
+  "the pod's place in the pod tree (scope.lock, spawned pods)",
+);
 
 /** `launch.adopt`: set by `yoi pod start --adopt --callback SOCK` (what SpawnPod starts). */
 const AdoptLaunchSchema = z.object({
@@ -32,7 +35,9 @@ export const podTreePlugin = definePlugin({
     const tree = new PodTree();
     api.provide(PodTreeService, tree);
 
-    api.hooks.resolveScope.tapPromise(POD_TREE, (request) => tree.open(request.podName, request.runtime, adoptLaunch(request.launch)));
+    api.hooks.resolveScope.tapPromise(POD_TREE, (request) =>
+      tree.open(request.podName, request.runtime, adoptLaunch(request.launch)),
+    );
 
     api.hooks.podInit.tapPromise(POD_TREE, async (pod) => {
       await tree.attach(pod.services.scope);

@@ -16,29 +16,55 @@ type Input = z.infer<typeof SpawnPodInputSchema> & { host: string };
  * (`yoi host` there), which also starts it and gives it its task. The child is recorded with
  * its host; its reports come through JetStream, signed with its secret.
  */
-export async function spawnRemote(remote: RemotePods, tree: PodTree, input: Input, rules: LockRule[], ctx: ToolContext): Promise<ToolOutput> {
+export async function spawnRemote(
+  remote: RemotePods,
+  tree: PodTree,
+  input: Input,
+  rules: LockRule[],
+  ctx: ToolContext,
+): Promise<ToolOutput> {
   const own = findAllocation(await tree.table(), tree.name);
   const denied = ctx.services.scope.denyRules;
   for (const rule of rules) {
     const granted = own?.scope_allow.some((a) => coversFully(a, rule)) ?? false;
-    const refused = denied.some((d) => ruleMatches(d, rule.target) && (d.permission === 'read' || rule.permission === 'write'));
-    if (!granted || refused) throw new ToolRefusal(`requested scope \`${rule.target}\` is not within spawner \`${tree.name}\`'s effective scope`);
+    const refused = denied.some(
+      (d) => ruleMatches(d, rule.target) && (d.permission === 'read' || rule.permission === 'write'),
+    );
+    if (!granted || refused)
+      throw new ToolRefusal(
+        `requested scope \`${rule.target}\` is not within spawner \`${tree.name}\`'s effective scope`,
+      );
   }
   const secret = randomBytes(32).toString('hex');
   tree.expectChild(input.name, secret);
   let placed;
   try {
     placed = await remote.spawn({
-      name: input.name, host: input.host, task: input.task, scope: rules, secret, parent: ctx.podName, cwd: ctx.cwd,
-      projectDir: ctx.projectDir, ...(input.instruction ? { instruction: input.instruction } : {}),
+      name: input.name,
+      host: input.host,
+      task: input.task,
+      scope: rules,
+      secret,
+      parent: ctx.podName,
+      cwd: ctx.cwd,
+      projectDir: ctx.projectDir,
+      ...(input.instruction ? { instruction: input.instruction } : {}),
     });
   } catch (e) {
     tree.forgetStarting(input.name);
-    return { summary: `pod \`${input.name}\` was not started on host \`${input.host}\`: ${(e as Error).message}`, is_error: true };
+    return {
+      summary: `pod \`${input.name}\` was not started on host \`${input.host}\`: ${(e as Error).message}`,
+      is_error: true,
+    };
   }
   tree.registry.add({
-    pod_name: input.name, socket_path: placed.socket, scope_delegated: rules, callback_address: tree.socket,
-    spawned_at: Date.now(), secret, host: placed.host,
+    pod_name: input.name,
+    socket_path: placed.socket,
+    scope_delegated: rules,
+    callback_address: tree.socket,
+    spawned_at: Date.now(),
+    secret,
+    host: placed.host,
   });
   tree.forgetStarting(input.name);
   return {

@@ -21,7 +21,9 @@ export const spawnedPodEvents = definePlugin({
   apply(api) {
     const podTree = api.use(PodTreeService);
 
-    api.hooks.checkPodEvent.tapPromise(SPAWNED_POD_EVENTS, async (event, ctx) => refusal(podTree(), event, ctx.client.credential));
+    api.hooks.checkPodEvent.tapPromise(SPAWNED_POD_EVENTS, async (event, ctx) =>
+      refusal(podTree(), event, ctx.client.credential),
+    );
 
     api.hooks.podEvent.for('shut_down').tapPromise(SPAWNED_POD_EVENTS, async (event) => {
       if (event.kind !== 'shut_down') return;
@@ -34,14 +36,19 @@ export const spawnedPodEvents = definePlugin({
       const known = tree.registry.get(event.sub_pod) !== undefined;
       if (!known) {
         tree.registry.add({
-          pod_name: event.sub_pod, socket_path: event.sub_socket, scope_delegated: event.scope,
-          callback_address: tree.registry.get(event.parent_pod)?.socket_path ?? '', via: event.parent_pod, spawned_at: Date.now(),
+          pod_name: event.sub_pod,
+          socket_path: event.sub_socket,
+          scope_delegated: event.scope,
+          callback_address: tree.registry.get(event.parent_pod)?.socket_path ?? '',
+          via: event.parent_pod,
+          spawned_at: Date.now(),
           ...(event.secret ? { secret: event.secret } : {}),
         });
       }
       // Re-sent under an id derived from this report's: when this pod was killed after recording the
       // grandchild and the report comes again, the copy that goes up is the same report, applied once.
-      if (ctx.requestId !== undefined) tree.reportUpward({ ...event, parent_pod: ctx.podName }, `up-${event.parent_pod}-${ctx.requestId}`);
+      if (ctx.requestId !== undefined)
+        tree.reportUpward({ ...event, parent_pod: ctx.podName }, `up-${event.parent_pod}-${ctx.requestId}`);
       else if (!known) tree.reportUpward({ ...event, parent_pod: ctx.podName });
     });
   },
@@ -51,17 +58,22 @@ export const spawnedPodEvents = definePlugin({
 function refusal(tree: PodTree, event: PodEvent, credential: string | undefined): string | undefined {
   const source = podEventSource(event);
   const secret = tree.secretOf(source);
-  if (!tree.registry.get(source) && secret === undefined) return `pod_event refused: \`${shown(source)}\` is not a pod this pod spawned or was told about`;
+  if (!tree.registry.get(source) && secret === undefined)
+    return `pod_event refused: \`${shown(source)}\` is not a pod this pod spawned or was told about`;
   if (!secret || credential === undefined || !sameSecret(secret, credential)) {
     return `pod_event refused: the sender did not authenticate as pod \`${shown(source)}\``;
   }
-  if (event.kind === 'scope_sub_delegated' && event.sub_pod === tree.name) return 'pod_event refused: a pod cannot report this pod as its own child';
+  if (event.kind === 'scope_sub_delegated' && event.sub_pod === tree.name)
+    return 'pod_event refused: a pod cannot report this pod as its own child';
   return undefined;
 }
 
 /** A name a client sent, as an error quotes it: one line (control characters escaped), at most 100 characters. */
 function shown(name: string): string {
-  const flat = name.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const flat = name.replace(
+    /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
   return flat.length > 100 ? `${flat.slice(0, 100)}…` : flat;
 }
 

@@ -2,7 +2,14 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { yoiBin } from './shared/yoiBin.js';
-import { ensurePrivateDir, isSocketLive, openOwnFile, POD_NODE_FLAGS, type PodPaths, RUNTIME_FILE } from '../../core/api.js';
+import {
+  ensurePrivateDir,
+  isSocketLive,
+  openOwnFile,
+  POD_NODE_FLAGS,
+  type PodPaths,
+  RUNTIME_FILE,
+} from '../../core/api.js';
 
 /** The environment variable that hands a spawned pod its report secret. */
 export const POD_SECRET_ENV = 'YOI_POD_SECRET';
@@ -56,7 +63,10 @@ export async function startChildPod(spec: ChildPodSpec): Promise<number> {
   if (spec.configDigest) args.push('--config-digest', spec.configDigest);
   if (spec.instruction) args.push('--instruction', spec.instruction);
   const child = spawn(process.execPath, [...POD_NODE_FLAGS, ...args], {
-    cwd: spec.cwd, env: { ...spec.env, YOI_RUNTIME_DIR: paths.base, [POD_SECRET_ENV]: spec.secret }, detached: true, stdio: ['ignore', log, log],
+    cwd: spec.cwd,
+    env: { ...spec.env, YOI_RUNTIME_DIR: paths.base, [POD_SECRET_ENV]: spec.secret },
+    detached: true,
+    stdio: ['ignore', log, log],
   });
   fs.closeSync(log);
   let exited: string | undefined;
@@ -81,14 +91,21 @@ export async function startChildPod(spec: ChildPodSpec): Promise<number> {
 
 function failure(spec: ChildPodSpec, what: string): ChildStartError {
   const tail = logTail(spec.paths.log);
-  const last = tail.split('\n').filter((l) => l.trim() !== '').at(-1)?.replace(/^yoi: /, '');
+  const last = tail
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .at(-1)
+    ?.replace(/^yoi: /, '');
   return new ChildStartError(`spawned pod \`${spec.name}\` ${what}${last ? `: ${last}` : ''}`, tail);
 }
 
 function logTail(file: string): string {
   try {
     const text = fs.readFileSync(file);
-    return text.subarray(Math.max(0, text.length - LOG_TAIL_BYTES)).toString('utf8').trim();
+    return text
+      .subarray(Math.max(0, text.length - LOG_TAIL_BYTES))
+      .toString('utf8')
+      .trim();
   } catch {
     return '';
   }

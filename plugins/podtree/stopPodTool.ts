@@ -12,7 +12,9 @@ import { definePlugin, refusalsAsResults, type Tool } from '../../core/api.js';
 
 export const STOP_POD = 'yoi:stop-pod';
 
-export const StopPodInputSchema = z.object({ name: PodAddressSchema.describe('The pod to stop (a name, or the ws(s):// URL of a remote pod of your config).') });
+export const StopPodInputSchema = z.object({
+  name: PodAddressSchema.describe('The pod to stop (a name, or the ws(s):// URL of a remote pod of your config).'),
+});
 
 /**
  * `StopPod`: shuts a managed pod down (waiting until it is gone, so its own report arrives
@@ -28,17 +30,22 @@ export const stopPodTool = definePlugin({
       name: 'StopPod',
       description: 'Stops a pod you manage and takes back the scope you delegated to it.',
       input: StopPodInputSchema,
-      execute: (input, ctx) => refusalsAsResults(async () => {
-        const tree = podTree();
-        const { name } = input;
-        const target = addressPod(name, tree, podRemotes());
-        if (target.kind === 'remote') return stopRemotePod(podRemotes()!, target.remote, ctx.podName);
-        const { record } = target;
-        const reached = record.host ? await stopRemote(record, ctx.podName, remotePods()) : await requestShutdown(record.socket_path, ctx.podName);
-        const released = await tree.forget(name);
-        const scope = formatRules(released?.scope_allow ?? record.scope_delegated);
-        return { summary: `${reached ? 'stopped' : 'forgot the unreachable'} pod \`${name}\`; reclaimed scope: ${scope}` };
-      }),
+      execute: (input, ctx) =>
+        refusalsAsResults(async () => {
+          const tree = podTree();
+          const { name } = input;
+          const target = addressPod(name, tree, podRemotes());
+          if (target.kind === 'remote') return stopRemotePod(podRemotes()!, target.remote, ctx.podName);
+          const { record } = target;
+          const reached = record.host
+            ? await stopRemote(record, ctx.podName, remotePods())
+            : await requestShutdown(record.socket_path, ctx.podName);
+          const released = await tree.forget(name);
+          const scope = formatRules(released?.scope_allow ?? record.scope_delegated);
+          return {
+            summary: `${reached ? 'stopped' : 'forgot the unreachable'} pod \`${name}\`; reclaimed scope: ${scope}`,
+          };
+        }),
     }));
   },
 });

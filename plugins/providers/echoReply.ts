@@ -8,12 +8,19 @@ import { countItemsTokens, type HistoryItem, type LlmRequest, type ProviderPart 
  */
 export function echoText(items: readonly HistoryItem[], instructions: readonly string[] = []): string {
   let start = items.length;
-  while (start > 0 && !(items[start - 1].type === 'message' && (items[start - 1] as { role: string }).role === 'assistant') && items[start - 1].type !== 'tool_call') start--;
+  while (
+    start > 0 &&
+    !(items[start - 1].type === 'message' && (items[start - 1] as { role: string }).role === 'assistant') &&
+    items[start - 1].type !== 'tool_call'
+  )
+    start--;
   const lines: string[] = [];
   for (const item of items.slice(start)) {
     if (item.type === 'message') lines.push(`[${item.role}] ${item.content.map((p) => p.text).join('')}`);
-    else if (item.type === 'tool_result') lines.push(`[tool] ${item.content !== undefined ? `${item.summary}\n${item.content}` : item.summary}`);
-    if (item.type === 'message' && item.role === 'user') for (const text of instructions) lines.push(`[instruction] ${text}`);
+    else if (item.type === 'tool_result')
+      lines.push(`[tool] ${item.content !== undefined ? `${item.summary}\n${item.content}` : item.summary}`);
+    if (item.type === 'message' && item.role === 'user')
+      for (const text of instructions) lines.push(`[instruction] ${text}`);
   }
   return lines.length > 0 ? lines.join('\n') : '[echo] nothing new since the last reply';
 }

@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import type { LanguageModel } from 'ai';
-import { BaseUrlSchema, CommonModelSettings, EnvNameSchema, parseModelSettings, readApiKey } from './aiSdk/modelSettings.js';
+import {
+  BaseUrlSchema,
+  CommonModelSettings,
+  EnvNameSchema,
+  parseModelSettings,
+  readApiKey,
+} from './aiSdk/modelSettings.js';
 import { loadSdk, streamWithSdk } from './aiSdk/streamWithSdk.js';
 import { toModelMessages } from './aiSdk/toModelMessages.js';
 import { definePlugin, type Provider } from '../../core/api.js';
@@ -31,25 +37,40 @@ export const openaiCompatibleProvider = definePlugin({
     api.hooks.providers.for('openai-compatible').tap(OPENAI_COMPATIBLE, (model, ctx): Provider => {
       const settings = parseModelSettings(OpenAiCompatibleModelSchema, model);
       const apiKey = settings.apiKeyEnv ? readApiKey(ctx.env, settings.apiKeyEnv, true) : undefined;
-      let sdk: Promise<{ ai: typeof import('ai'); model: (fetch: typeof globalThis.fetch) => LanguageModel }> | undefined;
+      let sdk:
+        Promise<{ ai: typeof import('ai'); model: (fetch: typeof globalThis.fetch) => LanguageModel }> | undefined;
       // A model per request (a few objects): its fetch keeps that request's idle clock.
-      const load = () => (sdk ??= loadSdk(() => import('@ai-sdk/openai-compatible')).then(([ai, oc]) => ({
-        ai,
-        model: (fetch) => oc.createOpenAICompatible({
-          name: 'openai-compatible', baseURL: settings.baseURL, apiKey, headers: settings.headers, includeUsage: true, fetch,
-        }).chatModel(settings.model),
-      })));
+      const load = () =>
+        (sdk ??= loadSdk(() => import('@ai-sdk/openai-compatible')).then(([ai, oc]) => ({
+          ai,
+          model: (fetch) =>
+            oc
+              .createOpenAICompatible({
+                name: 'openai-compatible',
+                baseURL: settings.baseURL,
+                apiKey,
+                headers: settings.headers,
+                includeUsage: true,
+                fetch,
+              })
+              .chatModel(settings.model),
+        })));
       return {
         name: 'openai-compatible',
         model: settings.model,
         async *stream(request) {
           const { ai, model: languageModel } = await load();
           yield* streamWithSdk(request, {
-            plugin: OPENAI_COMPATIBLE, ai, model: languageModel,
+            plugin: OPENAI_COMPATIBLE,
+            ai,
+            model: languageModel,
             system: request.system || undefined,
             messages: toModelMessages(request.items, { systemItemsAs: 'system' }),
-            maxRetries: settings.maxRetries, timeoutMs: settings.timeoutMs, maxOutputTokens: settings.maxTokens,
-            apiKeyEnv: settings.apiKeyEnv, baseURL: settings.baseURL,
+            maxRetries: settings.maxRetries,
+            timeoutMs: settings.timeoutMs,
+            maxOutputTokens: settings.maxTokens,
+            apiKeyEnv: settings.apiKeyEnv,
+            baseURL: settings.baseURL,
           });
         },
       };

@@ -3,7 +3,14 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { echoStream } from './echoReply.js';
-import { countItemsTokens, definePlugin, formatZodError, type LlmRequest, type Provider, type ProviderPart } from '../../core/api.js';
+import {
+  countItemsTokens,
+  definePlugin,
+  formatZodError,
+  type LlmRequest,
+  type Provider,
+  type ProviderPart,
+} from '../../core/api.js';
 
 export const SCRIPTED = 'yoi:scripted';
 
@@ -39,7 +46,10 @@ export const scriptedProvider = definePlugin({
     api.hooks.providers.for('scripted').tap(SCRIPTED, (model, ctx): Provider => {
       const parsed = ModelSchema.safeParse(model);
       if (!parsed.success) throw new Error(formatZodError(parsed.error, ModelSchema, ['model']));
-      const file = path.resolve(ctx.projectDir, ctx.podName ? parsed.data.script.replaceAll('{pod}', ctx.podName) : parsed.data.script);
+      const file = path.resolve(
+        ctx.projectDir,
+        ctx.podName ? parsed.data.script.replaceAll('{pod}', ctx.podName) : parsed.data.script,
+      );
       let script: ScriptReply[];
       try {
         const r = ScriptSchema.safeParse(JSON.parse(fs.readFileSync(file, 'utf8')));
@@ -53,7 +63,8 @@ export const scriptedProvider = definePlugin({
       return {
         name: 'scripted',
         model: path.basename(file),
-        stream: (request) => (next < script.length ? replay(script[next++], request, () => `call_${++callId}`) : echoStream(request)),
+        stream: (request) =>
+          next < script.length ? replay(script[next++], request, () => `call_${++callId}`) : echoStream(request),
       };
     });
   },

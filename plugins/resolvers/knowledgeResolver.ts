@@ -9,18 +9,22 @@ import { definePlugin, type Resolution } from '../../core/api.js';
 const NAME = 'yoi:knowledge';
 const KIND: DocKind = { noun: 'knowledge note', sigil: '#', segmentKind: 'knowledge_ref' };
 
-export const KnowledgeOptionsSchema = z.strictObject({
-  /** Where notes live, relative to the project directory. Default: the config's `knowledge.dir` (`.yoi/knowledge`). */
-  dir: z.string().min(1).optional(),
-  /** Most bytes of a note added to the context. Default: the config's `limits.fileRefBytes`. */
-  maxBytes: z.int().min(1).optional(),
-}).prefault({});
+export const KnowledgeOptionsSchema = z
+  .strictObject({
+    /** Where notes live, relative to the project directory. Default: the config's `knowledge.dir` (`.yoi/knowledge`). */
+    dir: z.string().min(1).optional(),
+    /** Most bytes of a note added to the context. Default: the config's `limits.fileRefBytes`. */
+    maxBytes: z.int().min(1).optional(),
+  })
+  .prefault({});
 
 /** `knowledge: { dir }` in the config. */
-export const KnowledgeConfigSchema = z.strictObject({
-  /** Knowledge notes for `#slug` references (`<dir>/<slug>.md`), relative to the project directory. */
-  dir: z.string().min(1).default('.yoi/knowledge'),
-}).prefault({});
+export const KnowledgeConfigSchema = z
+  .strictObject({
+    /** Knowledge notes for `#slug` references (`<dir>/<slug>.md`), relative to the project directory. */
+    dir: z.string().min(1).default('.yoi/knowledge'),
+  })
+  .prefault({});
 
 declare module '../../core/config/YoiConfigSchema.js' {
   interface PluginConfigSections {

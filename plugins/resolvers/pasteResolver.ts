@@ -14,7 +14,8 @@ export const pasteResolver = definePlugin({
   apply(api) {
     api.segmentKind(PasteKind).resolve(async (segment): Promise<Resolution> => {
       const content = segmentField(segment, 'content');
-      if (typeof content !== 'string') return { type: 'unresolved', reason: 'malformed paste segment: `content` is not a string' };
+      if (typeof content !== 'string')
+        return { type: 'unresolved', reason: 'malformed paste segment: `content` is not a string' };
       return { type: 'inline', text: content };
     });
   },

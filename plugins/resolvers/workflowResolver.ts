@@ -9,18 +9,22 @@ import { definePlugin, type Resolution } from '../../core/api.js';
 const NAME = 'yoi:workflow';
 const KIND: DocKind = { noun: 'workflow', sigil: '/', segmentKind: 'workflow_invoke' };
 
-export const WorkflowOptionsSchema = z.strictObject({
-  /** Where workflows live, relative to the project directory. Default: the config's `workflows.dir` (`.yoi/workflows`). */
-  dir: z.string().min(1).optional(),
-  /** Most bytes of a workflow added to the context. Default: the config's `limits.fileRefBytes`. */
-  maxBytes: z.int().min(1).optional(),
-}).prefault({});
+export const WorkflowOptionsSchema = z
+  .strictObject({
+    /** Where workflows live, relative to the project directory. Default: the config's `workflows.dir` (`.yoi/workflows`). */
+    dir: z.string().min(1).optional(),
+    /** Most bytes of a workflow added to the context. Default: the config's `limits.fileRefBytes`. */
+    maxBytes: z.int().min(1).optional(),
+  })
+  .prefault({});
 
 /** `workflows: { dir }` in the config. */
-export const WorkflowsConfigSchema = z.strictObject({
-  /** Workflows for `/slug` invocations (`<dir>/<slug>.md`), relative to the project directory. */
-  dir: z.string().min(1).default('.yoi/workflows'),
-}).prefault({});
+export const WorkflowsConfigSchema = z
+  .strictObject({
+    /** Workflows for `/slug` invocations (`<dir>/<slug>.md`), relative to the project directory. */
+    dir: z.string().min(1).default('.yoi/workflows'),
+  })
+  .prefault({});
 
 declare module '../../core/config/YoiConfigSchema.js' {
   interface PluginConfigSections {
@@ -50,9 +54,20 @@ export const workflowResolver = definePlugin({
       const found = await findDoc(segment, ctx, { kind: KIND, dir: dirOf(ctx), maxBytes });
       if (!found.ok) return found.resolution;
       const text = found.body.trim();
-      if (text === '') return { type: 'unresolved', reason: `workflow /${found.slug} has no instructions (its body is empty)`, ref: found.slug };
+      if (text === '')
+        return {
+          type: 'unresolved',
+          reason: `workflow /${found.slug} has no instructions (its body is empty)`,
+          ref: found.slug,
+        };
       const warning = found.warnings.length ? found.warnings.join('; ') : undefined;
-      return { type: 'context', role: 'instruction', label: `Workflow: ${found.slug}`, text, ...(warning ? { warning } : {}) };
+      return {
+        type: 'context',
+        role: 'instruction',
+        label: `Workflow: ${found.slug}`,
+        text,
+        ...(warning ? { warning } : {}),
+      };
     });
     kind.complete(async (items, ctx) => {
       const mine = await completeSlugs(dirOf(ctx), ctx);

@@ -13,12 +13,14 @@ export const EDIT = 'yoi:edit';
 /** Lines of context shown around an edit. */
 const CONTEXT_LINES = 3;
 
-export const EditInputSchema = z.object({
-  file_path: z.string().min(1).describe('The file to edit: absolute, or relative to the working directory.'),
-  old_string: z.string().min(1).describe('The exact text to replace; it must occur once unless replace_all is true.'),
-  new_string: z.string().describe('The replacement text (different from old_string).'),
-  replace_all: z.boolean().default(false).describe('Replace every occurrence instead of exactly one.'),
-}).refine((i) => i.old_string !== i.new_string, { path: ['new_string'], message: 'must differ from old_string' });
+export const EditInputSchema = z
+  .object({
+    file_path: z.string().min(1).describe('The file to edit: absolute, or relative to the working directory.'),
+    old_string: z.string().min(1).describe('The exact text to replace; it must occur once unless replace_all is true.'),
+    new_string: z.string().describe('The replacement text (different from old_string).'),
+    replace_all: z.boolean().default(false).describe('Replace every occurrence instead of exactly one.'),
+  })
+  .refine((i) => i.old_string !== i.new_string, { path: ['new_string'], message: 'must differ from old_string' });
 
 /**
  * `Edit`: replaces an exact string in a file the model has read (and nobody changed since),
@@ -30,36 +32,44 @@ export const editTool = definePlugin({
     api.hooks.tools.for('Edit').tap(EDIT, (): Tool<z.infer<typeof EditInputSchema>> => ({
       name: 'Edit',
       description:
-        'Replaces old_string with new_string in a file within the pod\'s write scope. The file must have been Read first and ' +
+        "Replaces old_string with new_string in a file within the pod's write scope. The file must have been Read first and " +
         'be unchanged since; old_string must match exactly (whitespace included) and occur once, or pass replace_all.',
       input: EditInputSchema,
-      execute: (input, ctx) => refusalsAsResults(async () => {
-        const file = resolveToolPath(ctx, input.file_path, 'write');
-        const tracker = ReadTracker.of(ctx.services);
-        return tracker.exclusive(file, async () => {
-          const before = await readRegularFile(file);
-          if (before === undefined) throw new ToolRefusal(`${file} does not exist (use Write to create it)`);
-          requireCurrent(tracker, file, before.bytes);
-          let text: string;
-          try {
-            text = new TextDecoder('utf-8', { fatal: true }).decode(before.bytes);
-          } catch {
-            throw new ToolRefusal(`${file} is not UTF-8 text; Edit changes text files only`);
-          }
-          const at = occurrences(text, input.old_string);
-          if (at.length === 0) throw new ToolRefusal(`old_string was not found in ${file}`);
-          if (at.length > 1 && !input.replace_all) {
-            throw new ToolRefusal(`old_string occurs ${at.length} times in ${file}; pass replace_all=true or include more context to make it unique`);
-          }
-          const after = input.replace_all ? text.split(input.old_string).join(input.new_string) : text.slice(0, at[0]) + input.new_string + text.slice(at[0] + input.old_string.length);
-          const bytes = Buffer.from(after, 'utf8');
-          await writeFileAtomic(file, bytes, { mode: before.mode, journal: TempJournal.of(ctx.services) });
-          tracker.record(file, bytes);
-          ctx.services.files?.touch(file, 'write');
-          const replaced = input.replace_all ? at.length : 1;
-          return { summary: `Edited ${file} (${count(replaced, 'replacement')})`, content: excerpt(after, at[0], input.new_string.length) };
-        });
-      }),
+      execute: (input, ctx) =>
+        refusalsAsResults(async () => {
+          const file = resolveToolPath(ctx, input.file_path, 'write');
+          const tracker = ReadTracker.of(ctx.services);
+          return tracker.exclusive(file, async () => {
+            const before = await readRegularFile(file);
+            if (before === undefined) throw new ToolRefusal(`${file} does not exist (use Write to create it)`);
+            requireCurrent(tracker, file, before.bytes);
+            let text: string;
+            try {
+              text = new TextDecoder('utf-8', { fatal: true }).decode(before.bytes);
+            } catch {
+              throw new ToolRefusal(`${file} is not UTF-8 text; Edit changes text files only`);
+            }
+            const at = occurrences(text, input.old_string);
+            if (at.length === 0) throw new ToolRefusal(`old_string was not found in ${file}`);
+            if (at.length > 1 && !input.replace_all) {
+              throw new ToolRefusal(
+                `old_string occurs ${at.length} times in ${file}; pass replace_all=true or include more context to make it unique`,
+              );
+            }
+            const after = input.replace_all
+              ? text.split(input.old_string).join(input.new_string)
+              : text.slice(0, at[0]) + input.new_string + text.slice(at[0] + input.old_string.length);
+            const bytes = Buffer.from(after, 'utf8');
+            await writeFileAtomic(file, bytes, { mode: before.mode, journal: TempJournal.of(ctx.services) });
+            tracker.record(file, bytes);
+            ctx.services.files?.touch(file, 'write');
+            const replaced = input.replace_all ? at.length : 1;
+            return {
+              summary: `Edited ${file} (${count(replaced, 'replacement')})`,
+              content: excerpt(after, at[0], input.new_string.length),
+            };
+          });
+        }),
     }));
   },
 });

@@ -30,31 +30,39 @@ export const globTool = definePlugin({
         'Finds files by glob pattern (e.g. "**/*.ts") under a directory (default: the working directory), newest first, ' +
         `at most ${GLOB_LIMIT}. Returns absolute paths, one per line.`,
       input: GlobInputSchema,
-      execute: (input, ctx) => refusalsAsResults(async () => {
-        const pattern = safePattern(input.pattern);
-        const base = resolveToolPath(ctx, input.path ?? ctx.cwd, 'read');
-        await requireDirectory(base);
-        const { glob } = await import('tinyglobby');
-        const found = await glob(pattern, {
-          cwd: base, absolute: true, dot: true, onlyFiles: true, followSymbolicLinks: false, expandDirectories: false,
-          ignore: ['**/.git/**', TEMP_FILES_GLOB], signal: ctx.signal,
-        });
-        const scope = ctx.services.scope;
-        const readable = found.map((f) => path.normalize(f)).filter((f) => scope.canRead(f));
-        // The walk read directories by path; list only what is in the verified directories.
-        const confirmed = await lstatListed(readable, ctx.signal);
-        const dated = readable.flatMap((file) => {
-          const stats = confirmed.get(file);
-          return stats && !stats.isDirectory() ? [{ file, mtime: stats.mtimeMs }] : [];
-        });
-        if (dated.length === 0) return { summary: `No files found matching ${input.pattern}` };
-        dated.sort((a, b) => b.mtime - a.mtime || (a.file < b.file ? -1 : 1));
-        const shown = dated.slice(0, GLOB_LIMIT);
-        const summary = dated.length > GLOB_LIMIT
-          ? `Found ${dated.length} files matching ${input.pattern} (showing the ${GLOB_LIMIT} newest)`
-          : `Found ${count(dated.length, 'file')} matching ${input.pattern}`;
-        return { summary, content: shown.map((d) => d.file).join('\n') };
-      }),
+      execute: (input, ctx) =>
+        refusalsAsResults(async () => {
+          const pattern = safePattern(input.pattern);
+          const base = resolveToolPath(ctx, input.path ?? ctx.cwd, 'read');
+          await requireDirectory(base);
+          const { glob } = await import('tinyglobby');
+          const found = await glob(pattern, {
+            cwd: base,
+            absolute: true,
+            dot: true,
+            onlyFiles: true,
+            followSymbolicLinks: false,
+            expandDirectories: false,
+            ignore: ['**/.git/**', TEMP_FILES_GLOB],
+            signal: ctx.signal,
+          });
+          const scope = ctx.services.scope;
+          const readable = found.map((f) => path.normalize(f)).filter((f) => scope.canRead(f));
+          // The walk read directories by path; list only what is in the verified directories.
+          const confirmed = await lstatListed(readable, ctx.signal);
+          const dated = readable.flatMap((file) => {
+            const stats = confirmed.get(file);
+            return stats && !stats.isDirectory() ? [{ file, mtime: stats.mtimeMs }] : [];
+          });
+          if (dated.length === 0) return { summary: `No files found matching ${input.pattern}` };
+          dated.sort((a, b) => b.mtime - a.mtime || (a.file < b.file ? -1 : 1));
+          const shown = dated.slice(0, GLOB_LIMIT);
+          const summary =
+            dated.length > GLOB_LIMIT
+              ? `Found ${dated.length} files matching ${input.pattern} (showing the ${GLOB_LIMIT} newest)`
+              : `Found ${count(dated.length, 'file')} matching ${input.pattern}`;
+          return { summary, content: shown.map((d) => d.file).join('\n') };
+        }),
     }));
   },
 });

@@ -13,7 +13,9 @@ export const GrepInputSchema = z.object({
   path: z.string().min(1).optional().describe('File or directory to search (default: the working directory).'),
   glob: z.string().min(1).optional().describe('Only search files matching this glob, e.g. "*.ts" or "*.{ts,tsx}".'),
   type: z.string().min(1).optional().describe('Only search files of this ripgrep type, e.g. "js", "py", "rust".'),
-  output_mode: z.enum(['files_with_matches', 'content', 'count']).default('files_with_matches')
+  output_mode: z
+    .enum(['files_with_matches', 'content', 'count'])
+    .default('files_with_matches')
     .describe('files_with_matches: matching file paths; content: matching lines; count: matches per file.'),
   '-n': z.boolean().default(true).describe('content mode: show line numbers.'),
   '-i': z.boolean().default(false).describe('Case-insensitive search.'),
@@ -21,7 +23,11 @@ export const GrepInputSchema = z.object({
   '-B': z.int().min(0).optional().describe('content mode: lines of context before each match.'),
   '-C': z.int().min(0).optional().describe('content mode: lines of context around each match (overrides -A/-B).'),
   multiline: z.boolean().default(false).describe('Let patterns span lines (`.` matches newlines too).'),
-  head_limit: z.int().min(1).default(DEFAULT_HEAD_LIMIT).describe(`Most entries to return (default ${DEFAULT_HEAD_LIMIT}).`),
+  head_limit: z
+    .int()
+    .min(1)
+    .default(DEFAULT_HEAD_LIMIT)
+    .describe(`Most entries to return (default ${DEFAULT_HEAD_LIMIT}).`),
   offset: z.int().min(0).default(0).describe('Entries to skip first (to page through long results).'),
 });
 type GrepInput = z.infer<typeof GrepInputSchema>;
@@ -59,28 +65,50 @@ async function grep(input: GrepInput, ctx: ToolContext): Promise<ToolOutput> {
   if (input.multiline) flags.push('--multiline', '--multiline-dotall');
   const regexp = `--regexp=${input.pattern}`;
   const window = new OutputWindow(input.offset, input.head_limit);
-  const notes = (run: SearchOutcome) => `${skippedNote(run.skipped)}${run.complete ? '' : ' (the search was stopped early: its output was too large; narrow it)'}`;
+  const notes = (run: SearchOutcome) =>
+    `${skippedNote(run.skipped)}${run.complete ? '' : ' (the search was stopped early: its output was too large; narrow it)'}`;
 
   if (input.output_mode === 'files_with_matches') {
-    const run = await searchVerified({
-      base, listArgs, searchArgs: ['--files-with-matches', '--null', ...flags, regexp], separator: '\0', fileOf: (line) => line,
-    }, env, (file) => window.add(file));
+    const run = await searchVerified(
+      {
+        base,
+        listArgs,
+        searchArgs: ['--files-with-matches', '--null', ...flags, regexp],
+        separator: '\0',
+        fileOf: (line) => line,
+      },
+      env,
+      (file) => window.add(file),
+    );
     if (window.total === 0) return { summary: `No files matched${notes(run)}` };
-    return { summary: `Found matches in ${count(window.total, 'file')}${window.note('files')}${notes(run)}`, content: window.kept.join('\n') };
+    return {
+      summary: `Found matches in ${count(window.total, 'file')}${window.note('files')}${notes(run)}`,
+      content: window.kept.join('\n'),
+    };
   }
 
   if (input.output_mode === 'count') {
     let matches = 0;
-    const run = await searchVerified({
-      base, listArgs, searchArgs: ['--count', '--with-filename', '--null', ...flags, regexp], separator: '\n',
-      fileOf: (line) => line.slice(0, line.lastIndexOf('\0')),
-    }, env, (file, [line]) => {
-      const n = line.slice(line.lastIndexOf('\0') + 1);
-      matches += Number(n);
-      window.add(`${file}:${n}`);
-    });
+    const run = await searchVerified(
+      {
+        base,
+        listArgs,
+        searchArgs: ['--count', '--with-filename', '--null', ...flags, regexp],
+        separator: '\n',
+        fileOf: (line) => line.slice(0, line.lastIndexOf('\0')),
+      },
+      env,
+      (file, [line]) => {
+        const n = line.slice(line.lastIndexOf('\0') + 1);
+        matches += Number(n);
+        window.add(`${file}:${n}`);
+      },
+    );
     if (window.total === 0) return { summary: `No matches${notes(run)}` };
-    return { summary: `${count(matches, 'matching line')} in ${count(window.total, 'file')}${window.note('files')}${notes(run)}`, content: window.kept.join('\n') };
+    return {
+      summary: `${count(matches, 'matching line')} in ${count(window.total, 'file')}${window.note('files')}${notes(run)}`,
+      content: window.kept.join('\n'),
+    };
   }
 
   const context: string[] = [];
@@ -92,29 +120,39 @@ async function grep(input: GrepInput, ctx: ToolContext): Promise<ToolOutput> {
   const files = new Set<string>();
   let matchLines = 0;
   let last: { file: string; line: number } | undefined;
-  const run = await searchVerified({
-    base, listArgs, searchArgs: ['--json', ...flags, ...context, regexp], separator: '\n', fileOf: (line) => parseRg(line)?.data.path?.text,
-  }, env, (file, lines) => {
-    const messages = lines.map(parseRg).filter((m): m is RgMessage => m !== undefined);
-    // A NUL further in than the 8 KiB sniffed: binary after all, skipped like the others.
-    if (messages.some((m) => m.type === 'end' && m.data.binary_offset != null)) return;
-    for (const msg of messages) {
-      if (msg.type !== 'match' && msg.type !== 'context') continue;
-      const first = msg.data.line_number ?? 0;
-      if (context.length > 0 && last && (last.file !== file || first !== last.line + 1)) window.separate();
-      const text = rgText(msg.data.lines).replace(/\r?\n$/, '').split('\n');
-      const sep = msg.type === 'match' ? ':' : '-';
-      text.forEach((t, i) => {
-        const at = input['-n'] && first ? `${first + i}${sep}` : '';
-        window.add(`${file}${sep}${at}${cutLine(t.replace(/\r$/, ''))}`);
-      });
-      if (msg.type === 'match') {
-        files.add(file);
-        matchLines += text.length;
+  const run = await searchVerified(
+    {
+      base,
+      listArgs,
+      searchArgs: ['--json', ...flags, ...context, regexp],
+      separator: '\n',
+      fileOf: (line) => parseRg(line)?.data.path?.text,
+    },
+    env,
+    (file, lines) => {
+      const messages = lines.map(parseRg).filter((m): m is RgMessage => m !== undefined);
+      // A NUL further in than the 8 KiB sniffed: binary after all, skipped like the others.
+      if (messages.some((m) => m.type === 'end' && m.data.binary_offset != null)) return;
+      for (const msg of messages) {
+        if (msg.type !== 'match' && msg.type !== 'context') continue;
+        const first = msg.data.line_number ?? 0;
+        if (context.length > 0 && last && (last.file !== file || first !== last.line + 1)) window.separate();
+        const text = rgText(msg.data.lines)
+          .replace(/\r?\n$/, '')
+          .split('\n');
+        const sep = msg.type === 'match' ? ':' : '-';
+        text.forEach((t, i) => {
+          const at = input['-n'] && first ? `${first + i}${sep}` : '';
+          window.add(`${file}${sep}${at}${cutLine(t.replace(/\r$/, ''))}`);
+        });
+        if (msg.type === 'match') {
+          files.add(file);
+          matchLines += text.length;
+        }
+        last = { file, line: first + text.length - 1 };
       }
-      last = { file, line: first + text.length - 1 };
-    }
-  });
+    },
+  );
   if (matchLines === 0) return { summary: `No matches${notes(run)}` };
   return {
     summary: `Found matches in ${count(files.size, 'file')}, ${count(matchLines, 'matching line')}${window.note('lines')}${notes(run)}`,
@@ -131,7 +169,9 @@ interface RgMessage {
 function parseRg(line: string): RgMessage | undefined {
   try {
     const msg = JSON.parse(line) as RgMessage;
-    return typeof msg === 'object' && msg !== null && typeof msg.data === 'object' && msg.data !== null ? msg : undefined;
+    return typeof msg === 'object' && msg !== null && typeof msg.data === 'object' && msg.data !== null
+      ? msg
+      : undefined;
   } catch {
     return undefined;
   }

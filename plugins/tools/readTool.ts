@@ -24,25 +24,34 @@ export const readTool = definePlugin({
     api.hooks.tools.for('Read').tap(READ, (): Tool<z.infer<typeof ReadInputSchema>> => ({
       name: 'Read',
       description:
-        'Reads a text file within the pod\'s scope. Lines come numbered like `cat -n` (number, tab, line), ' +
+        "Reads a text file within the pod's scope. Lines come numbered like `cat -n` (number, tab, line), " +
         `${DEFAULT_READ_LINES} lines from the start unless offset/limit are given. Read a file before you Write or Edit it.`,
       input: ReadInputSchema,
-      execute: (input, ctx) => refusalsAsResults(async () => {
-        const file = resolveToolPath(ctx, input.file_path, 'read');
-        const bytes = (await readRegularFile(file))?.bytes;
-        if (bytes === undefined) throw new ToolRefusal(`${file} does not exist`);
-        if (looksBinary(bytes)) throw new ToolRefusal(`${file} is a binary file; Read shows text only`);
-        ReadTracker.of(ctx.services).record(file, bytes);
-        ctx.services.files?.touch(file, 'read');
+      execute: (input, ctx) =>
+        refusalsAsResults(async () => {
+          const file = resolveToolPath(ctx, input.file_path, 'read');
+          const bytes = (await readRegularFile(file))?.bytes;
+          if (bytes === undefined) throw new ToolRefusal(`${file} does not exist`);
+          if (looksBinary(bytes)) throw new ToolRefusal(`${file} is a binary file; Read shows text only`);
+          ReadTracker.of(ctx.services).record(file, bytes);
+          ctx.services.files?.touch(file, 'read');
 
-        const lines = splitLines(bytes.toString('utf8'));
-        const start = input.offset ?? 0;
-        const shown = lines.slice(start, start + (input.limit ?? DEFAULT_READ_LINES));
-        const content = numberLines(shown, start);
-        if (start === 0 && shown.length === lines.length) return { summary: `Read ${count(shown.length, 'line')} from ${file}`, content };
-        if (shown.length === 0) return { summary: `Read 0 lines of ${lines.length} from ${file} (offset ${start} is past the end)`, content };
-        return { summary: `Read ${count(shown.length, 'line')} [${start + 1}..${start + shown.length}] of ${lines.length} from ${file}`, content };
-      }),
+          const lines = splitLines(bytes.toString('utf8'));
+          const start = input.offset ?? 0;
+          const shown = lines.slice(start, start + (input.limit ?? DEFAULT_READ_LINES));
+          const content = numberLines(shown, start);
+          if (start === 0 && shown.length === lines.length)
+            return { summary: `Read ${count(shown.length, 'line')} from ${file}`, content };
+          if (shown.length === 0)
+            return {
+              summary: `Read 0 lines of ${lines.length} from ${file} (offset ${start} is past the end)`,
+              content,
+            };
+          return {
+            summary: `Read ${count(shown.length, 'line')} [${start + 1}..${start + shown.length}] of ${lines.length} from ${file}`,
+            content,
+          };
+        }),
     }));
   },
 });

@@ -21,12 +21,18 @@ export const staleTempFiles = definePlugin({
       try {
         removed = await journal.sweep((temp) => scope.check(temp, 'write').ok);
       } catch (e) {
-        pod.services.alert('warn', `${STALE_TEMP_FILES}: cannot clean the temp files of interrupted writes: ${(e as Error).message}`);
+        pod.services.alert(
+          'warn',
+          `${STALE_TEMP_FILES}: cannot clean the temp files of interrupted writes: ${(e as Error).message}`,
+        );
         return;
       }
       if (removed.length === 0) return;
       const shown = removed.slice(0, 3).join(', ') + (removed.length > 3 ? ', …' : '');
-      pod.services.alert('warn', `${STALE_TEMP_FILES}: removed ${count(removed.length, 'temp file')} left by interrupted writes: ${shown}`);
+      pod.services.alert(
+        'warn',
+        `${STALE_TEMP_FILES}: removed ${count(removed.length, 'temp file')} left by interrupted writes: ${shown}`,
+      );
     });
   },
 });

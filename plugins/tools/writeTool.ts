@@ -25,22 +25,25 @@ export const writeTool = definePlugin({
     api.hooks.tools.for('Write').tap(WRITE, (): Tool<z.infer<typeof WriteInputSchema>> => ({
       name: 'Write',
       description:
-        'Writes a file within the pod\'s write scope, creating missing directories. An existing file must have been Read ' +
+        "Writes a file within the pod's write scope, creating missing directories. An existing file must have been Read " +
         'first and be unchanged since. Prefer Edit for changes to part of a file.',
       input: WriteInputSchema,
-      execute: (input, ctx) => refusalsAsResults(async () => {
-        const file = resolveToolPath(ctx, input.file_path, 'write');
-        const tracker = ReadTracker.of(ctx.services);
-        return tracker.exclusive(file, async () => {
-          const before = await readRegularFile(file);
-          if (before !== undefined) requireCurrent(tracker, file, before.bytes);
-          const bytes = Buffer.from(input.content, 'utf8');
-          await writeFileAtomic(file, bytes, { mode: before?.mode, journal: TempJournal.of(ctx.services) });
-          tracker.record(file, bytes);
-          ctx.services.files?.touch(file, 'write');
-          return { summary: `${before === undefined ? 'Created' : 'Overwrote'} ${file} (${count(bytes.length, 'byte')})` };
-        });
-      }),
+      execute: (input, ctx) =>
+        refusalsAsResults(async () => {
+          const file = resolveToolPath(ctx, input.file_path, 'write');
+          const tracker = ReadTracker.of(ctx.services);
+          return tracker.exclusive(file, async () => {
+            const before = await readRegularFile(file);
+            if (before !== undefined) requireCurrent(tracker, file, before.bytes);
+            const bytes = Buffer.from(input.content, 'utf8');
+            await writeFileAtomic(file, bytes, { mode: before?.mode, journal: TempJournal.of(ctx.services) });
+            tracker.record(file, bytes);
+            ctx.services.files?.touch(file, 'write');
+            return {
+              summary: `${before === undefined ? 'Created' : 'Overwrote'} ${file} (${count(bytes.length, 'byte')})`,
+            };
+          });
+        }),
     }));
   },
 });

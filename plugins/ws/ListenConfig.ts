@@ -24,7 +24,10 @@ export const ListenerSchema = z.strictObject({
 export type ListenerConfig = z.output<typeof ListenerSchema>;
 
 /** The config section `listen: [...]`: URLs, or listener objects. */
-export const ListenConfigSchema = z.array(z.union([z.string().min(1), ListenerSchema])).max(16).default([]);
+export const ListenConfigSchema = z
+  .array(z.union([z.string().min(1), ListenerSchema]))
+  .max(16)
+  .default([]);
 
 /** What `yoi pod start --listen … [--tls-cert --tls-key] [--token-env]` hands the plugin (`launch.listen`). */
 export const ListenLaunchSchema = z.strictObject({
@@ -49,9 +52,18 @@ export interface ListenerPlan extends ListenerConfig {
  * also lists takes the config's settings). The flags' TLS files and token variable apply to
  * the command line's URLs; `--token-env` to every listener.
  */
-export function planListeners(configured: z.output<typeof ListenConfigSchema>, launch: ListenLaunch | undefined, projectDir: string): ListenerPlan[] {
-  const entries: ListenerConfig[] = configured.map((e) => (typeof e === 'string' ? ListenerSchema.parse({ url: e }) : e))
-    .map((e) => ({ ...e, tlsCert: e.tlsCert && path.resolve(projectDir, e.tlsCert), tlsKey: e.tlsKey && path.resolve(projectDir, e.tlsKey) }));
+export function planListeners(
+  configured: z.output<typeof ListenConfigSchema>,
+  launch: ListenLaunch | undefined,
+  projectDir: string,
+): ListenerPlan[] {
+  const entries: ListenerConfig[] = configured
+    .map((e) => (typeof e === 'string' ? ListenerSchema.parse({ url: e }) : e))
+    .map((e) => ({
+      ...e,
+      tlsCert: e.tlsCert && path.resolve(projectDir, e.tlsCert),
+      tlsKey: e.tlsKey && path.resolve(projectDir, e.tlsKey),
+    }));
   for (const url of launch?.urls ?? []) {
     if (entries.some((e) => sameUrl(e.url, url))) continue;
     entries.push(ListenerSchema.parse({ url, tlsCert: launch?.tlsCert, tlsKey: launch?.tlsKey }));
@@ -85,16 +97,29 @@ function plan(entry: ListenerConfig): ListenerPlan {
   } catch {
     throw listenError(entry.url, 'not a URL (expected ws://HOST:PORT or wss://HOST:PORT)');
   }
-  if (url.protocol !== 'ws:' && url.protocol !== 'wss:') throw listenError(entry.url, `unsupported scheme ${url.protocol} (expected ws:// or wss://)`);
+  if (url.protocol !== 'ws:' && url.protocol !== 'wss:')
+    throw listenError(entry.url, `unsupported scheme ${url.protocol} (expected ws:// or wss://)`);
   // Spelled out: `new URL` drops a scheme's default port, and a path would be ignored.
   const explicit = /^wss?:\/\/(\[[^\]]*\]|[^/:@?#]*):(\d{1,5})\/?$/i.exec(entry.url.trim());
-  if (!explicit) throw listenError(entry.url, 'expected ws://HOST:PORT or wss://HOST:PORT (no path, query or credentials; port 0 picks a free one)');
+  if (!explicit)
+    throw listenError(
+      entry.url,
+      'expected ws://HOST:PORT or wss://HOST:PORT (no path, query or credentials; port 0 picks a free one)',
+    );
   const secure = url.protocol === 'wss:';
-  if (secure && (!entry.tlsCert || !entry.tlsKey)) throw listenError(entry.url, 'wss:// needs a certificate and a key (--tls-cert FILE --tls-key FILE, or tlsCert/tlsKey in the config)');
-  if (!secure && (entry.tlsCert || entry.tlsKey)) throw listenError(entry.url, 'a certificate is given for a ws:// listener: use wss:// for TLS');
+  if (secure && (!entry.tlsCert || !entry.tlsKey))
+    throw listenError(
+      entry.url,
+      'wss:// needs a certificate and a key (--tls-cert FILE --tls-key FILE, or tlsCert/tlsKey in the config)',
+    );
+  if (!secure && (entry.tlsCert || entry.tlsKey))
+    throw listenError(entry.url, 'a certificate is given for a ws:// listener: use wss:// for TLS');
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (!isLoopback(host) && !entry.allowRemote) {
-    throw listenError(entry.url, `${host} is not a loopback address; to listen beyond this machine set allowRemote: true on this listener in the config (listen: [{ url: '${entry.url}', allowRemote: true }]), preferably with wss://`);
+    throw listenError(
+      entry.url,
+      `${host} is not a loopback address; to listen beyond this machine set allowRemote: true on this listener in the config (listen: [{ url: '${entry.url}', allowRemote: true }]), preferably with wss://`,
+    );
   }
   return { ...entry, secure, host, port: Number(explicit[2]) };
 }

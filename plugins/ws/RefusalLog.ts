@@ -24,7 +24,8 @@ export class RefusalLog {
     this.budget.fail('log');
     const more = this.suppressed > 0 ? ` (${this.suppressed} more refused attempts not logged before this one)` : '';
     this.suppressed = 0;
-    const limited = limitedForMs > 0 ? `; further attempts from it get HTTP 429 for ${Math.ceil(limitedForMs / 1000)} s` : '';
+    const limited =
+      limitedForMs > 0 ? `; further attempts from it get HTTP 429 for ${Math.ceil(limitedForMs / 1000)} s` : '';
     this.write(`yoi: yoi:ws: refused a connection from ${address} (HTTP ${status}): ${why}${limited}${more}\n`);
   }
 }

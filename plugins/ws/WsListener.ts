@@ -54,7 +54,10 @@ export class WsListener {
         try {
           return fs.readFileSync(file);
         } catch (e) {
-          throw listenError(plan.url, `cannot read the TLS ${what} ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+          throw listenError(
+            plan.url,
+            `cannot read the TLS ${what} ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+          );
         }
       };
       const cert = read(plan.tlsCert!, 'certificate');
@@ -69,7 +72,10 @@ export class WsListener {
     }
     this.server.maxConnections = plan.maxConnections;
     this.wss = new WebSocketServer({
-      noServer: true, clientTracking: false, perMessageDeflate: false, maxPayload: deps.maxLineBytes,
+      noServer: true,
+      clientTracking: false,
+      perMessageDeflate: false,
+      maxPayload: deps.maxLineBytes,
       // Invalid UTF-8 reaches the pod's line reader, which answers it like on the socket.
       skipUTF8Validation: true,
     });
@@ -80,7 +86,9 @@ export class WsListener {
       socket.once('close', () => this.pending.delete(socket));
     });
     this.server.on('request', (req, res) => this.answer(req, res));
-    this.server.on('upgrade', (req: http.IncomingMessage, socket: Duplex, head: Buffer) => this.upgrade(req, socket, head));
+    this.server.on('upgrade', (req: http.IncomingMessage, socket: Duplex, head: Buffer) =>
+      this.upgrade(req, socket, head),
+    );
     this.server.on('clientError', (_err, socket: Duplex) => socket.destroy());
     this.server.on('tlsClientError', () => undefined);
   }
@@ -88,7 +96,14 @@ export class WsListener {
   listen(): Promise<string> {
     return new Promise((resolve, reject) => {
       this.server.once('error', (e: NodeJS.ErrnoException) => {
-        const why = e.code === 'EADDRINUSE' ? 'the port is in use' : e.code === 'EACCES' ? 'permission denied (a port below 1024?)' : e.code === 'EADDRNOTAVAIL' ? 'no such address on this machine' : e.message;
+        const why =
+          e.code === 'EADDRINUSE'
+            ? 'the port is in use'
+            : e.code === 'EACCES'
+              ? 'permission denied (a port below 1024?)'
+              : e.code === 'EADDRNOTAVAIL'
+                ? 'no such address on this machine'
+                : e.message;
         reject(listenError(this.plan.url, why));
       });
       this.server.listen(this.plan.port, this.plan.host, () => {
@@ -113,7 +128,11 @@ export class WsListener {
     const path = (req.url ?? '').split('?')[0];
     const method = req.method ?? '';
     const send = (status: number, body: string) => {
-      res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', 'content-length': Buffer.byteLength(body) });
+      res.writeHead(status, {
+        'content-type': 'text/plain; charset=utf-8',
+        'cache-control': 'no-store',
+        'content-length': Buffer.byteLength(body),
+      });
       res.end(method === 'HEAD' ? undefined : body);
     };
     if (method !== 'GET' && method !== 'HEAD') return send(405, 'method not allowed\n');
@@ -139,7 +158,11 @@ export class WsListener {
     }
     if (!bearerMatches(req.headers.authorization, this.deps.digest)) {
       limiter.fail(address);
-      this.deps.refused(address, 401, req.headers.authorization === undefined ? 'no bearer token' : 'wrong bearer token');
+      this.deps.refused(
+        address,
+        401,
+        req.headers.authorization === undefined ? 'no bearer token' : 'wrong bearer token',
+      );
       return reject(socket, 401, 'a valid bearer token is required', { 'WWW-Authenticate': 'Bearer' });
     }
     this.wss.handleUpgrade(req, socket, head, (ws) => {
@@ -152,7 +175,12 @@ export class WsListener {
 
 /** Answers an upgrade with an HTTP error and closes it (the WebSocket handshake never completes). */
 function reject(socket: Duplex, status: number, body: string, headers: Record<string, string> = {}): void {
-  const lines = [`HTTP/1.1 ${status} ${http.STATUS_CODES[status] ?? ''}`, 'Connection: close', 'Content-Type: text/plain; charset=utf-8', `Content-Length: ${Buffer.byteLength(body) + 1}`];
+  const lines = [
+    `HTTP/1.1 ${status} ${http.STATUS_CODES[status] ?? ''}`,
+    'Connection: close',
+    'Content-Type: text/plain; charset=utf-8',
+    `Content-Length: ${Buffer.byteLength(body) + 1}`,
+  ];
   for (const [k, v] of Object.entries(headers)) lines.push(`${k}: ${v}`);
   socket.end(`${lines.join('\r\n')}\r\n\r\n${body}\n`);
   setTimeout(() => socket.destroy(), 2000).unref();

@@ -18,8 +18,13 @@ export interface PodToken {
 /** A token from `tokenEnv`: set, and long enough to be worth something. */
 export function tokenFromEnv(name: string, env: NodeJS.ProcessEnv = process.env): PodToken {
   const value = env[name]?.trim();
-  if (!value) throw new YoiError('YOI_ERR_TOKEN', `no usable token: the environment variable ${name} (--token-env) is not set`);
-  if (value.length < MIN_TOKEN_CHARS) throw new YoiError('YOI_ERR_TOKEN', `no usable token: $${name} is shorter than ${MIN_TOKEN_CHARS} characters; use a long random one (openssl rand -base64 32)`);
+  if (!value)
+    throw new YoiError('YOI_ERR_TOKEN', `no usable token: the environment variable ${name} (--token-env) is not set`);
+  if (value.length < MIN_TOKEN_CHARS)
+    throw new YoiError(
+      'YOI_ERR_TOKEN',
+      `no usable token: $${name} is shorter than ${MIN_TOKEN_CHARS} characters; use a long random one (openssl rand -base64 32)`,
+    );
   return { token: value, source: `$${name}` };
 }
 
@@ -37,7 +42,11 @@ export function podTokenFile(podDir: string): PodToken {
     const token = crypto.randomBytes(32).toString('base64url');
     let fd: number;
     try {
-      fd = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW, 0o600);
+      fd = fs.openSync(
+        file,
+        fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW,
+        0o600,
+      );
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'EEXIST') continue; // made meanwhile: read that one
       throw new YoiError('YOI_ERR_TOKEN', `no usable token: cannot create ${file}: ${(e as Error).message}`);
@@ -60,11 +69,19 @@ function readTokenFile(file: string): string | undefined {
   try {
     const st = fs.fstatSync(fd);
     if ((st.mode & 0o077) !== 0) {
-      throw new YoiError('YOI_ERR_TOKEN', `no usable token: token file ${file} is readable by other users (mode 0${(st.mode & 0o777).toString(8)}): remove it (a new token is made at the next start)`);
+      throw new YoiError(
+        'YOI_ERR_TOKEN',
+        `no usable token: token file ${file} is readable by other users (mode 0${(st.mode & 0o777).toString(8)}): remove it (a new token is made at the next start)`,
+      );
     }
-    if (st.size > 4096) throw new YoiError('YOI_ERR_TOKEN', `no usable token: ${file} is not a token file (${st.size} bytes): remove it`);
+    if (st.size > 4096)
+      throw new YoiError('YOI_ERR_TOKEN', `no usable token: ${file} is not a token file (${st.size} bytes): remove it`);
     const text = fs.readFileSync(fd, 'utf8').trim();
-    if (!TOKEN.test(text)) throw new YoiError('YOI_ERR_TOKEN', `no usable token: ${file} does not hold a token: remove it (a new token is made at the next start)`);
+    if (!TOKEN.test(text))
+      throw new YoiError(
+        'YOI_ERR_TOKEN',
+        `no usable token: ${file} does not hold a token: remove it (a new token is made at the next start)`,
+      );
     return text;
   } finally {
     fs.closeSync(fd);

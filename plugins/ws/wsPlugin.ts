@@ -2,7 +2,13 @@ import path from 'node:path';
 import { YoiError, definePlugin, formatZodError, writeFileAtomic, type PodInfo } from '../../core/api.js';
 import { tokenDigest } from './bearer.js';
 import { FailureLimiter } from './FailureLimiter.js';
-import { ListenConfigSchema, ListenLaunchSchema, isLoopback, planListeners, type ListenLaunch } from './ListenConfig.js';
+import {
+  ListenConfigSchema,
+  ListenLaunchSchema,
+  isLoopback,
+  planListeners,
+  type ListenLaunch,
+} from './ListenConfig.js';
 import { podTokenFile, tokenFromEnv, type PodToken } from './podToken.js';
 import { RefusalLog } from './RefusalLog.js';
 import type { WsListener } from './WsListener.js';
@@ -45,7 +51,9 @@ export const wsPlugin = definePlugin({
         const token = tokenFor(plan.tokenEnv);
         if (!plan.tokenEnv) services.runtime.keep(token.source); // the token outlives the pod's runtime files
         const listener = new WsListener(plan, {
-          digest: tokenDigest(token.token), limiter, maxLineBytes: services.config.limits.maxLineBytes,
+          digest: tokenDigest(token.token),
+          limiter,
+          maxLineBytes: services.config.limits.maxLineBytes,
           ready: () => ready,
           serve: (transport) => services.serveClient(transport),
           refused: (address, status, why) => log.refused(address, status, why, limiter.retryAfterMs(address)),
@@ -53,9 +61,15 @@ export const wsPlugin = definePlugin({
         listeners.push(listener);
         const url = await listener.listen();
         services.note(`listening ${url} (bearer token: ${token.source})`);
-        if (!plan.secure && !isLoopback(plan.host)) services.note(`${url} is reachable beyond this machine without TLS: its token and every message cross the network in clear; use wss://`);
+        if (!plan.secure && !isLoopback(plan.host))
+          services.note(
+            `${url} is reachable beyond this machine without TLS: its token and every message cross the network in clear; use wss://`,
+          );
       }
-      writeFileAtomic(path.join(services.runtime.dir, 'endpoints.json'), `${JSON.stringify({ listen: listeners.map((l) => l.url) })}\n`);
+      writeFileAtomic(
+        path.join(services.runtime.dir, 'endpoints.json'),
+        `${JSON.stringify({ listen: listeners.map((l) => l.url) })}\n`,
+      );
     });
 
     api.hooks.podStart.tapPromise(NAME, async () => {
@@ -74,6 +88,7 @@ export const wsPlugin = definePlugin({
 function launchOf(pod: PodInfo): ListenLaunch | undefined {
   if (pod.launch.listen === undefined) return undefined;
   const parsed = ListenLaunchSchema.safeParse(pod.launch.listen);
-  if (!parsed.success) throw new YoiError('YOI_ERR_LISTEN', `cannot listen: ${formatZodError(parsed.error, ListenLaunchSchema)}`);
+  if (!parsed.success)
+    throw new YoiError('YOI_ERR_LISTEN', `cannot listen: ${formatZodError(parsed.error, ListenLaunchSchema)}`);
   return parsed.data;
 }

@@ -32,7 +32,8 @@ function stopPodsAfter(dir: string, env: NodeJS.ProcessEnv): void {
   });
 }
 
-const isChunk = (text: string) => (u: SessionUpdate) => u.sessionUpdate === 'agent_message_chunk' && (u.content as { text?: string }).text?.includes(text) === true;
+const isChunk = (text: string) => (u: SessionUpdate) =>
+  u.sessionUpdate === 'agent_message_chunk' && (u.content as { text?: string }).text?.includes(text) === true;
 
 describe('yoi acp', () => {
   it('initialize → new → prompt with a file link → tool call → permission → cancel → load, with a second client on the same pod', async () => {
@@ -54,9 +55,14 @@ describe('yoi acp', () => {
     const ed = editor(dir, env);
 
     // Version negotiation: a client asking for a newer version gets the one yoi speaks.
-    const init = await ed.conn.initialize({ protocolVersion: PROTOCOL_VERSION + 1, clientCapabilities: {}, clientInfo: { name: 'test-editor', version: '1' } });
+    const init = await ed.conn.initialize({
+      protocolVersion: PROTOCOL_VERSION + 1,
+      clientCapabilities: {},
+      clientInfo: { name: 'test-editor', version: '1' },
+    });
     expect(init).toMatchObject({
-      protocolVersion: PROTOCOL_VERSION, authMethods: [],
+      protocolVersion: PROTOCOL_VERSION,
+      authMethods: [],
       agentCapabilities: { loadSession: true, promptCapabilities: { embeddedContext: true, image: false } },
     });
 
@@ -75,18 +81,25 @@ describe('yoi acp', () => {
 
     // 1. A prompt with a file link: the link becomes a file_ref relative to the pod's cwd.
     const sid = created.sessionId;
-    const first = await ed.conn.prompt({ sessionId: sid, prompt: [
-      { type: 'text', text: 'Read' },
-      { type: 'resource_link', uri: pathToFileURL(path.join(dir, 'notes', 'a.txt')).href, name: 'a.txt' },
-      { type: 'text', text: 'please' },
-    ] });
+    const first = await ed.conn.prompt({
+      sessionId: sid,
+      prompt: [
+        { type: 'text', text: 'Read' },
+        { type: 'resource_link', uri: pathToFileURL(path.join(dir, 'notes', 'a.txt')).href, name: 'a.txt' },
+        { type: 'text', text: 'please' },
+      ],
+    });
     expect(first.stopReason).toBe('end_turn');
     // The editor may hear of the end before the second client's copy of the run arrives.
     await until(watched, (e) => e.event === 'run_end');
     const user = watched.find((e) => e.event === 'user_message');
-    expect(JSON.parse(JSON.stringify(user?.data))).toEqual({ segments: [
-      { kind: 'text', content: 'Read' }, { kind: 'file_ref', path: 'notes/a.txt' }, { kind: 'text', content: ' please' },
-    ] });
+    expect(JSON.parse(JSON.stringify(user?.data))).toEqual({
+      segments: [
+        { kind: 'text', content: 'Read' },
+        { kind: 'file_ref', path: 'notes/a.txt' },
+        { kind: 'text', content: ' please' },
+      ],
+    });
     expect(watched.some((e) => e.event === 'text_delta')).toBe(true); // the second client saw the same run
     const updates = ed.updates.filter((u) => u.sessionId === sid).map((u) => u.update);
     expect(updates.some((u) => u.sessionUpdate === 'user_message_chunk')).toBe(false); // the editor shows its own prompt
@@ -96,24 +109,41 @@ describe('yoi acp', () => {
     expect(call).toMatchObject({ kind: 'read', status: 'pending', title: 'Read' });
     const id = (call as { toolCallId: string }).toolCallId;
     expect(updates.find((u) => u.sessionUpdate === 'tool_call_update' && u.status === 'in_progress')).toMatchObject({
-      toolCallId: id, title: 'Read notes/a.txt', rawInput: { file_path: 'notes/a.txt' }, locations: [{ path: path.join(dir, 'notes', 'a.txt') }],
+      toolCallId: id,
+      title: 'Read notes/a.txt',
+      rawInput: { file_path: 'notes/a.txt' },
+      locations: [{ path: path.join(dir, 'notes', 'a.txt') }],
     });
-    const done = updates.find((u) => u.sessionUpdate === 'tool_call_update' && u.status === 'completed') as { content: { content: { text: string } }[] };
+    const done = updates.find((u) => u.sessionUpdate === 'tool_call_update' && u.status === 'completed') as {
+      content: { content: { text: string } }[];
+    };
     expect(done.content[0].content.text).toContain('hello from a file');
 
     // 2. A Write asks for permission: the editor gets the pod's options and its answer goes back.
     const writing = ed.conn.prompt({ sessionId: sid, prompt: [{ type: 'text', text: 'write it' }] });
     const ask = await ed.untilAsk();
     expect(ask.request.options.map((o) => [o.optionId, o.kind])).toEqual([
-      ['allow_once', 'allow_once'], ['allow_always', 'allow_always'], ['reject_once', 'reject_once'], ['reject_always', 'reject_always'],
+      ['allow_once', 'allow_once'],
+      ['allow_always', 'allow_always'],
+      ['reject_once', 'reject_once'],
+      ['reject_always', 'reject_always'],
     ]);
-    expect(ask.request.toolCall).toMatchObject({ title: 'Write out.txt', kind: 'edit', rawInput: { file_path: 'out.txt', content: 'written\n' } });
-    const writeCall = ed.updates.map((u) => u.update).findLast((u) => u.sessionUpdate === 'tool_call') as { toolCallId: string };
+    expect(ask.request.toolCall).toMatchObject({
+      title: 'Write out.txt',
+      kind: 'edit',
+      rawInput: { file_path: 'out.txt', content: 'written\n' },
+    });
+    const writeCall = ed.updates.map((u) => u.update).findLast((u) => u.sessionUpdate === 'tool_call') as {
+      toolCallId: string;
+    };
     expect(ask.request.toolCall.toolCallId).toBe(writeCall.toolCallId);
     ask.answer({ outcome: { outcome: 'selected', optionId: 'allow_once' } });
     expect((await writing).stopReason).toBe('end_turn');
     expect(fs.readFileSync(path.join(dir, 'out.txt'), 'utf8')).toBe('written\n');
-    expect((await until(watchedAsks, (e) => e.event === 'permission_resolved')).data).toMatchObject({ decision: 'allow_once', by: expect.stringMatching(/^yoi-acp\//) });
+    expect((await until(watchedAsks, (e) => e.event === 'permission_resolved')).data).toMatchObject({
+      decision: 'allow_once',
+      by: expect.stringMatching(/^yoi-acp\//),
+    });
 
     // 3. Cancel: the slow reply is abandoned and the prompt answers `cancelled`.
     const slow = ed.conn.prompt({ sessionId: sid, prompt: [{ type: 'text', text: 'take your time' }] });
@@ -126,15 +156,30 @@ describe('yoi acp', () => {
     await until(watched, (e) => e.event === 'status' && e.data.status === 'idle');
     const asking = ed.conn.prompt({ sessionId: sid, prompt: [{ type: 'text', text: 'write again' }] });
     await ed.untilAsk();
-    const pending = await until(watchedAsks, (e) => e.event === 'permission_request' && JSON.stringify(e.data).includes('out2.txt'));
-    await watcher.requestExtension('permission_reply', { id: (pending.data as { id: string }).id, decision: 'allow_once' });
+    const pending = await until(
+      watchedAsks,
+      (e) => e.event === 'permission_request' && JSON.stringify(e.data).includes('out2.txt'),
+    );
+    await watcher.requestExtension('permission_reply', {
+      id: (pending.data as { id: string }).id,
+      decision: 'allow_once',
+    });
     expect((await asking).stopReason).toBe('end_turn');
     expect(fs.readFileSync(path.join(dir, 'out2.txt'), 'utf8')).toBe('again\n');
     await watcher.request({ method: 'run', params: { input: [{ kind: 'text', content: 'from the terminal' }] } });
-    await ed.until((u) => u.sessionUpdate === 'user_message_chunk' && (u.content as { text?: string }).text === 'from the terminal');
+    await ed.until(
+      (u) => u.sessionUpdate === 'user_message_chunk' && (u.content as { text?: string }).text === 'from the terminal',
+    );
     await ed.until(isChunk('[user] from the terminal')); // the echo reply of that run
     // A notification (a `notify`, as a child pod's report would be) reaches the editor as a message.
-    await until(watched, (e) => e.event === 'status' && e.data.status === 'idle' && watched.indexOf(e) > watched.findIndex((x) => x.event === 'user_message' && JSON.stringify(x.data).includes('from the terminal')));
+    await until(
+      watched,
+      (e) =>
+        e.event === 'status' &&
+        e.data.status === 'idle' &&
+        watched.indexOf(e) >
+          watched.findIndex((x) => x.event === 'user_message' && JSON.stringify(x.data).includes('from the terminal')),
+    );
     watcher.send({ method: 'notify', params: { message: 'ci is green' } });
     await ed.until(isChunk('notification: ci is green'));
     expect(await ed.close()).toBe(0);
@@ -144,13 +189,29 @@ describe('yoi acp', () => {
     await again.conn.initialize({ protocolVersion: PROTOCOL_VERSION, clientCapabilities: {} });
     await expect(again.conn.loadSession({ sessionId: sid, cwd: dir, mcpServers: [] })).resolves.toEqual({});
     const replayed = again.updates.map((u) => u.update);
-    expect(replayed.filter((u) => u.sessionUpdate === 'user_message_chunk').map((u) => (u.content as { type: string; text?: string; uri?: string })))
-      .toEqual(expect.arrayContaining([{ type: 'text', text: 'Read' }, expect.objectContaining({ type: 'resource_link', uri: pathToFileURL(path.join(dir, 'notes', 'a.txt')).href }), { type: 'text', text: 'write it' }]));
+    expect(
+      replayed
+        .filter((u) => u.sessionUpdate === 'user_message_chunk')
+        .map((u) => u.content as { type: string; text?: string; uri?: string }),
+    ).toEqual(
+      expect.arrayContaining([
+        { type: 'text', text: 'Read' },
+        expect.objectContaining({ type: 'resource_link', uri: pathToFileURL(path.join(dir, 'notes', 'a.txt')).href }),
+        { type: 'text', text: 'write it' },
+      ]),
+    );
     expect(agentTextOf(again.updates)).toContain('The file says hello.');
-    expect(replayed).toEqual(expect.arrayContaining([
-      expect.objectContaining({ sessionUpdate: 'tool_call', toolCallId: id, kind: 'read', title: 'Read notes/a.txt' }),
-      expect.objectContaining({ sessionUpdate: 'tool_call_update', toolCallId: id, status: 'completed' }),
-    ]));
+    expect(replayed).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          sessionUpdate: 'tool_call',
+          toolCallId: id,
+          kind: 'read',
+          title: 'Read notes/a.txt',
+        }),
+        expect.objectContaining({ sessionUpdate: 'tool_call_update', toolCallId: id, status: 'completed' }),
+      ]),
+    );
     await again.close();
 
     // 6. Load after the pod stopped: it starts again on that session (`--resume`).
@@ -170,11 +231,18 @@ describe('yoi acp', () => {
     expect(after.stopReason).toBe('end_turn');
     const log = yoi(['history', '--json', '--pod', podName], { cwd: dir, env });
     const items = JSON.parse(log.stdout) as { segments?: unknown }[];
-    expect(items.filter((i) => i.segments).at(-1)?.segments).toEqual([{ kind: 'workflow_invoke', slug: 'review' }, { kind: 'text', content: 'still there?' }]);
+    expect(items.filter((i) => i.segments).at(-1)?.segments).toEqual([
+      { kind: 'workflow_invoke', slug: 'review' },
+      { kind: 'text', content: 'still there?' },
+    ]);
   }, 120_000);
 });
 
-async function until<T extends { event: string }>(events: T[], pred: (e: T) => boolean, timeoutMs = 20_000): Promise<T> {
+async function until<T extends { event: string }>(
+  events: T[],
+  pred: (e: T) => boolean,
+  timeoutMs = 20_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const found = events.find(pred);
@@ -186,7 +254,11 @@ async function until<T extends { event: string }>(events: T[], pred: (e: T) => b
 
 /** A raw stdio session with `yoi acp`: lines in, JSON-RPC messages out. */
 function rawAgent(cwd: string, env: NodeJS.ProcessEnv) {
-  const child = spawn(process.execPath, [BIN, 'acp'], { cwd, env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, 'acp'], {
+    cwd,
+    env: { ...process.env, ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
   cleanups.push(async () => {
     child.stdin.end();
@@ -203,33 +275,45 @@ function rawAgent(cwd: string, env: NodeJS.ProcessEnv) {
     for (const w of [...waiters]) w();
   });
   return {
-    child, messages, exited,
+    child,
+    messages,
+    exited,
     write: (text: string) => new Promise<void>((r) => child.stdin.write(text, () => r())),
-    reply: (pred: (m: Record<string, unknown>) => boolean) => new Promise<Record<string, unknown>>((resolve, reject) => {
-      const check = () => {
-        const m = messages.find(pred);
-        if (m) {
-          waiters.delete(check);
-          clearTimeout(timer);
-          resolve(m);
-        }
-      };
-      const timer = setTimeout(() => reject(new Error(`no such message; got ${JSON.stringify(messages).slice(0, 2000)}`)), 30_000);
-      waiters.add(check);
-      check();
-    }),
+    reply: (pred: (m: Record<string, unknown>) => boolean) =>
+      new Promise<Record<string, unknown>>((resolve, reject) => {
+        const check = () => {
+          const m = messages.find(pred);
+          if (m) {
+            waiters.delete(check);
+            clearTimeout(timer);
+            resolve(m);
+          }
+        };
+        const timer = setTimeout(
+          () => reject(new Error(`no such message; got ${JSON.stringify(messages).slice(0, 2000)}`)),
+          30_000,
+        );
+        waiters.add(check);
+        check();
+      }),
   };
 }
 
 describe('yoi acp while another client runs', () => {
-  it('a prompt waits for the other client\'s run and then runs; cancelling a waiting prompt never cancels the other run', async () => {
+  it("a prompt waits for the other client's run and then runs; cancelling a waiting prompt never cancels the other run", async () => {
     const root = makeProject();
-    const { dir, env } = acpProject(root, [{ text: 'the terminal\'s slow reply', delay_ms: 120_000 }, { text: 'second slow', delay_ms: 120_000 }]);
+    const { dir, env } = acpProject(root, [
+      { text: "the terminal's slow reply", delay_ms: 120_000 },
+      { text: 'second slow', delay_ms: 120_000 },
+    ]);
     stopPodsAfter(dir, env);
     const ed = editor(dir, env);
     await ed.conn.initialize({ protocolVersion: PROTOCOL_VERSION, clientCapabilities: {} });
     const { sessionId, _meta } = await ed.conn.newSession({ cwd: dir, mcpServers: [] });
-    const terminal = await PodClient.connect({ socketPath: path.join(env.YOI_RUNTIME_DIR!, (_meta as { yoi: { pod: string } }).yoi.pod, 'sock'), clientName: 'terminal/1' });
+    const terminal = await PodClient.connect({
+      socketPath: path.join(env.YOI_RUNTIME_DIR!, (_meta as { yoi: { pod: string } }).yoi.pod, 'sock'),
+      clientName: 'terminal/1',
+    });
     cleanups.push(() => terminal.close());
     const seen: Event[] = [];
     terminal.onEvent((e) => seen.push(e));
@@ -247,7 +331,9 @@ describe('yoi acp while another client runs', () => {
     expect((await queued).stopReason).toBe('cancelled');
     // The editor may hear of the end before the terminal's copy of run_end arrives.
     await until(seen, (e) => e.event === 'run_end' && seen.filter((x) => x.event === 'run_end').length >= 2);
-    expect(seen.filter((e) => e.event === 'run_end').map((e) => (e as { data: { result: string } }).data.result)).toEqual(['cancelled', 'cancelled']);
+    expect(
+      seen.filter((e) => e.event === 'run_end').map((e) => (e as { data: { result: string } }).data.result),
+    ).toEqual(['cancelled', 'cancelled']);
   }, 60_000);
 });
 
@@ -259,14 +345,26 @@ describe('yoi acp with bad input', () => {
     await agent.write('this is not json\n');
     await agent.write('{"jsonrpc":"2.0","id":1,"method":"session/teleport","params":{}}\n');
     await agent.write('{"jsonrpc":"2.0","id":2,"method":"session/prompt","params":{"sessionId":"s"}}\n');
-    await agent.write('{"jsonrpc":"2.0","id":3,"method":"session/prompt","params":{"sessionId":"nope","prompt":[{"type":"text","text":"hi"}]}}\n');
-    await agent.write('{"jsonrpc":"2.0","id":4,"method":"session/new","params":{"cwd":"relative/dir","mcpServers":[]}}\n');
-    await agent.write('{"jsonrpc":"2.0","id":5,"method":"session/load","params":{"sessionId":"01a2313a-6dc7-7355-8bae-56b3f64cf2a9","cwd":' + JSON.stringify(dir) + ',"mcpServers":[]}}\n');
+    await agent.write(
+      '{"jsonrpc":"2.0","id":3,"method":"session/prompt","params":{"sessionId":"nope","prompt":[{"type":"text","text":"hi"}]}}\n',
+    );
+    await agent.write(
+      '{"jsonrpc":"2.0","id":4,"method":"session/new","params":{"cwd":"relative/dir","mcpServers":[]}}\n',
+    );
+    await agent.write(
+      '{"jsonrpc":"2.0","id":5,"method":"session/load","params":{"sessionId":"01a2313a-6dc7-7355-8bae-56b3f64cf2a9","cwd":' +
+        JSON.stringify(dir) +
+        ',"mcpServers":[]}}\n',
+    );
     expect(await agent.reply((m) => m.id === null)).toMatchObject({ error: { code: -32700 } });
     expect(await agent.reply((m) => m.id === 1)).toMatchObject({ error: { code: -32601 } });
     expect(await agent.reply((m) => m.id === 2)).toMatchObject({ error: { code: -32602 } });
-    expect(await agent.reply((m) => m.id === 3)).toMatchObject({ error: { code: -32602, message: expect.stringContaining('unknown session nope') } });
-    expect(await agent.reply((m) => m.id === 4)).toMatchObject({ error: { code: -32602, message: expect.stringContaining('cwd must be an absolute path') } });
+    expect(await agent.reply((m) => m.id === 3)).toMatchObject({
+      error: { code: -32602, message: expect.stringContaining('unknown session nope') },
+    });
+    expect(await agent.reply((m) => m.id === 4)).toMatchObject({
+      error: { code: -32602, message: expect.stringContaining('cwd must be an absolute path') },
+    });
     expect(await agent.reply((m) => m.id === 5)).toMatchObject({ error: { code: -32002 } });
     // A line over the limit (32 MiB) is dropped as it streams in and answered like any bad line.
     const before = agent.messages.filter((m) => m.id === null).length;
@@ -276,25 +374,32 @@ describe('yoi acp with bad input', () => {
     await agent.write('"}}\n');
     await agent.reply(() => agent.messages.filter((m) => m.id === null).length > before);
     expect(agent.messages.some((m) => m.id === 6)).toBe(false);
-    await agent.write(`{"jsonrpc":"2.0","id":7,"method":"initialize","params":{"protocolVersion":${PROTOCOL_VERSION}}}\n`);
-    expect(await agent.reply((m) => m.id === 7)).toMatchObject({ result: { protocolVersion: PROTOCOL_VERSION, agentCapabilities: { loadSession: true } } });
+    await agent.write(
+      `{"jsonrpc":"2.0","id":7,"method":"initialize","params":{"protocolVersion":${PROTOCOL_VERSION}}}\n`,
+    );
+    expect(await agent.reply((m) => m.id === 7)).toMatchObject({
+      result: { protocolVersion: PROTOCOL_VERSION, agentCapabilities: { loadSession: true } },
+    });
     agent.child.stdin.end();
     expect(await agent.exited).toBe(0);
   }, 60_000);
 });
 
 describe('yoi acp and prompts the pod cannot take', () => {
-  it('a prompt over the pod\'s line limit is a refusal saying why; the session and the pod go on', async () => {
+  it("a prompt over the pod's line limit is a refusal saying why; the session and the pod go on", async () => {
     const dir = makeProject({ 'yoi.config.json': JSON.stringify({ limits: { maxLineBytes: 4096 } }) });
     const env = { YOI_RUNTIME_DIR: path.join(dir, 'run') };
     stopPodsAfter(dir, env);
     const ed = editor(dir, env);
     await ed.conn.initialize({ protocolVersion: PROTOCOL_VERSION, clientCapabilities: {} });
     const { sessionId } = await ed.conn.newSession({ cwd: dir, mcpServers: [] });
-    const refused = await ed.conn.prompt({ sessionId, prompt: [
-      { type: 'text', text: 'summarise' },
-      { type: 'resource', resource: { uri: 'file:///elsewhere/big.log', text: 'x'.repeat(10_000) } },
-    ] });
+    const refused = await ed.conn.prompt({
+      sessionId,
+      prompt: [
+        { type: 'text', text: 'summarise' },
+        { type: 'resource', resource: { uri: 'file:///elsewhere/big.log', text: 'x'.repeat(10_000) } },
+      ],
+    });
     expect(refused.stopReason).toBe('refusal');
     expect(agentTextOf(ed.updates)).toMatch(/yoi refused this prompt: invalid_request: .*line exceeds the 4 KiB limit/);
     const next = await ed.conn.prompt({ sessionId, prompt: [{ type: 'text', text: 'small one' }] });
@@ -303,8 +408,8 @@ describe('yoi acp and prompts the pod cannot take', () => {
   }, 60_000);
 });
 
-describe('yoi acp and the editor\'s MCP servers', () => {
-  it('hands them to the pod it starts as launch.mcp.servers, in the config\'s form, through a private file that is gone once the pod listens', async () => {
+describe("yoi acp and the editor's MCP servers", () => {
+  it("hands them to the pod it starts as launch.mcp.servers, in the config's form, through a private file that is gone once the pod listens", async () => {
     const dir = makeProject({
       // Stands in for the MCP plugin at the boundary yoi acp controls: what the pod was launched with.
       'yoi.config.mjs': [
@@ -319,16 +424,33 @@ describe('yoi acp and the editor\'s MCP servers', () => {
     stopPodsAfter(dir, env);
     const ed = editor(dir, env);
     await ed.conn.initialize({ protocolVersion: PROTOCOL_VERSION, clientCapabilities: {} });
-    const created = await ed.conn.newSession({ cwd: dir, mcpServers: [
-      { name: 'files', command: '/usr/bin/mcp-files', args: ['--root', dir], env: [{ name: 'FILES_TOKEN', value: 'secret-token-123' }] },
-      { type: 'http', name: 'Docs Server', url: 'http://127.0.0.1:9/mcp', headers: [{ name: 'Authorization', value: 'Bearer abc' }] },
-      { type: 'sse', name: 'files', url: 'http://127.0.0.1:9/sse', headers: [] },
-    ] });
-    expect(JSON.parse(fs.readFileSync(path.join(dir, 'launch.json'), 'utf8'))).toEqual({ mcp: { servers: {
-      files: { command: '/usr/bin/mcp-files', args: ['--root', dir], env: { FILES_TOKEN: 'secret-token-123' } },
-      'Docs-Server': { url: 'http://127.0.0.1:9/mcp', headers: { Authorization: 'Bearer abc' } },
-      'files-2': { url: 'http://127.0.0.1:9/sse', headers: {} },
-    } } });
+    const created = await ed.conn.newSession({
+      cwd: dir,
+      mcpServers: [
+        {
+          name: 'files',
+          command: '/usr/bin/mcp-files',
+          args: ['--root', dir],
+          env: [{ name: 'FILES_TOKEN', value: 'secret-token-123' }],
+        },
+        {
+          type: 'http',
+          name: 'Docs Server',
+          url: 'http://127.0.0.1:9/mcp',
+          headers: [{ name: 'Authorization', value: 'Bearer abc' }],
+        },
+        { type: 'sse', name: 'files', url: 'http://127.0.0.1:9/sse', headers: [] },
+      ],
+    });
+    expect(JSON.parse(fs.readFileSync(path.join(dir, 'launch.json'), 'utf8'))).toEqual({
+      mcp: {
+        servers: {
+          files: { command: '/usr/bin/mcp-files', args: ['--root', dir], env: { FILES_TOKEN: 'secret-token-123' } },
+          'Docs-Server': { url: 'http://127.0.0.1:9/mcp', headers: { Authorization: 'Bearer abc' } },
+          'files-2': { url: 'http://127.0.0.1:9/sse', headers: {} },
+        },
+      },
+    });
     const pod = (created._meta as { yoi: { pod: string } }).yoi.pod;
     const pid = Number(fs.readFileSync(path.join(dir, 'run', pod, 'pid'), 'utf8'));
     expect(fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8')).not.toContain('secret-token-123');
@@ -345,30 +467,54 @@ describe('yoi acp and the editor\'s MCP servers', () => {
 
   it('a real MCP server the editor passes runs in the pod: its tool is called, its prompts become commands; a configured name wins; a bad one costs an alert', async () => {
     const root = makeProject();
-    const { dir, env } = acpProject(root, [
-      { tool_calls: [{ name: 'mcp__everything__echo', arguments: { message: 'from the editor' } }, { name: 'mcp__everything__trigger-long-running-operation', arguments: { duration: 0.4, steps: 2 } }] },
-      { text: 'Echoed.' },
-    ], { mcp: { servers: { tracker: { command: process.execPath, args: [EVERYTHING, 'stdio'] } } } });
+    const { dir, env } = acpProject(
+      root,
+      [
+        {
+          tool_calls: [
+            { name: 'mcp__everything__echo', arguments: { message: 'from the editor' } },
+            { name: 'mcp__everything__trigger-long-running-operation', arguments: { duration: 0.4, steps: 2 } },
+          ],
+        },
+        { text: 'Echoed.' },
+      ],
+      { mcp: { servers: { tracker: { command: process.execPath, args: [EVERYTHING, 'stdio'] } } } },
+    );
     stopPodsAfter(dir, env);
     const ed = editor(dir, env);
     const init = await ed.conn.initialize({ protocolVersion: PROTOCOL_VERSION, clientCapabilities: {} });
     expect(init.agentCapabilities?.mcpCapabilities).toEqual({ http: true, sse: true });
-    const { sessionId, _meta } = await ed.conn.newSession({ cwd: dir, mcpServers: [
-      { name: 'everything', command: process.execPath, args: [EVERYTHING, 'stdio'], env: [] },
-      { name: 'tracker', command: '/nonexistent/never-started', args: [], env: [] },
-      { type: 'http', name: 'bad', url: 'ftp://127.0.0.1/mcp', headers: [] },
-    ] });
+    const { sessionId, _meta } = await ed.conn.newSession({
+      cwd: dir,
+      mcpServers: [
+        { name: 'everything', command: process.execPath, args: [EVERYTHING, 'stdio'], env: [] },
+        { name: 'tracker', command: '/nonexistent/never-started', args: [], env: [] },
+        { type: 'http', name: 'bad', url: 'ftp://127.0.0.1/mcp', headers: [] },
+      ],
+    });
     const pod = (_meta as { yoi: { pod: string } }).yoi.pod;
     const state = () => {
       try {
-        return (JSON.parse(fs.readFileSync(path.join(env.YOI_RUNTIME_DIR!, pod, 'mcp.json'), 'utf8')) as { servers: { name: string; state: string }[] }).servers;
+        return (
+          JSON.parse(fs.readFileSync(path.join(env.YOI_RUNTIME_DIR!, pod, 'mcp.json'), 'utf8')) as {
+            servers: { name: string; state: string }[];
+          }
+        ).servers;
       } catch {
         return []; // not written yet
       }
     };
-    await eventually(() => state().some((s) => s.name === 'everything' && s.state === 'ready'), 'the editor\'s server ready', 40_000);
+    await eventually(
+      () => state().some((s) => s.name === 'everything' && s.state === 'ready'),
+      "the editor's server ready",
+      40_000,
+    );
     // The configured `tracker` is the one the pod runs, not the editor's command of that name.
-    expect(state().map((s) => s.name).sort()).toEqual(['everything', 'tracker']);
+    expect(
+      state()
+        .map((s) => s.name)
+        .sort(),
+    ).toEqual(['everything', 'tracker']);
     await ed.until(isChunk('"tracker" of this launch ignored: the config has a server of that name'));
     await ed.until(isChunk('"bad" of this launch ignored'));
 
@@ -377,13 +523,28 @@ describe('yoi acp and the editor\'s MCP servers', () => {
     const updates = ed.updates.map((u) => u.update);
     const call = updates.find((u) => u.sessionUpdate === 'tool_call_update' && u.status === 'in_progress');
     expect(call).toMatchObject({ title: 'everything: echo', kind: 'other', rawInput: { message: 'from the editor' } });
-    const done = updates.find((u) => u.sessionUpdate === 'tool_call_update' && u.status === 'completed') as { content: { content: { text: string } }[] };
+    const done = updates.find((u) => u.sessionUpdate === 'tool_call_update' && u.status === 'completed') as {
+      content: { content: { text: string } }[];
+    };
     expect(done.content[0].content.text).toContain('from the editor');
     // The server's progress (tool_progress) shows in the long call's title.
-    expect(updates.some((u) => u.sessionUpdate === 'tool_call_update' && /^everything: trigger-long-running-operation \(1\/2/.test(u.title ?? ''))).toBe(true);
+    expect(
+      updates.some(
+        (u) =>
+          u.sessionUpdate === 'tool_call_update' &&
+          /^everything: trigger-long-running-operation \(1\/2/.test(u.title ?? ''),
+      ),
+    ).toBe(true);
     // The server's prompts join the editor's commands once it is ready (listed again after runs).
-    const commands = await ed.until((u) => u.sessionUpdate === 'available_commands_update' && u.availableCommands.some((c) => c.name === 'everything:simple-prompt'), 30_000);
-    expect(commands).toMatchObject({ availableCommands: expect.arrayContaining([expect.objectContaining({ name: 'everything:args-prompt' })]) });
+    const commands = await ed.until(
+      (u) =>
+        u.sessionUpdate === 'available_commands_update' &&
+        u.availableCommands.some((c) => c.name === 'everything:simple-prompt'),
+      30_000,
+    );
+    expect(commands).toMatchObject({
+      availableCommands: expect.arrayContaining([expect.objectContaining({ name: 'everything:args-prompt' })]),
+    });
   }, 90_000);
 
   it('pod start --mcp-servers refuses a file that is a link or writable by others, in one line', () => {
@@ -397,6 +558,8 @@ describe('yoi acp and the editor\'s MCP servers', () => {
     const open = yoi(['pod', 'start', '--mcp-servers', 'servers.json'], { cwd: dir, env });
     expect(open.stderr.trim()).toBe('yoi: --mcp-servers servers.json: writable by others [YOI_ERR_USAGE]');
     fs.writeFileSync(path.join(dir, 'list.json'), '[]', { mode: 0o600 });
-    expect(yoi(['pod', 'start', '--mcp-servers', 'list.json'], { cwd: dir, env }).stderr.trim()).toBe('yoi: --mcp-servers list.json: expected a JSON object of servers by name [YOI_ERR_USAGE]');
+    expect(yoi(['pod', 'start', '--mcp-servers', 'list.json'], { cwd: dir, env }).stderr.trim()).toBe(
+      'yoi: --mcp-servers list.json: expected a JSON object of servers by name [YOI_ERR_USAGE]',
+    );
   });
 });

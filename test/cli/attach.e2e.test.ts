@@ -35,14 +35,26 @@ describeTmux('yoi attach in a terminal (tmux)', () => {
     t.pane.type('please review:');
     t.paste('alpha line\nbeta line\ngamma line\n');
     t.pane.type(' and @README.md');
-    await t.until((s) => s.includes('› please review:[Clipboard #1 | 32 chars, 3 lines] and @README.md'), 'the input with its chip');
+    await t.until(
+      (s) => s.includes('› please review:[Clipboard #1 | 32 chars, 3 lines] and @README.md'),
+      'the input with its chip',
+    );
     t.pane.bytes(KEYS.enter);
-    const s = await t.until((x) => x.includes('hello from the readme') && /1 request · ↑\d+ ↓\d+/.test(x) && x.includes('│ idle │'), 'the echoed reply');
+    const s = await t.until(
+      (x) => x.includes('hello from the readme') && /1 request · ↑\d+ ↓\d+/.test(x) && x.includes('│ idle │'),
+      'the echoed reply',
+    );
     const lines = s.split('\n').map((l) => l.trimEnd());
     expect(lines).toContain('❯ please review:[Clipboard #1 | 32 chars, 3 lines] and @README.md');
     const reply = lines.indexOf('  [user] please review:alpha line');
     expect(lines.slice(reply, reply + 7)).toEqual([
-      '  [user] please review:alpha line', '  beta line', '  gamma line', '   and', '  [system] [File: README.md]', '  # Demo', '  hello from the readme',
+      '  [user] please review:alpha line',
+      '  beta line',
+      '  gamma line',
+      '   and',
+      '  [system] [File: README.md]',
+      '  # Demo',
+      '  hello from the readme',
     ]);
     expect(s).toMatch(/● tui │ idle │ session [0-9a-f]{8} │ tokens ↑\d+ ↓\d+/);
 

@@ -40,7 +40,11 @@ describe('yoi --version / --help', () => {
     const p = project();
     for (const flag of ['--version', '-v']) {
       const r = runCli([flag], { cwd: p.root });
-      expect(r).toEqual({ code: 0, stderr: '', stdout: `yoi/${pkg.version} ${process.platform}-${process.arch} node-${process.version}\n` });
+      expect(r).toEqual({
+        code: 0,
+        stderr: '',
+        stdout: `yoi/${pkg.version} ${process.platform}-${process.arch} node-${process.version}\n`,
+      });
     }
   });
 
@@ -49,7 +53,8 @@ describe('yoi --version / --help', () => {
     const fast = runCli(['--help'], { cwd: p.root });
     expect(fast.code).toBe(0);
     expect(fast.stdout).toMatch(/^USAGE\n {2}\$ yoi \[COMMAND\]$/m);
-    for (const command of ['config', 'init', 'plugins']) expect(fast.stdout).toMatch(new RegExp(`^ {2}${command} `, 'm'));
+    for (const command of ['config', 'init', 'plugins'])
+      expect(fast.stdout).toMatch(new RegExp(`^ {2}${command} `, 'm'));
     expect(fast.stdout).toContain(`yoi/${pkg.version} ${process.platform}-${process.arch} node-${process.version}`);
     // OCLIF_COLUMNS makes bin/run.js hand the request to oclif itself.
     const oclif = runCli(['--help'], { cwd: p.root, env: { OCLIF_COLUMNS: '80' } });
@@ -67,14 +72,24 @@ describe('yoi --version / --help', () => {
 
 describe('yoi config', () => {
   it('prints the resolved config as JSON', () => {
-    const p = project({ 'yoi.config.ts': "export default { name: 'demo', model: { provider: 'echo', apiKey: 'sk-1' }, sessions: { dir: 'logs' } };", 'sub/.keep': '' });
+    const p = project({
+      'yoi.config.ts':
+        "export default { name: 'demo', model: { provider: 'echo', apiKey: 'sk-1' }, sessions: { dir: 'logs' } };",
+      'sub/.keep': '',
+    });
     const r = runCli(['config', '--json'], { cwd: p.path('sub') });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const json = JSON.parse(r.stdout);
     expect(json).toMatchObject({
-      configPath: p.path('yoi.config.ts'), projectDir: p.root, cwd: p.path('sub'), name: 'demo',
-      model: { provider: 'echo', apiKey: '***' }, modelIsDefault: false, sessions: { dir: p.path('logs') }, maxTurns: 50,
+      configPath: p.path('yoi.config.ts'),
+      projectDir: p.root,
+      cwd: p.path('sub'),
+      name: 'demo',
+      model: { provider: 'echo', apiKey: '***' },
+      modelIsDefault: false,
+      sessions: { dir: p.path('logs') },
+      maxTurns: 50,
     });
     expect(json.plugins).toEqual(expect.arrayContaining([expect.any(String)]));
   });
@@ -90,8 +105,14 @@ describe('yoi config', () => {
 
   it('takes --config and YOI_CONFIG', () => {
     const p = project({ 'a.json': '{"name":"from-flag"}', 'b.json': '{"name":"from-env"}' });
-    expect(JSON.parse(runCli(['config', '--json'], { cwd: p.root, env: { YOI_CONFIG: 'b.json' } }).stdout).name).toBe('from-env');
-    expect(JSON.parse(runCli(['config', '--json', '--config', 'a.json'], { cwd: p.root, env: { YOI_CONFIG: 'b.json' } }).stdout).name).toBe('from-flag');
+    expect(JSON.parse(runCli(['config', '--json'], { cwd: p.root, env: { YOI_CONFIG: 'b.json' } }).stdout).name).toBe(
+      'from-env',
+    );
+    expect(
+      JSON.parse(
+        runCli(['config', '--json', '--config', 'a.json'], { cwd: p.root, env: { YOI_CONFIG: 'b.json' } }).stdout,
+      ).name,
+    ).toBe('from-flag');
   });
 });
 
@@ -134,7 +155,9 @@ describe('yoi plugins', () => {
       'yoi.config.mjs': `import { definePlugin } from ${JSON.stringify(dist)};\nexport default { plugins: [definePlugin({ name: 'acme:p', apply(h) { h.hooks.providers.for('fake').tap('acme:p', () => undefined); } })()], model: { provider: 'fake' } };`,
     });
     const r = runCli(['plugins', '--json'], { cwd: p.root });
-    expect(JSON.parse(r.stdout)).toEqual([{ name: 'acme:p', hooks: ['providers(fake)'], provides: [], uses: [], segmentKinds: [], protocol: [] }]);
+    expect(JSON.parse(r.stdout)).toEqual([
+      { name: 'acme:p', hooks: ['providers(fake)'], provides: [], uses: [], segmentKinds: [], protocol: [] },
+    ]);
     expect(JSON.parse(runCli(['config', '--json'], { cwd: p.root }).stdout).plugins).toEqual(['acme:p']);
   });
 });
@@ -148,62 +171,129 @@ describe('yoi init', () => {
     const config = runCli(['config', '--json'], { cwd: p.root });
     expect(config.stderr).toBe('');
     expect(JSON.parse(config.stdout)).toMatchObject({ configPath: p.path('yoi.config.ts'), name: 'default' });
-    expectOneLineError(runCli(['init'], { cwd: p.root }), 'yoi: yoi.config.ts already exists: edit it, or remove it to start over', 'YOI_ERR_CONFIG_EXISTS');
+    expectOneLineError(
+      runCli(['init'], { cwd: p.root }),
+      'yoi: yoi.config.ts already exists: edit it, or remove it to start over',
+      'YOI_ERR_CONFIG_EXISTS',
+    );
   });
 
   it('refuses when package.json has a "yoi" key', () => {
     const p = project({ 'package.json': '{"yoi":{}}' });
-    expectOneLineError(runCli(['init'], { cwd: p.root }), 'yoi: package.json already has a "yoi" key: edit it, or remove it to start over', 'YOI_ERR_CONFIG_EXISTS');
+    expectOneLineError(
+      runCli(['init'], { cwd: p.root }),
+      'yoi: package.json already has a "yoi" key: edit it, or remove it to start over',
+      'YOI_ERR_CONFIG_EXISTS',
+    );
   });
 });
 
 describe('errors are one line on stderr with a non-zero exit code', () => {
   it('for a config with a bad key', () => {
     const p = project({ 'yoi.config.ts': "export default { model: { provider: 'echo' }, maxTurns: 'many' };" });
-    expectOneLineError(runCli(['config'], { cwd: p.root }), 'yoi: yoi.config.ts: maxTurns: expected number', 'YOI_ERR_CONFIG');
+    expectOneLineError(
+      runCli(['config'], { cwd: p.root }),
+      'yoi: yoi.config.ts: maxTurns: expected number',
+      'YOI_ERR_CONFIG',
+    );
   });
 
   it('for a config with a syntax error or a missing import', () => {
     const p = project({ 'yoi.config.ts': "export default {\n  name: 'x'\n  maxTurns: 3,\n};" });
-    expectOneLineError(runCli(['config'], { cwd: p.root }), /^yoi: yoi\.config\.ts:3:2: syntax error: /, 'YOI_ERR_CONFIG');
+    expectOneLineError(
+      runCli(['config'], { cwd: p.root }),
+      /^yoi: yoi\.config\.ts:3:2: syntax error: /,
+      'YOI_ERR_CONFIG',
+    );
     p.write('yoi.config.ts', "import { x } from './missing.js';\nexport default x;");
-    expectOneLineError(runCli(['plugins'], { cwd: p.root }), "yoi: yoi.config.ts: failed to load: Cannot find module './missing.js'", 'YOI_ERR_CONFIG');
+    expectOneLineError(
+      runCli(['plugins'], { cwd: p.root }),
+      "yoi: yoi.config.ts: failed to load: Cannot find module './missing.js'",
+      'YOI_ERR_CONFIG',
+    );
   });
 
   it('for an unknown provider, naming the ones available', () => {
     const p = project({ 'yoi.config.json': '{"model":{"provider":"nope"}}' });
-    expectOneLineError(runCli(['config'], { cwd: p.root }), /^yoi: yoi\.config\.json: model\.provider: unknown provider "nope" \(available: .*\)$/, 'YOI_ERR_UNKNOWN_PROVIDER');
+    expectOneLineError(
+      runCli(['config'], { cwd: p.root }),
+      /^yoi: yoi\.config\.json: model\.provider: unknown provider "nope" \(available: .*\)$/,
+      'YOI_ERR_UNKNOWN_PROVIDER',
+    );
   });
 
   it('for a missing --config file', () => {
-    expectOneLineError(runCli(['config', '--config', 'nope.ts'], { cwd: project().root }), 'yoi: config file not found: nope.ts (from --config)', 'YOI_ERR_CONFIG_NOT_FOUND');
+    expectOneLineError(
+      runCli(['config', '--config', 'nope.ts'], { cwd: project().root }),
+      'yoi: config file not found: nope.ts (from --config)',
+      'YOI_ERR_CONFIG_NOT_FOUND',
+    );
   });
 
   it('for an unknown flag, an unexpected argument or an unknown command (usage errors exit 2)', () => {
     const cwd = project().root;
-    expectOneLineError(runCli(['config', '--bogus'], { cwd }), 'yoi: Nonexistent flag: --bogus (see: yoi config --help)', 'YOI_ERR_USAGE', 2);
-    expectOneLineError(runCli(['plugins', 'extra'], { cwd }), /^yoi: .*extra.* \(see: yoi (plugins )?--help\)$/, 'YOI_ERR_USAGE', 2);
-    expectOneLineError(runCli(['nosuch'], { cwd }), 'yoi: unknown command "nosuch" (see: yoi --help)', 'YOI_ERR_USAGE', 2);
+    expectOneLineError(
+      runCli(['config', '--bogus'], { cwd }),
+      'yoi: Nonexistent flag: --bogus (see: yoi config --help)',
+      'YOI_ERR_USAGE',
+      2,
+    );
+    expectOneLineError(
+      runCli(['plugins', 'extra'], { cwd }),
+      /^yoi: .*extra.* \(see: yoi (plugins )?--help\)$/,
+      'YOI_ERR_USAGE',
+      2,
+    );
+    expectOneLineError(
+      runCli(['nosuch'], { cwd }),
+      'yoi: unknown command "nosuch" (see: yoi --help)',
+      'YOI_ERR_USAGE',
+      2,
+    );
   });
 });
 
 describe('finding your way', () => {
   it('an unknown command names the closest one, in one usage line', () => {
     const cwd = project().root;
-    expectOneLineError(runCli(['pod', 'strat'], { cwd }), 'yoi: unknown command "pod strat"; did you mean "pod start"? (see: yoi pod --help)', 'YOI_ERR_USAGE', 2);
-    expectOneLineError(runCli(['sedn', 'hello', 'there'], { cwd }), 'yoi: unknown command "sedn hello there"; did you mean "send"? (see: yoi --help)', 'YOI_ERR_USAGE', 2);
-    expectOneLineError(runCli(['hstory'], { cwd }), 'yoi: unknown command "hstory"; did you mean "history"? (see: yoi --help)', 'YOI_ERR_USAGE', 2);
+    expectOneLineError(
+      runCli(['pod', 'strat'], { cwd }),
+      'yoi: unknown command "pod strat"; did you mean "pod start"? (see: yoi pod --help)',
+      'YOI_ERR_USAGE',
+      2,
+    );
+    expectOneLineError(
+      runCli(['sedn', 'hello', 'there'], { cwd }),
+      'yoi: unknown command "sedn hello there"; did you mean "send"? (see: yoi --help)',
+      'YOI_ERR_USAGE',
+      2,
+    );
+    expectOneLineError(
+      runCli(['hstory'], { cwd }),
+      'yoi: unknown command "hstory"; did you mean "history"? (see: yoi --help)',
+      'YOI_ERR_USAGE',
+      2,
+    );
     // With --json the same error is a JSON object on stdout.
     const json = runCli(['hstory', '--json'], { cwd });
     expect(json).toMatchObject({ code: 2, stderr: '' });
-    expect(JSON.parse(json.stdout)).toEqual({ error: { code: 'YOI_ERR_USAGE', message: 'unknown command "hstory"; did you mean "history"? (see: yoi --help)', exit_code: 2 } });
+    expect(JSON.parse(json.stdout)).toEqual({
+      error: {
+        code: 'YOI_ERR_USAGE',
+        message: 'unknown command "hstory"; did you mean "history"? (see: yoi --help)',
+        exit_code: 2,
+      },
+    });
   });
 
   it('yoi pod --help describes the topic and its commands', () => {
     const r = runCli(['pod', '--help'], { cwd: project().root });
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^Start, stop, list and inspect pods: long-lived processes, each serving one agent session/);
-    for (const command of ['start', 'stop', 'list', 'status']) expect(r.stdout).toMatch(new RegExp(`^ {2}pod ${command} `, 'm'));
+    expect(r.stdout).toMatch(
+      /^Start, stop, list and inspect pods: long-lived processes, each serving one agent session/,
+    );
+    for (const command of ['start', 'stop', 'list', 'status'])
+      expect(r.stdout).toMatch(new RegExp(`^ {2}pod ${command} `, 'm'));
   });
 
   it('shell completion: bash completes commands and flags', () => {
@@ -211,7 +301,15 @@ describe('finding your way', () => {
     const env = { XDG_CACHE_HOME: p.path('cache'), HOME: p.path('home') };
     const setup = runCli(['autocomplete', 'script', 'bash'], { cwd: p.root, env });
     expect(setup.code).toBe(0);
-    const complete = (...words: string[]) => spawnSync('bash', ['-c', `${setup.stdout.trim()}\nCOMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _yoi_autocomplete; echo "\${COMPREPLY[@]}"`], { encoding: 'utf8', env: { ...process.env, ...env } }).stdout.trim();
+    const complete = (...words: string[]) =>
+      spawnSync(
+        'bash',
+        [
+          '-c',
+          `${setup.stdout.trim()}\nCOMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _yoi_autocomplete; echo "\${COMPREPLY[@]}"`,
+        ],
+        { encoding: 'utf8', env: { ...process.env, ...env } },
+      ).stdout.trim();
     expect(runCli(['autocomplete', '--refresh-cache'], { cwd: p.root, env }).code).toBe(0);
     expect(complete('yoi', 'sen')).toBe('send');
     expect(complete('yoi', 'send', '--se')).toBe('--segment');
@@ -222,12 +320,21 @@ describe('finding your way', () => {
     const p = project();
     for (const [model, message] of [
       [{ provider: 'scripted', scrpt: 's.json' }, 'model.scrpt: unknown key (did you mean "script"?)'],
-      [{ provider: 'openai-compatible', baseUrl: 'http://localhost:1/v1', model: 'm' }, 'model.baseUrl: unknown key (did you mean "baseURL"?)'],
+      [
+        { provider: 'openai-compatible', baseUrl: 'http://localhost:1/v1', model: 'm' },
+        'model.baseUrl: unknown key (did you mean "baseURL"?)',
+      ],
       [{ provider: 'echo', permision: 'write' }, 'model.permision: unknown key'],
     ] as const) {
       p.write('yoi.config.json', JSON.stringify({ model }));
       const r = runCli(['pod', 'start'], { cwd: p.root, env: { YOI_RUNTIME_DIR: p.path('run') } });
-      expectOneLineError(r, new RegExp(`^yoi: cannot start provider "${model.provider}": plugin yoi:${model.provider} failed in providers\\(${model.provider}\\): ${escape(message)}( \\(and 1 more\\))?$`), 'YOI_ERR_PROVIDER');
+      expectOneLineError(
+        r,
+        new RegExp(
+          `^yoi: cannot start provider "${model.provider}": plugin yoi:${model.provider} failed in providers\\(${model.provider}\\): ${escape(message)}( \\(and 1 more\\))?$`,
+        ),
+        'YOI_ERR_PROVIDER',
+      );
     }
   });
 });

@@ -27,12 +27,19 @@ suite('yoi pod list --cluster', () => {
   }, 60_000);
 
   function project(prefix: string, servers = nats.url) {
-    const dir = fs.realpathSync(makeProject({ 'yoi.config.json': JSON.stringify({ cluster: { nats: { servers, prefix }, ttlMs: 2000, heartbeatMs: 300 } }) }));
+    const dir = fs.realpathSync(
+      makeProject({
+        'yoi.config.json': JSON.stringify({ cluster: { nats: { servers, prefix }, ttlMs: 2000, heartbeatMs: 300 } }),
+      }),
+    );
     const env = { YOI_RUNTIME_DIR: path.join(dir, 'run'), YOI_HOST_NAME: 'host-one' };
     return { dir, env };
   }
 
-  async function list(p: { dir: string; env: Record<string, string> }): Promise<{ name: string; host: string; pid: number; status: string; parent: string | null }[]> {
+  async function list(p: {
+    dir: string;
+    env: Record<string, string>;
+  }): Promise<{ name: string; host: string; pid: number; status: string; parent: string | null }[]> {
     const r = await yoiAsync(['pod', 'list', '--cluster', '--json'], { cwd: p.dir, env: p.env, timeoutMs: 60_000 });
     if (r.status !== 0) throw new Error(`exit ${r.status}: ${r.stderr}`);
     return JSON.parse(r.stdout);
@@ -47,12 +54,27 @@ suite('yoi pod list --cluster', () => {
   it('lists a running pod with its host, pid and socket, and forgets it at a clean stop', async () => {
     const p = project('reg1-');
     const pod = await start(p, 'alpha');
-    const entry = await waitFor('alpha in the registry', async () => (await list(p)).find((e) => e.name === 'alpha'), 100_000);
-    expect(entry).toMatchObject({ name: 'alpha', host: 'host-one', pid: pod.child.pid, parent: null, endpoints: { socket: pod.socket } });
+    const entry = await waitFor(
+      'alpha in the registry',
+      async () => (await list(p)).find((e) => e.name === 'alpha'),
+      100_000,
+    );
+    expect(entry).toMatchObject({
+      name: 'alpha',
+      host: 'host-one',
+      pid: pod.child.pid,
+      parent: null,
+      endpoints: { socket: pod.socket },
+    });
 
     const text = yoi(['pod', 'list', '--cluster'], { cwd: p.dir, env: p.env, timeoutMs: 60_000 });
     expect(text.status).toBe(0);
-    expect(text.stdout).toMatch(new RegExp(`^alpha\\s+host-one\\s+\\w+\\s+parent=-\\s+pid=${pod.child.pid}\\s+${pod.socket.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$`, 'm'));
+    expect(text.stdout).toMatch(
+      new RegExp(
+        `^alpha\\s+host-one\\s+\\w+\\s+parent=-\\s+pid=${pod.child.pid}\\s+${pod.socket.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$`,
+        'm',
+      ),
+    );
 
     expect(yoi(['pod', 'stop', '--pod', 'alpha'], { cwd: p.dir, env: p.env }).status).toBe(0);
     await pod.exited;

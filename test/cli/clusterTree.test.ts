@@ -82,12 +82,29 @@ suite('pod trees across hosts', () => {
     await nats?.dispose();
   }, 60_000);
 
-  async function cluster({ ttlMs = 30_000, rootScript }: { ttlMs?: number; rootScript?: (dir: string) => unknown[] } = {}) {
+  async function cluster({
+    ttlMs = 30_000,
+    rootScript,
+  }: { ttlMs?: number; rootScript?: (dir: string) => unknown[] } = {}) {
     const dir = fs.realpathSync(makeProject({ 'src/a.ts': 'a\n' }));
     const prefix = `t${++n}${process.pid}-`;
     fs.writeFileSync(path.join(dir, 'yoi.config.ts'), CONFIG(nats.url, prefix, ttlMs));
-    const script = (pod: string, replies: unknown[]) => fs.writeFileSync(path.join(dir, `script.${pod}.json`), JSON.stringify(replies));
-    script('root', rootScript?.(dir) ?? [{ tool_calls: [{ name: 'SpawnPod', arguments: { name: 'kid', task: 'work', host: 'host-a', scope: [{ target: 'src', permission: 'write' }] } }] }, { text: 'spawned' }]);
+    const script = (pod: string, replies: unknown[]) =>
+      fs.writeFileSync(path.join(dir, `script.${pod}.json`), JSON.stringify(replies));
+    script(
+      'root',
+      rootScript?.(dir) ?? [
+        {
+          tool_calls: [
+            {
+              name: 'SpawnPod',
+              arguments: { name: 'kid', task: 'work', host: 'host-a', scope: [{ target: 'src', permission: 'write' }] },
+            },
+          ],
+        },
+        { text: 'spawned' },
+      ],
+    );
     script('kid', []);
     const envA = { YOI_RUNTIME_DIR: path.join(dir, 'run-a') };
     const envB = { YOI_RUNTIME_DIR: path.join(dir, 'run-b'), YOI_HOST_NAME: 'host-b' };
@@ -110,13 +127,26 @@ suite('pod trees across hosts', () => {
     const root = await startRoot();
     const events = (pod: string) => {
       const file = path.join(dir, `events.${pod}.log`);
-      return fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { kind: string; pod_name: string }) : [];
+      return fs.existsSync(file)
+        ? fs
+            .readFileSync(file, 'utf8')
+            .trim()
+            .split('\n')
+            .filter(Boolean)
+            .map((l) => JSON.parse(l) as { kind: string; pod_name: string })
+        : [];
     };
     const turnsEnded = () => events('root').filter((e) => e.kind === 'turn_ended' && e.pod_name === 'kid').length;
     const listCluster = async () => {
       const r = await yoiAsync(['pod', 'list', '--cluster', '--json'], { cwd: dir, env: envB, timeoutMs: 60_000 });
       if (r.status !== 0) throw new Error(`exit ${r.status}: ${r.stderr}`);
-      return JSON.parse(r.stdout) as { name: string; host: string; parent: string | null; pid: number; endpoints: { socket: string } }[];
+      return JSON.parse(r.stdout) as {
+        name: string;
+        host: string;
+        parent: string | null;
+        pid: number;
+        endpoints: { socket: string };
+      }[];
     };
     const kidSocket = path.join(envA.YOI_RUNTIME_DIR, 'kid', 'sock');
     /** A run given to the kid as its parent gives it (it reports when the run ends). */
@@ -131,8 +161,12 @@ suite('pod trees across hosts', () => {
     const spawn = async () => {
       const sent = yoi(['send', '--pod', 'root', 'go'], { cwd: dir, env: envB, timeoutMs: 60_000 });
       expect(sent.status).toBe(0);
-      await waitFor('the kid\'s first report at the root', () => turnsEnded() >= 1, 90_000);
-      const kid = await waitFor('the kid in the cluster registry', async () => (await listCluster()).find((e) => e.name === 'kid'), 90_000);
+      await waitFor("the kid's first report at the root", () => turnsEnded() >= 1, 90_000);
+      const kid = await waitFor(
+        'the kid in the cluster registry',
+        async () => (await listCluster()).find((e) => e.name === 'kid'),
+        90_000,
+      );
       pids.push(kid.pid);
       return kid;
     };
@@ -144,25 +178,49 @@ suite('pod trees across hosts', () => {
       const nc = await connect({ servers: nats.url });
       try {
         const jsm = await jetstreamManager(nc);
-        await waitFor(`${stored} reports stored and handled`, async () => {
-          const stream = await jsm.streams.info(names.reportsStream);
-          const consumer = await jsm.consumers.info(names.reportsStream, names.reportsConsumer('root'));
-          return stream.state.messages === stored && consumer.num_pending === 0 && consumer.num_ack_pending === 0;
-        }, 120_000);
+        await waitFor(
+          `${stored} reports stored and handled`,
+          async () => {
+            const stream = await jsm.streams.info(names.reportsStream);
+            const consumer = await jsm.consumers.info(names.reportsStream, names.reportsConsumer('root'));
+            return stream.state.messages === stored && consumer.num_pending === 0 && consumer.num_ack_pending === 0;
+          },
+          120_000,
+        );
       } finally {
         await nc.close();
       }
     };
-    return { dir, envA, envB, host, root, startRoot, events, turnsEnded, listCluster, runKid, spawn, kidSocket, prefix, settled };
+    return {
+      dir,
+      envA,
+      envB,
+      host,
+      root,
+      startRoot,
+      events,
+      turnsEnded,
+      listCluster,
+      runKid,
+      spawn,
+      kidSocket,
+      prefix,
+      settled,
+    };
   }
 
   it('places a child on another host, whose reports reach the parent through JetStream', async () => {
     const c = await cluster();
     const kid = await c.spawn();
     expect(kid).toMatchObject({ host: 'host-a', parent: 'root', endpoints: { socket: c.kidSocket } });
-    const lock = JSON.parse(fs.readFileSync(path.join(c.envA.YOI_RUNTIME_DIR, 'scope.lock'), 'utf8')).allocations as { pod_name: string; delegated_from: string | null }[];
+    const lock = JSON.parse(fs.readFileSync(path.join(c.envA.YOI_RUNTIME_DIR, 'scope.lock'), 'utf8')).allocations as {
+      pod_name: string;
+      delegated_from: string | null;
+    }[];
     expect(lock.find((a) => a.pod_name === 'kid')?.delegated_from).toBe('root');
-    const registry = JSON.parse(fs.readFileSync(path.join(c.envB.YOI_RUNTIME_DIR, 'root', 'spawned_pods.json'), 'utf8')) as { pod_name: string; host?: string }[];
+    const registry = JSON.parse(
+      fs.readFileSync(path.join(c.envB.YOI_RUNTIME_DIR, 'root', 'spawned_pods.json'), 'utf8'),
+    ) as { pod_name: string; host?: string }[];
     expect(registry).toEqual([expect.objectContaining({ pod_name: 'kid', host: 'host-a' })]);
     expect(c.turnsEnded()).toBe(1);
   }, 240_000);
@@ -191,27 +249,41 @@ suite('pod trees across hosts', () => {
     expect(c.turnsEnded()).toBe(5);
   }, 300_000);
 
-  it('marks a killed host\'s pods gone after the TTL and reclaims their scope', async () => {
+  it("marks a killed host's pods gone after the TTL and reclaims their scope", async () => {
     const c = await cluster({ ttlMs: 2000 });
     const kid = await c.spawn();
     kill(c.host.child.pid);
     kill(kid.pid);
     await c.host.exited;
-    await waitFor('the kid to leave the registry', async () => !(await c.listCluster()).some((e) => e.name === 'kid'), 90_000);
+    await waitFor(
+      'the kid to leave the registry',
+      async () => !(await c.listCluster()).some((e) => e.name === 'kid'),
+      90_000,
+    );
     const registryFile = path.join(c.envB.YOI_RUNTIME_DIR, 'root', 'spawned_pods.json');
-    await waitFor('the root to forget the kid', () => !fs.existsSync(registryFile) || !fs.readFileSync(registryFile, 'utf8').includes('"kid"'), 90_000);
+    await waitFor(
+      'the root to forget the kid',
+      () => !fs.existsSync(registryFile) || !fs.readFileSync(registryFile, 'utf8').includes('"kid"'),
+      90_000,
+    );
     // The host comes back: the dead pods' scope is reclaimed, and the same scope can be delegated again.
     const again = await startHostProcess('host-a', { cwd: c.dir, env: c.envA });
     pids.push(again.child.pid!);
-    const lock = JSON.parse(fs.readFileSync(path.join(c.envA.YOI_RUNTIME_DIR, 'scope.lock'), 'utf8')).allocations as { pod_name: string }[];
+    const lock = JSON.parse(fs.readFileSync(path.join(c.envA.YOI_RUNTIME_DIR, 'scope.lock'), 'utf8')).allocations as {
+      pod_name: string;
+    }[];
     expect(lock.map((a) => a.pod_name)).not.toContain('kid');
     expect(again.stderr()).toContain('reclaimed the scope of');
   }, 300_000);
 
-  it('refuses a report without the child\'s signature and applies a replayed one once, also after the parent resumes', async () => {
+  it("refuses a report without the child's signature and applies a replayed one once, also after the parent resumes", async () => {
     const c = await cluster();
     await c.spawn();
-    const secret = (JSON.parse(fs.readFileSync(path.join(c.envB.YOI_RUNTIME_DIR, 'root', 'spawned_pods.json'), 'utf8')) as { secret: string }[])[0].secret;
+    const secret = (
+      JSON.parse(fs.readFileSync(path.join(c.envB.YOI_RUNTIME_DIR, 'root', 'spawned_pods.json'), 'utf8')) as {
+        secret: string;
+      }[]
+    )[0].secret;
     const { connect, headers } = await import('@nats-io/transport-node');
     const { jetstream } = await import('@nats-io/jetstream');
     const nc = await connect({ servers: nats.url });
@@ -221,7 +293,13 @@ suite('pod trees across hosts', () => {
       const settled = c.settled;
 
       const publish = (requestId: string, msgId: string, key: string) => {
-        const payload = Buffer.from(JSON.stringify({ method: 'pod_event', request_id: requestId, params: { kind: 'turn_ended', pod_name: 'kid' } }));
+        const payload = Buffer.from(
+          JSON.stringify({
+            method: 'pod_event',
+            request_id: requestId,
+            params: { kind: 'turn_ended', pod_name: 'kid' },
+          }),
+        );
         const h = headers();
         h.set('Yoi-Pod', 'kid');
         h.set('Yoi-Sig', signReport(key, payload));
@@ -243,13 +321,23 @@ suite('pod trees across hosts', () => {
       // Commands to the kid through its host: only signed by its secret, from its parent, once.
       const command = async (key: string, id: string, parent = 'root') => {
         const body = JSON.stringify({ pod: 'kid', parent, id, at: Date.now(), method: { method: 'get_history' } });
-        const r = await nc.request(names.command('host-a'), JSON.stringify({ body, sig: signReport(key, Buffer.from(body)) }), { timeout: 30_000 });
+        const r = await nc.request(
+          names.command('host-a'),
+          JSON.stringify({ body, sig: signReport(key, Buffer.from(body)) }),
+          { timeout: 30_000 },
+        );
         return JSON.parse(r.string()) as { ok: boolean; code?: string; message?: string; reply?: { event: string } };
       };
       expect(await command('not the secret', 'a'.repeat(32))).toMatchObject({ ok: false, code: 'invalid_request' });
-      expect(await command(secret, 'b'.repeat(32), 'someone-else')).toMatchObject({ ok: false, code: 'invalid_request' });
+      expect(await command(secret, 'b'.repeat(32), 'someone-else')).toMatchObject({
+        ok: false,
+        code: 'invalid_request',
+      });
       expect(await command(secret, 'c'.repeat(32))).toMatchObject({ ok: true, reply: { event: 'history' } });
-      expect(await command(secret, 'c'.repeat(32))).toMatchObject({ ok: false, message: expect.stringContaining('sent before') });
+      expect(await command(secret, 'c'.repeat(32))).toMatchObject({
+        ok: false,
+        message: expect.stringContaining('sent before'),
+      });
 
       // Across a restart with --resume, the applied ids come back from the session log.
       expect(yoi(['pod', 'stop', '--pod', 'root'], { cwd: c.dir, env: c.envB }).status).toBe(0);
@@ -268,33 +356,48 @@ suite('pod trees across hosts', () => {
     const call = (name: string, args: Record<string, unknown>) => ({ tool_calls: [{ name, arguments: args }] });
     const flagIn = (dir: string, n: number) => path.join(dir, `flag-${n}`);
     // One run of the root: every step waits for what the test saw, so no report starts a run of its own.
-    const c = await cluster({ rootScript: (dir) => {
-      const flag = (n: number) => flagIn(dir, n);
-      return [
-      call('SpawnPod', { name: 'kid', task: 'work', host: 'host-a', scope: [{ target: 'src', permission: 'write' }] }),
-      call('WaitForFile', { path: flag(1) }),
-      call('SendToPod', { name: 'kid', message: 'more work, remotely' }),
-      call('WaitForFile', { path: flag(2) }),
-      call('ReadPodOutput', { name: 'kid' }),
-      call('StopPod', { name: 'kid' }),
-      { text: 'all done' },
-    ];
-    } });
+    const c = await cluster({
+      rootScript: (dir) => {
+        const flag = (n: number) => flagIn(dir, n);
+        return [
+          call('SpawnPod', {
+            name: 'kid',
+            task: 'work',
+            host: 'host-a',
+            scope: [{ target: 'src', permission: 'write' }],
+          }),
+          call('WaitForFile', { path: flag(1) }),
+          call('SendToPod', { name: 'kid', message: 'more work, remotely' }),
+          call('WaitForFile', { path: flag(2) }),
+          call('ReadPodOutput', { name: 'kid' }),
+          call('StopPod', { name: 'kid' }),
+          { text: 'all done' },
+        ];
+      },
+    });
     const flag = (n: number) => flagIn(c.dir, n);
     const run = yoiAsync(['send', '--pod', 'root', '--json', 'go'], { cwd: c.dir, env: c.envB, timeoutMs: 240_000 });
-    await waitFor('the kid\'s first report', () => c.turnsEnded() >= 1, 120_000);
+    await waitFor("the kid's first report", () => c.turnsEnded() >= 1, 120_000);
     fs.writeFileSync(flag(1), '');
-    await waitFor('the kid\'s second report', () => c.turnsEnded() >= 2, 120_000);
+    await waitFor("the kid's second report", () => c.turnsEnded() >= 2, 120_000);
     fs.writeFileSync(flag(2), '');
     const sent = await run;
     expect(sent.status).toBe(0);
-    const results = sent.stdout.trim().split('\n').map((l) => JSON.parse(l) as { event: string; data: { summary?: string; output?: string } })
-      .filter((e) => e.event === 'tool_result').map((e) => `${e.data.summary ?? ''}\n${e.data.output ?? ''}`);
+    const results = sent.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { event: string; data: { summary?: string; output?: string } })
+      .filter((e) => e.event === 'tool_result')
+      .map((e) => `${e.data.summary ?? ''}\n${e.data.output ?? ''}`);
     expect(results.find((r) => r.startsWith('sent message to `kid`'))).toBeDefined();
     expect(results.find((r) => r.includes('more work, remotely'))).toBeDefined(); // ReadPodOutput: the kid's echo of it
     expect(results.find((r) => r.startsWith('stopped pod `kid`'))).toBeDefined();
     await waitFor('the kid to stop', () => !fs.existsSync(c.kidSocket), 60_000);
-    await waitFor('the kid\'s shut_down report', () => c.events('root').some((e) => e.kind === 'shut_down' && e.pod_name === 'kid'), 120_000);
+    await waitFor(
+      "the kid's shut_down report",
+      () => c.events('root').some((e) => e.kind === 'shut_down' && e.pod_name === 'kid'),
+      120_000,
+    );
   }, 300_000);
 
   it('keeps relaying the reports of the pods it placed after `yoi host` restarts', async () => {

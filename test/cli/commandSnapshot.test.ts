@@ -8,14 +8,30 @@ import { fileURLToPath } from 'node:url';
  */
 describe('command snapshot', () => {
   it('matches the reviewed command surface', () => {
-    const manifest = JSON.parse(readFileSync(fileURLToPath(new URL('../../oclif.manifest.json', import.meta.url)), 'utf8')) as {
-      commands: Record<string, { flags: Record<string, { type: string; char?: string; multiple?: boolean }>; args: Record<string, unknown> }>;
+    const manifest = JSON.parse(
+      readFileSync(fileURLToPath(new URL('../../oclif.manifest.json', import.meta.url)), 'utf8'),
+    ) as {
+      commands: Record<
+        string,
+        { flags: Record<string, { type: string; char?: string; multiple?: boolean }>; args: Record<string, unknown> }
+      >;
     };
-    const surface = Object.fromEntries(Object.entries(manifest.commands).sort(([a], [b]) => a.localeCompare(b)).map(([id, command]) => [id, {
-      flags: Object.entries(command.flags).sort(([a], [b]) => a.localeCompare(b))
-        .map(([name, flag]) => `--${name}${flag.char ? `|-${flag.char}` : ''}${flag.type === 'option' ? '=' : ''}${flag.multiple ? '...' : ''}`),
-      args: Object.keys(command.args),
-    }]));
+    const surface = Object.fromEntries(
+      Object.entries(manifest.commands)
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([id, command]) => [
+          id,
+          {
+            flags: Object.entries(command.flags)
+              .sort(([a], [b]) => a.localeCompare(b))
+              .map(
+                ([name, flag]) =>
+                  `--${name}${flag.char ? `|-${flag.char}` : ''}${flag.type === 'option' ? '=' : ''}${flag.multiple ? '...' : ''}`,
+              ),
+            args: Object.keys(command.args),
+          },
+        ]),
+    );
     expect(surface).toMatchSnapshot();
   });
 });

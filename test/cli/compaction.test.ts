@@ -17,7 +17,11 @@ const big = { input_tokens: 5000, output_tokens: 5 };
 function project(script: unknown[]) {
   const dir = makeProject({
     's.json': JSON.stringify(script),
-    'yoi.config.json': JSON.stringify({ model: { provider: 'scripted', script: 's.json' }, systemPrompt: 'You help.', compaction: { threshold: 1000 } }),
+    'yoi.config.json': JSON.stringify({
+      model: { provider: 'scripted', script: 's.json' },
+      systemPrompt: 'You help.',
+      compaction: { threshold: 1000 },
+    }),
   });
   const env = { YOI_RUNTIME_DIR: path.join(dir, 'run') };
   return { dir, env, sessions: path.join(dir, '.yoi', 'sessions') };
@@ -38,7 +42,10 @@ async function historyOf(client: PodClient) {
 
 describe('compaction in a real pod process', () => {
   it('SIGKILL during a compaction leaves the old session intact: --resume restores it', async () => {
-    const p = project([{ text: 'hello', usage: big }, { text: 'SUMMARY', delay_ms: 30_000 }]);
+    const p = project([
+      { text: 'hello', usage: big },
+      { text: 'SUMMARY', delay_ms: 30_000 },
+    ]);
     const { pod, client } = await start(p);
     const events = recorder(client);
     const ended = runEnded(client);
@@ -82,13 +89,20 @@ describe('compaction in a real pod process', () => {
       expect.stringMatching(/^── session [0-9a-f-]{36} ──$/),
       'user: hi',
       'assistant: hello',
-      expect.stringMatching(new RegExp(`^── compacted at \\d{4}-.*Z into session ${newId} \\(1 recent item\\(s\\) kept, not repeated\\) ──$`)),
+      expect.stringMatching(
+        new RegExp(
+          `^── compacted at \\d{4}-.*Z into session ${newId} \\(1 recent item\\(s\\) kept, not repeated\\) ──$`,
+        ),
+      ),
       'system: [Compacted context summary]',
       '',
       'SUMMARY of hi',
       '',
     ]);
-    const json = JSON.parse((await yoiAsync(['history', '--chain', '--json'], { cwd: p.dir, env: p.env })).stdout) as { session_id: string; compacted_from?: { session_id: string } }[];
+    const json = JSON.parse((await yoiAsync(['history', '--chain', '--json'], { cwd: p.dir, env: p.env })).stdout) as {
+      session_id: string;
+      compacted_from?: { session_id: string };
+    }[];
     expect(json.map((s) => s.session_id)).toEqual([json[1].compacted_from!.session_id, newId]);
     const plain = await yoiAsync(['history'], { cwd: p.dir, env: p.env });
     expect(plain.stdout).toBe('system: [Compacted context summary]\n\nSUMMARY of hi\nassistant: hello\n');
@@ -103,7 +117,14 @@ describe('compaction in a real pod process', () => {
     const j0 = yoi(['compact', '--json'], { cwd: p.dir, env: p.env });
     expect(j0.status).toBe(1);
     expect(j0.stderr).toBe('');
-    expect(JSON.parse(j0.stdout)).toEqual({ error: { code: 'YOI_ERR_REQUEST', pod_code: 'invalid_request', message: 'nothing to compact: the history is empty', exit_code: 1 } });
+    expect(JSON.parse(j0.stdout)).toEqual({
+      error: {
+        code: 'YOI_ERR_REQUEST',
+        pod_code: 'invalid_request',
+        message: 'nothing to compact: the history is empty',
+        exit_code: 1,
+      },
+    });
     const ended = runEnded(client);
     await client.request({ method: 'run', params: { input: [text('hi')] } });
     await ended;
@@ -112,7 +133,17 @@ describe('compaction in a real pod process', () => {
     expect(r.stderr).toBe('');
     // The command waited for the result: the new session exists when it returns.
     const result = JSON.parse(r.stdout) as { pod: string; result: string; from_session: string; session_id: string };
-    expect(result).toEqual({ pod: 'default', result: 'compacted', from_session: before, session_id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
-    expect(fs.readdirSync(p.sessions).filter((f) => f.endsWith('.jsonl')).sort()).toEqual([`${before}.jsonl`, `${result.session_id}.jsonl`].sort());
+    expect(result).toEqual({
+      pod: 'default',
+      result: 'compacted',
+      from_session: before,
+      session_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+    });
+    expect(
+      fs
+        .readdirSync(p.sessions)
+        .filter((f) => f.endsWith('.jsonl'))
+        .sort(),
+    ).toEqual([`${before}.jsonl`, `${result.session_id}.jsonl`].sort());
   });
 });

@@ -37,15 +37,18 @@ const CONFIG = `import { plugins } from './plugins.ts';
 export default { model: { provider: 'scripted', script: 'script.{pod}.json' }, plugins };
 `;
 // What the changed module does when it runs: proof that a pod executed it.
-const PAYLOAD = "import fs from 'node:fs';\nfs.writeFileSync(`EXECUTED-${process.pid}`, fs.readFileSync('/etc/hostname'));\n";
+const PAYLOAD =
+  "import fs from 'node:fs';\nfs.writeFileSync(`EXECUTED-${process.pid}`, fs.readFileSync('/etc/hostname'));\n";
 
 type Reply = { text?: string; tool_calls?: { name: string; arguments: Record<string, unknown> }[] };
 const call = (name: string, args: Record<string, unknown>): Reply => ({ tool_calls: [{ name, arguments: args }] });
-const spawn = (name: string) => call('SpawnPod', { name, task: 'work', scope: [{ target: `src/${name}`, permission: 'write' }] });
+const spawn = (name: string) =>
+  call('SpawnPod', { name, task: 'work', scope: [{ target: `src/${name}`, permission: 'write' }] });
 
 function project(files: Record<string, string>, scripts: Record<string, Reply[]>) {
   const dir = fs.realpathSync(makeProject({ 'src/a.ts': 'a\n', ...files }));
-  for (const [pod, replies] of Object.entries(scripts)) fs.writeFileSync(path.join(dir, `script.${pod}.json`), JSON.stringify(replies));
+  for (const [pod, replies] of Object.entries(scripts))
+    fs.writeFileSync(path.join(dir, `script.${pod}.json`), JSON.stringify(replies));
   const run = path.join(dir, 'run');
   const xdg = path.join(dir, 'xdg');
   const env = { YOI_RUNTIME_DIR: run, XDG_CONFIG_HOME: xdg };
@@ -59,7 +62,10 @@ function project(files: Record<string, string>, scripts: Record<string, Reply[]>
     }
   });
   const executed = () => fs.readdirSync(dir).filter((f) => f.startsWith('EXECUTED-'));
-  const lockNames = () => (JSON.parse(fs.readFileSync(path.join(run, 'scope.lock'), 'utf8')).allocations as { pod_name: string }[]).map((a) => a.pod_name);
+  const lockNames = () =>
+    (JSON.parse(fs.readFileSync(path.join(run, 'scope.lock'), 'utf8')).allocations as { pod_name: string }[]).map(
+      (a) => a.pod_name,
+    );
   return { dir, run, xdg, env, executed, lockNames };
 }
 
@@ -76,18 +82,23 @@ async function eventually<T>(what: string, probe: () => T | undefined | false, t
 type Result = { summary: string; is_error?: boolean; content?: string };
 
 describe('config trust', () => {
-  it('a child refuses a config changed behind its parent\'s back, names yoi trust, and starts once the user trusted it', async () => {
-    const p = project({ 'yoi.config.ts': CONFIG, 'plugins.ts': PLUGINS }, {
-      root: [
-        spawn('first'),
-        call('WaitForFile', { path: 'CHANGED' }),
-        spawn('second'),
-        call('WaitForFile', { path: 'TRUSTED' }),
-        spawn('third'),
-        { text: 'root done' },
-      ],
-      first: [{ text: 'first done' }], second: [{ text: 'second done' }], third: [{ text: 'third done' }],
-    });
+  it("a child refuses a config changed behind its parent's back, names yoi trust, and starts once the user trusted it", async () => {
+    const p = project(
+      { 'yoi.config.ts': CONFIG, 'plugins.ts': PLUGINS },
+      {
+        root: [
+          spawn('first'),
+          call('WaitForFile', { path: 'CHANGED' }),
+          spawn('second'),
+          call('WaitForFile', { path: 'TRUSTED' }),
+          spawn('third'),
+          { text: 'root done' },
+        ],
+        first: [{ text: 'first done' }],
+        second: [{ text: 'second done' }],
+        third: [{ text: 'third done' }],
+      },
+    );
     const root = await startPodProcess(['--name', 'root'], { cwd: p.dir, env: p.env });
     cleanups.push(() => root.child.kill('SIGKILL'));
     const c = await PodClient.connect({ socketPath: root.socket, clientName: 'test/1' });
@@ -100,7 +111,9 @@ describe('config trust', () => {
 
     // Unchanged config: the child starts.
     await eventually('the first spawn', () => results().length >= 1);
-    expect(results()[0]).toMatchObject({ summary: `spawned pod \`first\` listening on ${path.join(p.run, 'first', 'sock')}` });
+    expect(results()[0]).toMatchObject({
+      summary: `spawned pod \`first\` listening on ${path.join(p.run, 'first', 'sock')}`,
+    });
 
     // Changed behind the pod's back: a module the config imports now imports one that runs.
     fs.writeFileSync(path.join(p.dir, 'payload.ts'), PAYLOAD);
@@ -109,7 +122,9 @@ describe('config trust', () => {
     await eventually('the second spawn', () => results().length >= 3);
     const refused = results()[2];
     expect(refused.is_error).toBe(true);
-    expect(refused.summary).toBe(`spawned pod \`second\` exited with code 1 before listening: config ${path.join(p.dir, 'yoi.config.ts')} changed since the spawning pod loaded it; a spawned pod loads a changed config only once you trust it: run \`yoi trust\` in ${p.dir} [YOI_ERR_CONFIG_UNTRUSTED]`);
+    expect(refused.summary).toBe(
+      `spawned pod \`second\` exited with code 1 before listening: config ${path.join(p.dir, 'yoi.config.ts')} changed since the spawning pod loaded it; a spawned pod loads a changed config only once you trust it: run \`yoi trust\` in ${p.dir} [YOI_ERR_CONFIG_UNTRUSTED]`,
+    );
     expect(p.executed()).toEqual([]);
     expect(p.lockNames()).toEqual(['root', 'first']);
     expect(fs.existsSync(path.join(p.run, 'second'))).toBe(false);
@@ -118,23 +133,37 @@ describe('config trust', () => {
     const trusted = yoi(['trust'], { cwd: p.dir, env: p.env });
     expect(trusted.stderr).toBe('');
     const store = path.join(p.xdg, 'yoi', 'trust.json');
-    expect(trusted.stdout.split('\n')[0]).toMatch(new RegExp(`^trusted ${path.join(p.dir, 'yoi.config.ts')} for spawned pods \\(sha256 [0-9a-f]{64}\\), in ${store}:$`));
-    expect(trusted.stdout.split('\n').slice(1).filter(Boolean).sort()).toEqual(['  payload.ts', '  plugins.ts', '  yoi.config.ts']);
+    expect(trusted.stdout.split('\n')[0]).toMatch(
+      new RegExp(
+        `^trusted ${path.join(p.dir, 'yoi.config.ts')} for spawned pods \\(sha256 [0-9a-f]{64}\\), in ${store}:$`,
+      ),
+    );
+    expect(trusted.stdout.split('\n').slice(1).filter(Boolean).sort()).toEqual([
+      '  payload.ts',
+      '  plugins.ts',
+      '  yoi.config.ts',
+    ]);
     expect(fs.statSync(store).mode & 0o777).toBe(0o600);
     expect(fs.statSync(path.dirname(store)).mode & 0o777).toBe(0o700);
     fs.writeFileSync(path.join(p.dir, 'TRUSTED'), '');
 
     expect((await ended).event).toBe('run_end');
-    expect(results()[4]).toMatchObject({ summary: `spawned pod \`third\` listening on ${path.join(p.run, 'third', 'sock')}` });
+    expect(results()[4]).toMatchObject({
+      summary: `spawned pod \`third\` listening on ${path.join(p.run, 'third', 'sock')}`,
+    });
     expect(p.executed()).toHaveLength(1); // the trusted content ran, in the third child
     expect(p.lockNames()).toEqual(['root', 'first', 'third']);
   });
 
   it('a plain-data config counts too; a pod the user starts loads the changed config as before', async () => {
     const config = { model: { provider: 'scripted', script: 'script.{pod}.json' } };
-    const p = project({ 'yoi.config.json': JSON.stringify(config) }, {
-      root: [spawn('child'), { text: 'done' }], mine: [],
-    });
+    const p = project(
+      { 'yoi.config.json': JSON.stringify(config) },
+      {
+        root: [spawn('child'), { text: 'done' }],
+        mine: [],
+      },
+    );
     const root = await startPodProcess(['--name', 'root'], { cwd: p.dir, env: p.env });
     cleanups.push(() => root.child.kill('SIGKILL'));
     fs.writeFileSync(path.join(p.dir, 'yoi.config.json'), JSON.stringify({ ...config, systemPrompt: 'changed' }));
@@ -145,7 +174,9 @@ describe('config trust', () => {
     await c.request({ method: 'run', params: { input: [text('go')] } });
     expect((await ended).event).toBe('run_end');
     const spawned = events.filter((e) => e.event === 'tool_result').map((e) => e.data as Result)[0];
-    expect(spawned.summary).toMatch(/exited with code 1 before listening: config .*yoi\.config\.json changed since the spawning pod loaded it; .*run `yoi trust` in /);
+    expect(spawned.summary).toMatch(
+      /exited with code 1 before listening: config .*yoi\.config\.json changed since the spawning pod loaded it; .*run `yoi trust` in /,
+    );
 
     // The user's own start is the user's say.
     const mine = await startPodProcess(['--name', 'mine'], { cwd: p.dir, env: p.env });

@@ -20,9 +20,14 @@ if ('skip' in other) console.warn(`skipped: ${other.skip}`);
 const JITI = fileURLToPath(new URL('../../node_modules/jiti/lib/jiti.mjs', import.meta.url));
 
 describe.each('skip' in other ? [] : [other as OtherUser])('the compiled-config cache', (her) => {
-  it('is the user\'s own: entries another user planted never run', () => {
+  it("is the user's own: entries another user planted never run", () => {
     const tmp = sharedTmp();
-    const dir = fs.realpathSync(makeProject({ 'yoi.config.ts': "import { b } from './b.ts';\nexport default { name: 'app-' + b };\n", 'b.ts': 'export const b = 1;\n' }));
+    const dir = fs.realpathSync(
+      makeProject({
+        'yoi.config.ts': "import { b } from './b.ts';\nexport default { name: 'app-' + b };\n",
+        'b.ts': 'export const b = 1;\n',
+      }),
+    );
     const pwned = path.join(tmp, 'PWNED');
     // A legitimate run tells the entries' names and trailers (she can compute them: names hash
     // the file's path, trailers its content).
@@ -32,21 +37,36 @@ describe.each('skip' in other ? [] : [other as OtherUser])('the compiled-config 
     expect(entries.length).toBe(2);
     const poison = (into: string) => {
       for (const name of entries) {
-        const trailer = fs.readFileSync(path.join(own, 'yoi', 'jiti', name), 'utf8').match(/ \/\* v\d+-[0-9a-f]+ \*\/\n$/)![0];
+        const trailer = fs
+          .readFileSync(path.join(own, 'yoi', 'jiti', name), 'utf8')
+          .match(/ \/\* v\d+-[0-9a-f]+ \*\/\n$/)![0];
         const body = `require('fs').writeFileSync(${JSON.stringify(pwned)}, 'ran');exports.b = 666;exports.default = { name: 'pwned' };`;
-        asOther(her, `require('fs').writeFileSync(process.argv[1], process.argv[2])`, [path.join(into, name), body + trailer]);
+        asOther(her, `require('fs').writeFileSync(process.argv[1], process.argv[2])`, [
+          path.join(into, name),
+          body + trailer,
+        ]);
       }
     };
     const herJiti = path.join(tmp, 'jiti');
-    asOther(her, `const fs = require('fs'); fs.mkdirSync(process.argv[1]); fs.chmodSync(process.argv[1], 0o777);`, [herJiti]);
+    asOther(her, `const fs = require('fs'); fs.mkdirSync(process.argv[1]); fs.chmodSync(process.argv[1], 0o777);`, [
+      herJiti,
+    ]);
     poison(herJiti);
 
     // The attack is real: jiti with its default cache location runs her code.
-    const before = spawnSync(process.execPath, ['--input-type=module', '-e', `
+    const before = spawnSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `
       import { createJiti } from ${JSON.stringify(JITI)};
       const jiti = createJiti(${JSON.stringify(path.join(dir, 'x.js'))}, { fsCache: true, moduleCache: false });
       const m = await jiti.import(${JSON.stringify(path.join(dir, 'yoi.config.ts'))});
-      console.log(m.default.name);`], { cwd: dir, env: { ...process.env, TMPDIR: tmp }, encoding: 'utf8' });
+      console.log(m.default.name);`,
+      ],
+      { cwd: dir, env: { ...process.env, TMPDIR: tmp }, encoding: 'utf8' },
+    );
     expect(before.stdout.trim()).toBe('pwned');
     expect(fs.existsSync(pwned)).toBe(true);
     fs.rmSync(pwned);
@@ -55,8 +75,12 @@ describe.each('skip' in other ? [] : [other as OtherUser])('the compiled-config 
     const mine = yoi(['config', '--json'], { cwd: dir, env: { TMPDIR: tmp, XDG_CACHE_HOME: path.join(dir, 'fresh') } });
     expect(JSON.parse(mine.stdout).name).toBe('app-1');
     const hersToo = path.join(tmp, 'cache');
-    asOther(her, `const fs = require('fs'); fs.mkdirSync(process.argv[1] + '/yoi/jiti', { recursive: true });
-      for (const d of ['', '/yoi', '/yoi/jiti']) fs.chmodSync(process.argv[1] + d, 0o777);`, [hersToo]);
+    asOther(
+      her,
+      `const fs = require('fs'); fs.mkdirSync(process.argv[1] + '/yoi/jiti', { recursive: true });
+      for (const d of ['', '/yoi', '/yoi/jiti']) fs.chmodSync(process.argv[1] + d, 0o777);`,
+      [hersToo],
+    );
     poison(path.join(hersToo, 'yoi', 'jiti'));
     const refused = yoi(['config', '--json'], { cwd: dir, env: { TMPDIR: tmp, XDG_CACHE_HOME: hersToo } });
     expect(refused.stderr).toBe('');

@@ -26,7 +26,10 @@ const temps = (dir: string) => fs.readdirSync(dir).filter(isTempFileName);
 
 /** Starts a pod whose model writes a big file, kills it as soon as the temp file appears. */
 async function killMidWrite(dir: string, env: NodeJS.ProcessEnv, target: string): Promise<void> {
-  fs.writeFileSync(path.join(dir, 's.json'), JSON.stringify([{ tool_calls: [{ name: 'Write', arguments: { file_path: target, content: BIG } }] }]));
+  fs.writeFileSync(
+    path.join(dir, 's.json'),
+    JSON.stringify([{ tool_calls: [{ name: 'Write', arguments: { file_path: target, content: BIG } }] }]),
+  );
   const pod = await startPodProcess([], { cwd: dir, env });
   cleanups.push(() => pod.child.kill('SIGKILL'));
   const watcher = fs.watch(dir, (_event, name) => {
@@ -35,7 +38,9 @@ async function killMidWrite(dir: string, env: NodeJS.ProcessEnv, target: string)
   try {
     const client = await PodClient.connect({ socketPath: pod.socket, protocol: 2, clientName: 'test/1' });
     const finished = new Promise<Event>((resolve) => client.onEvent((e) => e.event === 'run_end' && resolve(e)));
-    await client.request({ method: 'run', params: { input: [{ kind: 'text', content: 'write it' }] } }).catch(() => undefined);
+    await client
+      .request({ method: 'run', params: { input: [{ kind: 'text', content: 'write it' }] } })
+      .catch(() => undefined);
     await Promise.race([pod.exited, finished]); // killed mid-write, or (rarely) the write won the race
     pod.child.kill('SIGKILL');
     await pod.exited;
@@ -47,10 +52,13 @@ async function killMidWrite(dir: string, env: NodeJS.ProcessEnv, target: string)
 
 describe('a pod killed during a Write', () => {
   it('leaves a temp file that Glob and Grep never list and that the next start removes', async () => {
-    const dir = fs.realpathSync(makeProject({ 'yoi.config.json': JSON.stringify({ model: { provider: 'scripted', script: 's.json' } }) }));
+    const dir = fs.realpathSync(
+      makeProject({ 'yoi.config.json': JSON.stringify({ model: { provider: 'scripted', script: 's.json' } }) }),
+    );
     cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
     const env = { YOI_RUNTIME_DIR: path.join(dir, 'run') };
-    for (let attempt = 0; attempt < ATTEMPTS && temps(dir).length === 0; attempt++) await killMidWrite(dir, env, `big-${attempt}.txt`);
+    for (let attempt = 0; attempt < ATTEMPTS && temps(dir).length === 0; attempt++)
+      await killMidWrite(dir, env, `big-${attempt}.txt`);
     const left = temps(dir);
     expect(left.length).toBeGreaterThan(0); // the kill landed mid-write at least once in ATTEMPTS
     expect(fs.readdirSync(path.join(dir, 'run', JOURNAL_DIR)).length).toBeGreaterThan(0);

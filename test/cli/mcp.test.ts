@@ -34,25 +34,36 @@ describe('yoi mcp list', () => {
     const pod = await startPodProcess(['--name', 'mcp-pod'], { cwd: p.dir, env: p.env });
     cleanups.push(() => pod.child.kill('SIGKILL'));
     let state: McpStateFile | undefined;
-    await eventually(() => {
-      const file = path.join(p.dir, 'run', 'mcp-pod', 'mcp.json');
-      try {
-        state = McpStateFileSchema.parse(JSON.parse(fs.readFileSync(file, 'utf8')));
-      } catch {
-        return false;
-      }
-      return state.servers.every((s) => s.state !== 'starting');
-    }, 'every server started or failed', 30_000);
+    await eventually(
+      () => {
+        const file = path.join(p.dir, 'run', 'mcp-pod', 'mcp.json');
+        try {
+          state = McpStateFileSchema.parse(JSON.parse(fs.readFileSync(file, 'utf8')));
+        } catch {
+          return false;
+        }
+        return state.servers.every((s) => s.state !== 'starting');
+      },
+      'every server started or failed',
+      30_000,
+    );
 
     const json = await yoiAsync(['mcp', 'list', '--pod', 'mcp-pod', '--json'], { cwd: p.dir, env: p.env });
     expect(json.status).toBe(0);
     const listed = McpStateFileSchema.parse(JSON.parse(json.stdout));
     const byName = Object.fromEntries(listed.servers.map((s) => [s.name, s]));
-    expect(byName.fx).toMatchObject({ state: 'ready', transport: 'stdio', server: { name: 'fixture', version: '1.0.0' } });
+    expect(byName.fx).toMatchObject({
+      state: 'ready',
+      transport: 'stdio',
+      server: { name: 'fixture', version: '1.0.0' },
+    });
     expect(byName.fx.tools.map((t) => t.pod_tool)).toContain('mcp__fx__echo');
     expect(byName.fx.resources.map((r) => r.uri)).toContain('fixture://notes');
     expect(byName.fx.prompts.map((pr) => pr.name)).toEqual(['greet']);
-    expect(byName.broken).toMatchObject({ state: 'failed', last_error: expect.stringContaining('fixture server refuses to start') });
+    expect(byName.broken).toMatchObject({
+      state: 'failed',
+      last_error: expect.stringContaining('fixture server refuses to start'),
+    });
     expect(byName.off.state).toBe('disabled');
 
     const text = await yoiAsync(['mcp', 'list', '--socket', pod.socket], { cwd: p.dir, env: p.env });
@@ -63,7 +74,10 @@ describe('yoi mcp list', () => {
     expect(text.stdout).toMatch(/^off\tdisabled\t/m);
 
     // A prompt as a workflow, from `yoi send` (the exhausted script answers like echo: the context it was given).
-    const sent = await yoiAsync(['send', '--pod', 'mcp-pod', '--workflow', 'fx:greet', 'name=Bo mood=calm'], { cwd: p.dir, env: p.env });
+    const sent = await yoiAsync(['send', '--pod', 'mcp-pod', '--workflow', 'fx:greet', 'name=Bo mood=calm'], {
+      cwd: p.dir,
+      env: p.env,
+    });
     expect(sent.status).toBe(0);
     expect(sent.stdout).toContain('[Prompt: fx:greet]');
     expect(sent.stdout).toContain('[user] Say hello to Bo in a calm way.');
@@ -89,7 +103,13 @@ describe('yoi mcp serve', () => {
     const p = project([{ text: 'hello from the pod' }]);
     const runtime = path.join(p.dir, 'run');
     const client = new Client({ name: 'test', version: '1' });
-    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', 'serve'], cwd: p.dir, env: { YOI_RUNTIME_DIR: runtime }, stderr: 'pipe' });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [BIN, 'mcp', 'serve'],
+      cwd: p.dir,
+      env: { YOI_RUNTIME_DIR: runtime },
+      stderr: 'pipe',
+    });
     await client.connect(transport, { timeout: 30_000 });
     cleanups.push(() => client.close());
     cleanups.push(() => yoiAsync(['pod', 'stop', '--pod', 'served'], { cwd: p.dir, env: p.env }));
@@ -102,14 +122,20 @@ describe('yoi mcp serve', () => {
     const none = await client.callTool({ name: 'yoi_pods', arguments: {} });
     expect(textOf(none)).toBe('no pods are running');
 
-    const started = await client.callTool({ name: 'yoi_start', arguments: { name: 'served', dir: p.dir } }, undefined, { timeout: 60_000 });
+    const started = await client.callTool({ name: 'yoi_start', arguments: { name: 'served', dir: p.dir } }, undefined, {
+      timeout: 60_000,
+    });
     expect(started.isError).toBeFalsy();
     expect(textOf(started)).toMatch(/^started pod served in .*, listening .*sock$/);
 
     const pods = JSON.parse(textOf(await client.callTool({ name: 'yoi_pods', arguments: {} })));
     expect(pods).toEqual([expect.objectContaining({ name: 'served', alive: true, state: 'idle' })]);
 
-    const reply = await client.callTool({ name: 'yoi_send', arguments: { pod: 'served', message: 'hi there' } }, undefined, { timeout: 60_000 });
+    const reply = await client.callTool(
+      { name: 'yoi_send', arguments: { pod: 'served', message: 'hi there' } },
+      undefined,
+      { timeout: 60_000 },
+    );
     expect(reply.isError).toBeFalsy();
     expect(textOf(reply)).toBe('hello from the pod');
 
@@ -117,7 +143,10 @@ describe('yoi mcp serve', () => {
     expect(history).toBe('user: hi there\nassistant: hello from the pod');
 
     const missing = await client.callTool({ name: 'yoi_send', arguments: { pod: 'ghost', message: 'x' } });
-    expect(missing).toMatchObject({ isError: true, content: [{ type: 'text', text: 'pod ghost is not running (start it with yoi_start)' }] });
+    expect(missing).toMatchObject({
+      isError: true,
+      content: [{ type: 'text', text: 'pod ghost is not running (start it with yoi_start)' }],
+    });
     const badName = await client.callTool({ name: 'yoi_start', arguments: { name: '../etc', dir: p.dir } });
     expect(badName.isError).toBe(true);
     const again = await client.callTool({ name: 'yoi_start', arguments: { name: 'served', dir: p.dir } });

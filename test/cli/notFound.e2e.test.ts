@@ -20,9 +20,20 @@ afterEach(() => {
   it('asks whether the closest command was meant and runs it on Enter', async () => {
     const dir = makeProject();
     const sock = path.join(dir, 'tmux.sock');
-    const tmux = (...args: string[]) => execFileSync('tmux', ['-S', sock, '-f', '/dev/null', ...args], { encoding: 'utf8' });
+    const tmux = (...args: string[]) =>
+      execFileSync('tmux', ['-S', sock, '-f', '/dev/null', ...args], { encoding: 'utf8' });
     const q = (s: string) => `'${s.replaceAll("'", "'\\''")}'`;
-    tmux('new-session', '-d', '-x', '160', '-y', '20', '-c', dir, `YOI_RUNTIME_DIR=${q(path.join(dir, 'run'))} ${q(process.execPath)} ${q(BIN)} hstory --pod nobody; echo "[exit $?]"; exec cat`);
+    tmux(
+      'new-session',
+      '-d',
+      '-x',
+      '160',
+      '-y',
+      '20',
+      '-c',
+      dir,
+      `YOI_RUNTIME_DIR=${q(path.join(dir, 'run'))} ${q(process.execPath)} ${q(BIN)} hstory --pod nobody; echo "[exit $?]"; exec cat`,
+    );
     cleanups.push(() => spawnSync('tmux', ['-S', sock, 'kill-server']));
     const until = async (pred: (s: string) => boolean, what: string) => {
       const deadline = Date.now() + 30_000;

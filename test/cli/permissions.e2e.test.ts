@@ -18,7 +18,11 @@ type Call = { name: string; arguments: Record<string, unknown> };
 
 async function podWith(calls: Call[], permissions: Record<string, unknown>, files: Record<string, string> = {}) {
   const config = { name: 'asker', model: { provider: 'scripted', script: 's.json' }, permissions };
-  const dir = makeProject({ 's.json': JSON.stringify([{ tool_calls: calls }]), 'yoi.config.json': JSON.stringify(config), ...files });
+  const dir = makeProject({
+    's.json': JSON.stringify([{ tool_calls: calls }]),
+    'yoi.config.json': JSON.stringify(config),
+    ...files,
+  });
   const env = { YOI_RUNTIME_DIR: path.join(dir, 'run') };
   const pod = await startPodProcess([], { cwd: dir, env });
   cleanups.push(async () => {
@@ -50,22 +54,34 @@ async function watcher(socketPath: string) {
 
 describeSandboxed('Bash through yoi send, the ask answered by a second client', () => {
   it('send prints the ask with its id and how to answer; yoi approve from another process lets the command run', async () => {
-    const { dir, env, pod } = await podWith([{ name: 'Bash', arguments: { command: 'echo approved > out.txt; cat out.txt' } }], {});
+    const { dir, env, pod } = await podWith(
+      [{ name: 'Bash', arguments: { command: 'echo approved > out.txt; cat out.txt' } }],
+      {},
+    );
     const w = await watcher(pod.socket);
     const sent = yoiAsync(['send', 'build it'], { cwd: dir, env, timeoutMs: 120_000 });
     const ask = await w.next('permission_request');
-    expect(ask).toMatchObject({ tool: 'Bash', pod: 'asker', default: 'reject_once', options: ['allow_once', 'allow_always', 'reject_once', 'reject_always'] });
+    expect(ask).toMatchObject({
+      tool: 'Bash',
+      pod: 'asker',
+      default: 'reject_once',
+      options: ['allow_once', 'allow_always', 'reject_once', 'reject_always'],
+    });
 
     const listed = yoi(['asks', '--json'], { cwd: dir, env });
     expect(listed.status).toBe(0);
-    expect(JSON.parse(listed.stdout)).toEqual([expect.objectContaining({ id: ask.id, tool: 'Bash', args: { command: 'echo approved > out.txt; cat out.txt' } })]);
+    expect(JSON.parse(listed.stdout)).toEqual([
+      expect.objectContaining({ id: ask.id, tool: 'Bash', args: { command: 'echo approved > out.txt; cat out.txt' } }),
+    ]);
 
     const approved = yoi(['approve', ask.id], { cwd: dir, env });
     expect(approved.stderr).toBe('');
     expect(approved.stdout).toBe(`allow_once ${ask.id} (asker)\n`);
     const r = await sent;
     expect(r.status).toBe(0);
-    expect(r.stderr).toContain(`[permission ${ask.id}] Bash: echo approved > out.txt; cat out.txt — answer: yoi approve ${ask.id} --pod asker | yoi deny ${ask.id} --pod asker`);
+    expect(r.stderr).toContain(
+      `[permission ${ask.id}] Bash: echo approved > out.txt; cat out.txt — answer: yoi approve ${ask.id} --pod asker | yoi deny ${ask.id} --pod asker`,
+    );
     expect(r.stderr).toContain(`[permission ${ask.id}] allow_once (yoi-cli)`);
     expect(r.stdout).toContain('✓ Bash');
     expect(fs.readFileSync(path.join(dir, 'out.txt'), 'utf8')).toBe('approved\n');
@@ -75,7 +91,11 @@ describeSandboxed('Bash through yoi send, the ask answered by a second client', 
 
 describe('asks from the command line', () => {
   it('headless yoi send with nobody answering ends at the deadline: the default rejects, the run finishes', async () => {
-    const { dir, env } = await podWith([{ name: 'Read', arguments: { file_path: 'a.txt' } }], { rules: [{ tool: 'Read', action: 'ask' }], deadlineMs: 1500 }, { 'a.txt': 'secret\n' });
+    const { dir, env } = await podWith(
+      [{ name: 'Read', arguments: { file_path: 'a.txt' } }],
+      { rules: [{ tool: 'Read', action: 'ask' }], deadlineMs: 1500 },
+      { 'a.txt': 'secret\n' },
+    );
     const r = await yoiAsync(['send', 'read a.txt'], { cwd: dir, env, timeoutMs: 120_000 });
     expect(r.status).toBe(0);
     const id = /\[permission ([0-9a-f]{8})\] Read a\.txt /.exec(r.stderr)?.[1];
@@ -87,15 +107,23 @@ describe('asks from the command line', () => {
   }, 240_000);
 
   it('yoi asks lists the pending ask; yoi deny --message refuses it with the reason; a second answer is a one-line error', async () => {
-    const { dir, env, pod } = await podWith([{ name: 'Read', arguments: { file_path: 'a.txt' } }], { rules: [{ tool: 'Read', action: 'ask' }] }, { 'a.txt': 'secret\n' });
+    const { dir, env, pod } = await podWith(
+      [{ name: 'Read', arguments: { file_path: 'a.txt' } }],
+      { rules: [{ tool: 'Read', action: 'ask' }] },
+      { 'a.txt': 'secret\n' },
+    );
     const w = await watcher(pod.socket);
     const sent = yoiAsync(['send', 'read a.txt'], { cwd: dir, env, timeoutMs: 120_000 });
     const ask = await w.next('permission_request');
 
     const table = yoi(['asks'], { cwd: dir, env });
     expect(table.status).toBe(0);
-    expect(table.stdout).toMatch(new RegExp(`^ID +POD +LEFT +DEFAULT +CALL\\n${ask.id}  asker  \\d+m \\d\\ds  reject_once  Read a\\.txt\\n`));
-    expect(table.stdout).toContain('answer with: yoi approve ID [--always] --pod asker | yoi deny ID [--always] [--message M] --pod asker');
+    expect(table.stdout).toMatch(
+      new RegExp(`^ID +POD +LEFT +DEFAULT +CALL\\n${ask.id}  asker  \\d+m \\d\\ds  reject_once  Read a\\.txt\\n`),
+    );
+    expect(table.stdout).toContain(
+      'answer with: yoi approve ID [--always] --pod asker | yoi deny ID [--always] [--message M] --pod asker',
+    );
 
     const denied = yoi(['deny', ask.id, '--message', 'not that file'], { cwd: dir, env });
     expect(denied.stdout).toBe(`reject_once ${ask.id} (asker)\n`);

@@ -33,7 +33,11 @@ describe('yoi pod start', () => {
     expect(fs.statSync(dir).mode & 0o777).toBe(0o700);
     expect(fs.statSync(pod.socket).mode & 0o777).toBe(0o600);
     expect(fs.readFileSync(path.join(dir, 'pid'), 'utf8').trim()).toBe(String(pod.child.pid));
-    expect(JSON.parse(fs.readFileSync(path.join(dir, 'status.json'), 'utf8'))).toMatchObject({ pod_name: 'default', state: 'idle', pid: pod.child.pid });
+    expect(JSON.parse(fs.readFileSync(path.join(dir, 'status.json'), 'utf8'))).toMatchObject({
+      pod_name: 'default',
+      state: 'idle',
+      pid: pod.child.pid,
+    });
     await new Promise((r) => setTimeout(r, 100));
     expect(pod.stderr()).toContain('no model configured: using the offline echo provider');
   });
@@ -43,7 +47,9 @@ describe('yoi pod start', () => {
     await foreground(p, ['--name', 'twin']);
     const second = p.run(['pod', 'start', '--name', 'twin']);
     expect(second.status).not.toBe(0);
-    expect(second.stderr.trim()).toMatch(/^yoi: pod twin is already running \(socket .*twin\/sock\) \[YOI_ERR_POD_RUNNING\]$/);
+    expect(second.stderr.trim()).toMatch(
+      /^yoi: pod twin is already running \(socket .*twin\/sock\) \[YOI_ERR_POD_RUNNING\]$/,
+    );
     // --detach fails the same way instead of taking the live pod's socket for its own.
     const detached = p.run(['pod', 'start', '--name', 'twin', '--detach']);
     expect(detached.status).toBe(1);
@@ -61,8 +67,13 @@ describe('yoi pod start', () => {
   });
 
   it('a pod that cannot start (its provider fails) says why in one line and leaves no runtime dir', () => {
-    const p = project({ 'yoi.config.json': JSON.stringify({ model: { provider: 'scripted', script: 'missing.json' } }) });
-    for (const args of [['pod', 'start'], ['pod', 'start', '--detach']]) {
+    const p = project({
+      'yoi.config.json': JSON.stringify({ model: { provider: 'scripted', script: 'missing.json' } }),
+    });
+    for (const args of [
+      ['pod', 'start'],
+      ['pod', 'start', '--detach'],
+    ]) {
       const r = p.run(args);
       expect(r.status).not.toBe(0);
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
@@ -79,22 +90,25 @@ describe('yoi pod start', () => {
     expect(r.stderr).toMatch(/socket path is too long for this OS \(\d+ bytes, the limit is 10[37]\)/);
   });
 
-  it.each(['SIGINT', 'SIGTERM'] as const)('%s shuts down cleanly: shutdown broadcast, log flushed, runtime dir removed', async (signal) => {
-    const p = project();
-    const pod = await foreground(p);
-    const events: string[] = [];
-    const sock = net.connect(pod.socket);
-    sock.on('data', (d) => events.push(...d.toString().trim().split('\n')));
-    await new Promise((r) => sock.once('connect', r));
-    sock.write('{"method":"run","params":{"input":[{"kind":"text","content":"before stop"}]}}\n');
-    await new Promise((r) => setTimeout(r, 300));
-    pod.child.kill(signal);
-    expect(await pod.exited).toBe(0);
-    expect(events.at(-1)).toBe('{"event":"shutdown"}');
-    expect(fs.existsSync(path.dirname(pod.socket))).toBe(false);
-    const [file] = listSessions(path.join(p.dir, '.yoi', 'sessions'));
-    expect(JSON.stringify(readSession(file).history)).toContain('before stop');
-  });
+  it.each(['SIGINT', 'SIGTERM'] as const)(
+    '%s shuts down cleanly: shutdown broadcast, log flushed, runtime dir removed',
+    async (signal) => {
+      const p = project();
+      const pod = await foreground(p);
+      const events: string[] = [];
+      const sock = net.connect(pod.socket);
+      sock.on('data', (d) => events.push(...d.toString().trim().split('\n')));
+      await new Promise((r) => sock.once('connect', r));
+      sock.write('{"method":"run","params":{"input":[{"kind":"text","content":"before stop"}]}}\n');
+      await new Promise((r) => setTimeout(r, 300));
+      pod.child.kill(signal);
+      expect(await pod.exited).toBe(0);
+      expect(events.at(-1)).toBe('{"event":"shutdown"}');
+      expect(fs.existsSync(path.dirname(pod.socket))).toBe(false);
+      const [file] = listSessions(path.join(p.dir, '.yoi', 'sessions'));
+      expect(JSON.stringify(readSession(file).history)).toContain('before stop');
+    },
+  );
 
   it('--detach returns once ready; pod list/status/stop work on it', async () => {
     const p = project();
@@ -117,23 +131,38 @@ describe('client commands', () => {
     await foreground(p);
     const r = p.run(['send', 'see', 'this', '--file', 'a.txt'], 'héllo\nwörld\n');
     expect(r.status).toBe(0);
-    expect(r.stdout).toMatch(/^\[user\] see this\nhéllo\nwörld\n\n\[system\] \[File: a\.txt\]\nalpha\n1 request · context \d+ tokens · \d+ output tokens\n$/);
-    expect(p.run(['send', '--quiet', 'see', 'this', '--file', 'a.txt'], 'héllo\nwörld\n').stdout).toBe('[user] see this\nhéllo\nwörld\n\n[system] [File: a.txt]\nalpha\n');
+    expect(r.stdout).toMatch(
+      /^\[user\] see this\nhéllo\nwörld\n\n\[system\] \[File: a\.txt\]\nalpha\n1 request · context \d+ tokens · \d+ output tokens\n$/,
+    );
+    expect(p.run(['send', '--quiet', 'see', 'this', '--file', 'a.txt'], 'héllo\nwörld\n').stdout).toBe(
+      '[user] see this\nhéllo\nwörld\n\n[system] [File: a.txt]\nalpha\n',
+    );
     const json = p.run(['send', '--json', 'x'], '12345');
-    const events = json.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const events = json.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     const um = events.find((e) => e.event === 'user_message');
-    expect(um.data.segments).toEqual([{ kind: 'text', content: 'x\n' }, { kind: 'paste', id: 1, chars: 5, lines: 1, content: '12345' }]);
+    expect(um.data.segments).toEqual([
+      { kind: 'text', content: 'x\n' },
+      { kind: 'paste', id: 1, chars: 5, lines: 1, content: '12345' },
+    ]);
     expect(events.at(-1).event).toBe('status');
     expect(events.some((e) => e.event === 'run_end')).toBe(true);
   });
 
   it('yoi send exits non-zero on a run error; alerts go to stderr', async () => {
-    const p = project({ 's.json': JSON.stringify([{ error: 'upstream exploded' }]), 'yoi.config.json': JSON.stringify({ model: { provider: 'scripted', script: 's.json' } }) });
+    const p = project({
+      's.json': JSON.stringify([{ error: 'upstream exploded' }]),
+      'yoi.config.json': JSON.stringify({ model: { provider: 'scripted', script: 's.json' } }),
+    });
     await foreground(p);
     const r = p.run(['send', 'hi', '--knowledge', 'missing']);
     expect(r.status).toBe(1);
     expect(r.stderr).toContain('[warn] knowledge_ref #missing was not resolved');
-    expect(r.stderr.trim().split('\n').at(-1)).toBe('yoi: the run failed: upstream exploded [YOI_ERR_REQUEST provider_error]');
+    expect(r.stderr.trim().split('\n').at(-1)).toBe(
+      'yoi: the run failed: upstream exploded [YOI_ERR_REQUEST provider_error]',
+    );
   });
 
   it('history --json, cancel/pause/resume errors, and a pod that does not exist', async () => {
@@ -141,7 +170,12 @@ describe('client commands', () => {
     await foreground(p);
     p.run(['send', 'remember me']);
     const items = JSON.parse(p.run(['history', '--json']).stdout);
-    expect(items[0]).toEqual({ type: 'message', role: 'user', content: [{ type: 'text', text: 'remember me' }], segments: [{ kind: 'text', content: 'remember me' }] });
+    expect(items[0]).toEqual({
+      type: 'message',
+      role: 'user',
+      content: [{ type: 'text', text: 'remember me' }],
+      segments: [{ kind: 'text', content: 'remember me' }],
+    });
     expect(p.run(['history']).stdout).toContain('user: remember me');
     for (const [cmd, msg] of [
       ['cancel', 'no turn is running in pod default: nothing to cancel [YOI_ERR_REQUEST not_running]'],
@@ -154,20 +188,26 @@ describe('client commands', () => {
     }
     const none = p.run(['send', '--pod', 'nobody', 'hi']);
     expect(none.status).not.toBe(0);
-    expect(none.stderr.trim()).toBe(`yoi: pod nobody is not running (no pod listens on ${path.join(p.dir, 'run', 'nobody', 'sock')}); start it with: yoi pod start --name nobody --detach [YOI_ERR_POD_NOT_FOUND]`);
+    expect(none.stderr.trim()).toBe(
+      `yoi: pod nobody is not running (no pod listens on ${path.join(p.dir, 'run', 'nobody', 'sock')}); start it with: yoi pod start --name nobody --detach [YOI_ERR_POD_NOT_FOUND]`,
+    );
   });
 });
 
 describe('session log durability', () => {
   it('after SIGKILL mid-run, --resume restores every run that had ended and the interrupted input', async () => {
     const script = [{ text: 'first answer' }, { text: 'second answer' }, { chunks: ['partial'], delay_ms: 60_000 }];
-    const p = project({ 's.json': JSON.stringify(script), 'yoi.config.json': JSON.stringify({ model: { provider: 'scripted', script: 's.json' } }) });
+    const p = project({
+      's.json': JSON.stringify(script),
+      'yoi.config.json': JSON.stringify({ model: { provider: 'scripted', script: 's.json' } }),
+    });
     const pod = await foreground(p);
     expect(p.run(['send', 'one']).status).toBe(0);
     expect(p.run(['send', 'two']).status).toBe(0);
     const third = yoiAsync(['send', 'three'], { cwd: p.dir, env: p.env });
     const [log] = listSessions(path.join(p.dir, '.yoi', 'sessions'));
-    for (let i = 0; i < 200 && !fs.readFileSync(log, 'utf8').includes('"three"'); i++) await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 200 && !fs.readFileSync(log, 'utf8').includes('"three"'); i++)
+      await new Promise((r) => setTimeout(r, 50));
     pod.child.kill('SIGKILL'); // mid-run: the third reply is still being 'generated'
     await pod.exited;
     await third;

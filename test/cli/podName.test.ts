@@ -18,10 +18,12 @@ afterEach(async () => {
 const RESERVED = ['scope.lock', 'Scope.Lock', 'scope.lock.lock', '..', '.hidden', 'sock', 'status.json', 'a/../../x'];
 
 function project(script: unknown[]) {
-  const dir = fs.realpathSync(makeProject({
-    'yoi.config.json': JSON.stringify({ model: { provider: 'scripted', script: 'script.{pod}.json' } }),
-    'script.root.json': JSON.stringify(script),
-  }));
+  const dir = fs.realpathSync(
+    makeProject({
+      'yoi.config.json': JSON.stringify({ model: { provider: 'scripted', script: 'script.{pod}.json' } }),
+      'script.root.json': JSON.stringify(script),
+    }),
+  );
   const run = path.join(dir, 'run');
   return { dir, run, env: { YOI_RUNTIME_DIR: run }, lock: () => fs.readFileSync(path.join(run, 'scope.lock'), 'utf8') };
 }
@@ -38,7 +40,11 @@ function runtimeFiles(run: string): string[] {
 
 describe('pod names', () => {
   it('SpawnPod with a reserved or malformed name is refused; scope.lock is intact and the pod keeps running', async () => {
-    const calls = RESERVED.map((name) => ({ tool_calls: [{ name: 'SpawnPod', arguments: { name, task: 'x', scope: [{ target: 'src', permission: 'write' }] } }] }));
+    const calls = RESERVED.map((name) => ({
+      tool_calls: [
+        { name: 'SpawnPod', arguments: { name, task: 'x', scope: [{ target: 'src', permission: 'write' }] } },
+      ],
+    }));
     const p = project([...calls, { text: 'still here' }]);
     const pod = await startPodProcess(['--name', 'root'], { cwd: p.dir, env: p.env });
     cleanups.push(() => pod.child.kill('SIGKILL'));
@@ -53,13 +59,21 @@ describe('pod names', () => {
     await c.request({ method: 'run', params: { input: [text('spawn them')] } });
     expect((await ended).event).toBe('run_end');
 
-    const results = events.filter((e) => e.event === 'tool_result').map((e) => (e.data as { summary: string; is_error?: boolean }));
+    const results = events
+      .filter((e) => e.event === 'tool_result')
+      .map((e) => e.data as { summary: string; is_error?: boolean });
     expect(results).toHaveLength(RESERVED.length);
     results.forEach((r, i) => {
       expect(r.is_error).toBe(true);
-      expect(r.summary).toMatch(new RegExp(`^Invalid argument: name: invalid pod name ${JSON.stringify(RESERVED[i]).replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: `));
+      expect(r.summary).toMatch(
+        new RegExp(
+          `^Invalid argument: name: invalid pod name ${JSON.stringify(RESERVED[i]).replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: `,
+        ),
+      );
     });
-    expect(events.some((e) => e.event === 'text_done' && (e.data as { text: string }).text === 'still here')).toBe(true);
+    expect(events.some((e) => e.event === 'text_done' && (e.data as { text: string }).text === 'still here')).toBe(
+      true,
+    );
     expect(p.lock()).toBe(before);
     expect(runtimeFiles(p.run)).toEqual(files);
   });
@@ -90,7 +104,9 @@ describe('pod names', () => {
     fs.writeFileSync(path.join(p.dir, 'yoi.config.json'), JSON.stringify({ name: 'scope.lock' }));
     const r = yoi(['pod', 'start'], { cwd: p.dir, env: p.env });
     expect(r.status).toBe(1);
-    expect(r.stderr).toBe('yoi: yoi.config.json: name: invalid pod name "scope.lock": reserved for yoi\'s runtime files [YOI_ERR_CONFIG]\n');
+    expect(r.stderr).toBe(
+      'yoi: yoi.config.json: name: invalid pod name "scope.lock": reserved for yoi\'s runtime files [YOI_ERR_CONFIG]\n',
+    );
     expect(p.lock()).toBe(before);
   });
 });

@@ -56,12 +56,16 @@ export default { model: { provider: 'scripted', script: 'script.{pod}.json' }, p
 
 type Reply = { text?: string; delay_ms?: number; tool_calls?: { name: string; arguments: Record<string, unknown> }[] };
 const call = (name: string, args: Record<string, unknown>): Reply => ({ tool_calls: [{ name, arguments: args }] });
-const spawnPod = (name: string, task: string, scope: { target: string; permission: 'read' | 'write' }[]) => call('SpawnPod', { name, task, scope });
+const spawnPod = (name: string, task: string, scope: { target: string; permission: 'read' | 'write' }[]) =>
+  call('SpawnPod', { name, task, scope });
 
 function project(scripts: Record<string, Reply[]>, files: Record<string, string> = {}) {
-  const dir = fs.realpathSync(makeProject({ 'yoi.config.ts': CONFIG, 'src/a.ts': 'a\n', 'src/deep/b.ts': 'b\n', ...files }));
+  const dir = fs.realpathSync(
+    makeProject({ 'yoi.config.ts': CONFIG, 'src/a.ts': 'a\n', 'src/deep/b.ts': 'b\n', ...files }),
+  );
   const run = path.join(dir, 'run');
-  const setScript = (pod: string, replies: Reply[]) => fs.writeFileSync(path.join(dir, `script.${pod}.json`), JSON.stringify(replies));
+  const setScript = (pod: string, replies: Reply[]) =>
+    fs.writeFileSync(path.join(dir, `script.${pod}.json`), JSON.stringify(replies));
   for (const [pod, replies] of Object.entries(scripts)) setScript(pod, replies);
   const env = { YOI_RUNTIME_DIR: run };
   // Every pod of this project (children are detached: they are not killed with the root).
@@ -75,11 +79,23 @@ function project(scripts: Record<string, Reply[]>, files: Record<string, string>
     }
   });
   return {
-    dir, run, env, setScript,
-    lock: () => JSON.parse(fs.readFileSync(path.join(run, 'scope.lock'), 'utf8')).allocations as { pod_name: string; pid: number; delegated_from: string | null; scope_allow: unknown[] }[],
+    dir,
+    run,
+    env,
+    setScript,
+    lock: () =>
+      JSON.parse(fs.readFileSync(path.join(run, 'scope.lock'), 'utf8')).allocations as {
+        pod_name: string;
+        pid: number;
+        delegated_from: string | null;
+        scope_allow: unknown[];
+      }[],
     registry: (pod: string) => {
       try {
-        return JSON.parse(fs.readFileSync(path.join(run, pod, 'spawned_pods.json'), 'utf8')) as { pod_name: string; via?: string }[];
+        return JSON.parse(fs.readFileSync(path.join(run, pod, 'spawned_pods.json'), 'utf8')) as {
+          pod_name: string;
+          via?: string;
+        }[];
       } catch {
         return [];
       }
@@ -87,7 +103,13 @@ function project(scripts: Record<string, Reply[]>, files: Record<string, string>
     /** The reports `pod` received, in order. */
     received: (pod: string) => {
       const file = path.join(dir, `events.${pod}.log`);
-      return fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { kind: string; pod_name?: string }) : [];
+      return fs.existsSync(file)
+        ? fs
+            .readFileSync(file, 'utf8')
+            .trim()
+            .split('\n')
+            .map((l) => JSON.parse(l) as { kind: string; pod_name?: string })
+        : [];
     },
     start: async (name: string) => {
       const pod = await startPodProcess(['--name', name], { cwd: dir, env });
@@ -109,7 +131,11 @@ function pidsUnder(run: string): number[] {
   return pids;
 }
 
-async function eventually<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 20_000): Promise<T> {
+async function eventually<T>(
+  what: string,
+  probe: () => T | undefined | false | Promise<T | undefined | false>,
+  timeoutMs = 20_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
@@ -131,10 +157,11 @@ async function history(c: PodClient): Promise<Item[]> {
   return h.event === 'history' ? (h.data.items as Item[]) : [];
 }
 const notes = (items: Item[]) => items.filter((i) => i.role === 'system').map((i) => i.content![0].text.split('\n')[1]);
-const results = (items: Item[]) => items.filter((i) => i.type === 'tool_result').map((i) => `${i.is_error ? 'ERROR ' : ''}${i.summary}`);
+const results = (items: Item[]) =>
+  items.filter((i) => i.type === 'tool_result').map((i) => `${i.is_error ? 'ERROR ' : ''}${i.summary}`);
 
 describe('the pod tree across processes', () => {
-  it('root → child → grandchild: delegation, refusals, the grandchild in root\'s registry; a SIGKILLed child is reclaimed by ListPods', async () => {
+  it("root → child → grandchild: delegation, refusals, the grandchild in root's registry; a SIGKILLed child is reclaimed by ListPods", async () => {
     const outside = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'yoi-out-')));
     const p = project({
       root: [
@@ -150,7 +177,10 @@ describe('the pod tree across processes', () => {
         call('SendToPod', { name: 'grandchild', message: 'one more thing' }),
         { text: 'root done' },
       ],
-      child: [spawnPod('grandchild', 'deep work', [{ target: 'src/deep', permission: 'write' }]), { text: 'child done' }],
+      child: [
+        spawnPod('grandchild', 'deep work', [{ target: 'src/deep', permission: 'write' }]),
+        { text: 'child done' },
+      ],
       grandchild: [{ text: 'grandchild done' }, { text: 'more done' }],
     });
     const src = path.join(p.dir, 'src');
@@ -159,19 +189,32 @@ describe('the pod tree across processes', () => {
     await c.request({ method: 'run', params: { input: [{ kind: 'text', content: 'organise the work' }] } });
 
     // The child spawned the grandchild, reported it, and its turn (started by root) ended.
-    await eventually('the child\'s reports', () => p.received('root').some((e) => e.kind === 'turn_ended'));
+    await eventually("the child's reports", () => p.received('root').some((e) => e.kind === 'turn_ended'));
     expect(p.received('root')).toEqual([
       {
-        kind: 'scope_sub_delegated', parent_pod: 'child', sub_pod: 'grandchild', sub_socket: path.join(p.run, 'grandchild', 'sock'),
-        scope: [{ target: path.join(src, 'deep'), permission: 'write', recursive: true }], secret: expect.stringMatching(/^[0-9a-f]{64}$/),
+        kind: 'scope_sub_delegated',
+        parent_pod: 'child',
+        sub_pod: 'grandchild',
+        sub_socket: path.join(p.run, 'grandchild', 'sock'),
+        scope: [{ target: path.join(src, 'deep'), permission: 'write', recursive: true }],
+        secret: expect.stringMatching(/^[0-9a-f]{64}$/),
       },
       { kind: 'turn_ended', pod_name: 'child' },
     ]);
     expect(p.registry('root')).toEqual([
-      expect.objectContaining({ pod_name: 'child', scope_delegated: [{ target: src, permission: 'write', recursive: true }] }),
-      expect.objectContaining({ pod_name: 'grandchild', via: 'child', scope_delegated: [{ target: path.join(src, 'deep'), permission: 'write', recursive: true }] }),
+      expect.objectContaining({
+        pod_name: 'child',
+        scope_delegated: [{ target: src, permission: 'write', recursive: true }],
+      }),
+      expect.objectContaining({
+        pod_name: 'grandchild',
+        via: 'child',
+        scope_delegated: [{ target: path.join(src, 'deep'), permission: 'write', recursive: true }],
+      }),
     ]);
-    expect(p.registry('child')).toEqual([expect.objectContaining({ pod_name: 'grandchild', callback_address: path.join(p.run, 'child', 'sock') })]);
+    expect(p.registry('child')).toEqual([
+      expect.objectContaining({ pod_name: 'grandchild', callback_address: path.join(p.run, 'child', 'sock') }),
+    ]);
     // The five SpawnPod calls before WaitForFile have their results.
     const first = await eventually('five results', async () => {
       const items = await history(c);
@@ -185,12 +228,18 @@ describe('the pod tree across processes', () => {
     ]);
     // A child that cannot start: its reservation is released and the end of its log is shown.
     const broken = first.filter((i) => i.type === 'tool_result')[4] as Item & { content?: string };
-    expect(broken.summary).toMatch(/^spawned pod `broken` exited with code 1 before listening: cannot start provider "scripted": .*script\.broken\.json/);
+    expect(broken.summary).toMatch(
+      /^spawned pod `broken` exited with code 1 before listening: cannot start provider "scripted": .*script\.broken\.json/,
+    );
     expect(broken.content).toContain('ENOENT');
     expect(fs.existsSync(path.join(p.run, 'other'))).toBe(false);
     expect(fs.existsSync(path.join(p.run, 'broken'))).toBe(false);
     const lock = p.lock();
-    expect(lock.map((a) => [a.pod_name, a.delegated_from])).toEqual([['root', null], ['child', 'root'], ['grandchild', 'child']]);
+    expect(lock.map((a) => [a.pod_name, a.delegated_from])).toEqual([
+      ['root', null],
+      ['child', 'root'],
+      ['grandchild', 'child'],
+    ]);
 
     const childPid = lock.find((a) => a.pod_name === 'child')!.pid;
     process.kill(childPid, 'SIGKILL');
@@ -200,24 +249,34 @@ describe('the pod tree across processes', () => {
     await ended;
 
     const items = await history(c);
-    expect(notes(items).slice(0, 2)).toEqual(['Pod `child` spawned `grandchild` and delegated scope to it.', 'Pod `child` finished a turn.']);
+    expect(notes(items).slice(0, 2)).toEqual([
+      'Pod `child` spawned `grandchild` and delegated scope to it.',
+      'Pod `child` finished a turn.',
+    ]);
     const listPods = items.find((i) => i.type === 'tool_result' && i.summary?.startsWith('2 pods known'));
-    expect(`${listPods?.summary}\n${(listPods as { content?: string }).content}`).toBe([
-      '2 pods known, 1 stopped',
-      `child [stopped] scope=write:${src}`,
-      `grandchild [alive] scope=write:${path.join(src, 'deep')} (spawned by child)`,
-      'Stopped pods removed, their scope reclaimed: child',
-    ].join('\n'));
+    expect(`${listPods?.summary}\n${(listPods as { content?: string }).content}`).toBe(
+      [
+        '2 pods known, 1 stopped',
+        `child [stopped] scope=write:${src}`,
+        `grandchild [alive] scope=write:${path.join(src, 'deep')} (spawned by child)`,
+        'Stopped pods removed, their scope reclaimed: child',
+      ].join('\n'),
+    );
     expect(p.registry('root').map((r) => r.pod_name)).toEqual(['grandchild']);
     // The grandchild now belongs to root: root cannot write into its region, but again into the rest of src.
-    expect(p.lock().map((a) => [a.pod_name, a.delegated_from])).toEqual([['root', null], ['grandchild', 'root']]);
+    expect(p.lock().map((a) => [a.pod_name, a.delegated_from])).toEqual([
+      ['root', null],
+      ['grandchild', 'root'],
+    ]);
     expect(results(items).slice(-3)).toEqual([
       `ERROR cannot write ${path.join(src, 'deep', 'mine.ts')}: read-only: outside the pod's write scope`,
       `Created ${path.join(src, 'mine.ts')} (13 bytes)`,
       'sent message to `grandchild`',
     ]);
     // Its spawner is gone: the grandchild now reports to root, which took it over.
-    await eventually('the grandchild\'s report to root', () => p.received('root').some((e) => e.kind === 'turn_ended' && e.pod_name === 'grandchild'));
+    await eventually("the grandchild's report to root", () =>
+      p.received('root').some((e) => e.kind === 'turn_ended' && e.pod_name === 'grandchild'),
+    );
   });
 
   it('the child keeps working while its parent is down; the restarted parent gets its registry back and the report it missed; SIGTERM is reported', async () => {
@@ -228,9 +287,11 @@ describe('the pod tree across processes', () => {
     const root = await p.start('root');
     const c = await client(root.socket);
     await c.request({ method: 'run', params: { input: [{ kind: 'text', content: 'spawn' }] } });
-    await eventually('the child in root\'s registry', () => p.registry('root').length === 1);
+    await eventually("the child in root's registry", () => p.registry('root').length === 1);
     // Killed only once the child has its task (the record is written before the child starts).
-    await eventually('the spawn\'s result', async () => JSON.stringify(await history(c)).includes('spawned pod `child`'));
+    await eventually("the spawn's result", async () =>
+      JSON.stringify(await history(c)).includes('spawned pod `child`'),
+    );
     root.child.kill('SIGKILL');
     await root.exited;
 
@@ -238,14 +299,18 @@ describe('the pod tree across processes', () => {
     const childSocket = path.join(p.run, 'child', 'sock');
     const k = await client(childSocket);
     // (Asked on this connection: its events before the answer are dispatched before it.)
-    await eventually('the child\'s answer to root', async () => JSON.stringify(await history(k)).includes('slow answer'));
+    await eventually("the child's answer to root", async () =>
+      JSON.stringify(await history(k)).includes('slow answer'),
+    );
     const done = k.waitFor((e) => e.event === 'text_done');
     await k.request({ method: 'run', params: { input: [{ kind: 'text', content: 'are you alive?' }] } });
     expect((await done).data).toEqual({ text: 'still here' });
 
     p.setScript('root', []); // after a restart the script starts over: answer like echo
     const again = await p.start('root');
-    await eventually('the restore note', () => again.stderr().includes(`restored 1 spawned pod(s) from ${path.join(p.run, 'root', 'spawned_pods.json')}`));
+    await eventually('the restore note', () =>
+      again.stderr().includes(`restored 1 spawned pod(s) from ${path.join(p.run, 'root', 'spawned_pods.json')}`),
+    );
     expect(p.lock().find((a) => a.pod_name === 'child')?.delegated_from).toBe('root');
     const r = await client(again.socket);
     // The child's outbox was still retrying: the report arrives once.

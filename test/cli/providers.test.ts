@@ -32,7 +32,10 @@ describe('real providers from the CLI', () => {
 
   it('a pod process on openai-compatible retries a reset connection and streams the reply to `yoi send`', async () => {
     fake = await startFakeLlmServer();
-    fake.reply({ kind: 'reset' }, { kind: 'sse', events: openAiStream({ text: ['hello ', 'from ', 'the fake'], usage: { input: 5, output: 3 } }) });
+    fake.reply(
+      { kind: 'reset' },
+      { kind: 'sse', events: openAiStream({ text: ['hello ', 'from ', 'the fake'], usage: { input: 5, output: 3 } }) },
+    );
     const p = project({ provider: 'openai-compatible', baseURL: fake.baseURL, model: 'local', maxRetries: 1 });
     const pod = await startPodProcess([], { cwd: p.dir, env: p.env });
     cleanups.push(() => pod.child.kill('SIGKILL'));

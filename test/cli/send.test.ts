@@ -13,7 +13,13 @@ afterEach(async () => {
 });
 
 function project(files: Record<string, string> = {}, script?: unknown[]) {
-  const all = script ? { ...files, 's.json': JSON.stringify(script), 'yoi.config.json': JSON.stringify({ model: { provider: 'scripted', script: 's.json' } }) } : files;
+  const all = script
+    ? {
+        ...files,
+        's.json': JSON.stringify(script),
+        'yoi.config.json': JSON.stringify({ model: { provider: 'scripted', script: 's.json' } }),
+      }
+    : files;
   const dir = makeProject(all);
   const env = { YOI_RUNTIME_DIR: path.join(dir, 'run') };
   return { dir, env, run: (args: string[], input?: string) => yoi(args, { cwd: dir, env, input }) };
@@ -29,20 +35,27 @@ async function podOf(p: ReturnType<typeof project>) {
 
 /** A CLI process whose output can be waited on while it runs. */
 function running(args: string[], p: ReturnType<typeof project>) {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: p.dir, env: { ...process.env, ...p.env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd: p.dir,
+    env: { ...process.env, ...p.env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   child.stdin.end();
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d) => (stdout += d));
   child.stderr.on('data', (d) => (stderr += d));
-  const done = new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => child.on('close', (status) => resolve({ status, stdout, stderr })));
+  const done = new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) =>
+    child.on('close', (status) => resolve({ status, stdout, stderr })),
+  );
   cleanups.push(() => child.kill('SIGKILL'));
   return {
     done,
     async output(pattern: RegExp, timeoutMs = 20_000) {
       const deadline = Date.now() + timeoutMs;
       while (!pattern.test(stdout)) {
-        if (Date.now() > deadline) throw new Error(`timed out waiting for ${pattern}; stdout: ${stdout}; stderr: ${stderr}`);
+        if (Date.now() > deadline)
+          throw new Error(`timed out waiting for ${pattern}; stdout: ${stdout}; stderr: ${stderr}`);
         await new Promise((r) => setTimeout(r, 20));
       }
     },
@@ -51,7 +64,10 @@ function running(args: string[], p: ReturnType<typeof project>) {
 
 type Segments = { kind: string; [k: string]: unknown }[];
 const userMessage = (ndjson: string): Segments => {
-  const events = ndjson.trim().split('\n').map((l) => JSON.parse(l) as { event: string; data?: { segments?: Segments } });
+  const events = ndjson
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { event: string; data?: { segments?: Segments } });
   return events.find((e) => e.event === 'user_message')!.data!.segments!;
 };
 
@@ -62,11 +78,30 @@ describe('yoi send: the command line', () => {
     const r = p.run(['send', '--file', 'a.ts', '--file', 'b.ts', 'explain this', '--json']);
     expect(r.status).toBe(0);
     expect(r.stderr).toBe('');
-    expect(userMessage(r.stdout)).toEqual([{ kind: 'file_ref', path: 'a.ts' }, { kind: 'file_ref', path: 'b.ts' }, { kind: 'text', content: 'explain this' }]);
-    const mixed = p.run(['send', 'look', '--knowledge', 'style', 'at', 'this', '--workflow', 'review', '--segment', '{"kind":"ticket_ref","id":"T-7"}', '--json']);
+    expect(userMessage(r.stdout)).toEqual([
+      { kind: 'file_ref', path: 'a.ts' },
+      { kind: 'file_ref', path: 'b.ts' },
+      { kind: 'text', content: 'explain this' },
+    ]);
+    const mixed = p.run([
+      'send',
+      'look',
+      '--knowledge',
+      'style',
+      'at',
+      'this',
+      '--workflow',
+      'review',
+      '--segment',
+      '{"kind":"ticket_ref","id":"T-7"}',
+      '--json',
+    ]);
     expect(userMessage(mixed.stdout)).toEqual([
-      { kind: 'text', content: 'look' }, { kind: 'knowledge_ref', slug: 'style' }, { kind: 'text', content: ' at this' },
-      { kind: 'workflow_invoke', slug: 'review' }, { kind: 'ticket_ref', id: 'T-7' },
+      { kind: 'text', content: 'look' },
+      { kind: 'knowledge_ref', slug: 'style' },
+      { kind: 'text', content: ' at this' },
+      { kind: 'workflow_invoke', slug: 'review' },
+      { kind: 'ticket_ref', id: 'T-7' },
     ]);
     // The echo provider shows what the model was given: both files, then the message.
     const plain = p.run(['send', '--file', 'a.ts', '--file', 'b.ts', 'explain this', '--quiet']);
@@ -80,17 +115,32 @@ describe('yoi send: the command line', () => {
     expect(custom.status).toBe(0);
     expect(custom.stdout).toContain('[user] status?[unknown input: kind=ticket_ref]');
     expect(custom.stderr).toMatch(/^\[warn\] ticket_ref segment \(T-7\) was not resolved/);
-    for (const [bad, why] of [['{"kind":', 'is not valid JSON'], ['[]', 'must be a JSON object'], ['{"id":1}', 'needs a string "kind"']]) {
+    for (const [bad, why] of [
+      ['{"kind":', 'is not valid JSON'],
+      ['[]', 'must be a JSON object'],
+      ['{"id":1}', 'needs a string "kind"'],
+    ]) {
       const r = p.run(['send', 'hi', '--segment', bad]);
       expect(r.status).toBe(2);
       expect(r.stdout).toBe('');
       expect(r.stderr).toMatch(new RegExp(`^yoi: --segment #1 ${why}.* \\[YOI_ERR_USAGE\\]\\n$`));
     }
     const flag = p.run(['send', '--bogus', 'hi']);
-    expect(flag).toMatchObject({ status: 2, stderr: 'yoi: Nonexistent flag: --bogus (see: yoi send --help) [YOI_ERR_USAGE]\n' });
-    expect(p.run(['send'])).toMatchObject({ status: 2, stderr: 'yoi: nothing to send: give text, pipe stdin, or use --file/--knowledge/--workflow/--segment [YOI_ERR_USAGE]\n' });
+    expect(flag).toMatchObject({
+      status: 2,
+      stderr: 'yoi: Nonexistent flag: --bogus (see: yoi send --help) [YOI_ERR_USAGE]\n',
+    });
+    expect(p.run(['send'])).toMatchObject({
+      status: 2,
+      stderr:
+        'yoi: nothing to send: give text, pipe stdin, or use --file/--knowledge/--workflow/--segment [YOI_ERR_USAGE]\n',
+    });
     const huge = p.run(['send', 'this'], 'x'.repeat(17 * 2 ** 20));
-    expect(huge).toMatchObject({ status: 2, stdout: '', stderr: 'yoi: piped stdin is over 16 MiB, more than a pod takes in one message [YOI_ERR_USAGE]\n' });
+    expect(huge).toMatchObject({
+      status: 2,
+      stdout: '',
+      stderr: 'yoi: piped stdin is over 16 MiB, more than a pod takes in one message [YOI_ERR_USAGE]\n',
+    });
     expect(client.connected).toBe(true);
     expect(p.run(['send', 'still here', '--quiet']).stdout).toBe('[user] still here\n');
   });
@@ -99,22 +149,31 @@ describe('yoi send: the command line', () => {
 describe('yoi send: what the agent does', () => {
   it('turns, tool calls with their main argument and outcome, and the usage; plain text when piped', async () => {
     const p = project({ 'src/math.ts': 'a\nb\nc\nd\ne\nf\n' }, [
-      { text: "I'll look.", tool_calls: [{ name: 'Read', arguments: { file_path: 'src/math.ts' } }, { name: 'Write', arguments: { file_path: '/etc/yoi-test', content: 'x' } }], usage: { input_tokens: 900, output_tokens: 20 } },
+      {
+        text: "I'll look.",
+        tool_calls: [
+          { name: 'Read', arguments: { file_path: 'src/math.ts' } },
+          { name: 'Write', arguments: { file_path: '/etc/yoi-test', content: 'x' } },
+        ],
+        usage: { input_tokens: 900, output_tokens: 20 },
+      },
       { text: 'Six lines; I may not write there.', usage: { input_tokens: 1234, output_tokens: 36 } },
     ]);
     await podOf(p);
     const r = p.run(['send', 'check', 'math']);
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
-    expect(r.stdout).toBe([
-      "I'll look.",
-      '✓ Read src/math.ts → 6 lines',
-      "✗ Write /etc/yoi-test → outside the pod's scope",
-      '',
-      'Six lines; I may not write there.',
-      '2 requests · context 1,234 tokens · 56 output tokens',
-      '',
-    ].join('\n'));
+    expect(r.stdout).toBe(
+      [
+        "I'll look.",
+        '✓ Read src/math.ts → 6 lines',
+        "✗ Write /etc/yoi-test → outside the pod's scope",
+        '',
+        'Six lines; I may not write there.',
+        '2 requests · context 1,234 tokens · 56 output tokens',
+        '',
+      ].join('\n'),
+    );
     expect(r.stdout).not.toContain('\x1b');
     expect(p.run(['send', '--quiet', 'again']).stdout).toMatch(/^\[user\] again\n$/); // the script is used up: echo
   });
@@ -129,11 +188,15 @@ describe('yoi send: what the agent does', () => {
     await send.output(/· notification: the build is green …\n/);
     const busy = p.run(['send', 'me too']);
     expect(busy.status).toBe(1);
-    expect(busy.stderr).toBe('yoi: pod default is already running a turn: wait for it to end (yoi attach --pod default shows it live), cancel it with yoi cancel --pod default, or queue this input in yoi attach (Enter queues it until the run ends) [YOI_ERR_REQUEST already_running]\n');
+    expect(busy.stderr).toBe(
+      'yoi: pod default is already running a turn: wait for it to end (yoi attach --pod default shows it live), cancel it with yoi cancel --pod default, or queue this input in yoi attach (Enter queues it until the run ends) [YOI_ERR_REQUEST already_running]\n',
+    );
     await client.request({ method: 'pause' });
     const r = await send.done;
     expect(r.status).toBe(1);
-    expect(r.stderr).toBe('yoi: the run was paused by another client: resume it with yoi resume --pod default (yoi attach --pod default shows it), or abandon it with yoi cancel --pod default [YOI_ERR_RUN_PAUSED]\n');
+    expect(r.stderr).toBe(
+      'yoi: the run was paused by another client: resume it with yoi resume --pod default (yoi attach --pod default shows it), or abandon it with yoi cancel --pod default [YOI_ERR_RUN_PAUSED]\n',
+    );
     expect(r.stdout).toBe('· notification: the build is green …\n1 request · context ? tokens · 0 output tokens\n');
     expect(p.run(['cancel']).stdout).toBe('cancelled (default)\n');
   });
@@ -143,7 +206,15 @@ describe('yoi send: what the agent does', () => {
     const r = await yoiAsync(['send', '--pod', 'nobody', '--json', 'hi'], { cwd: p.dir, env: p.env });
     expect(r.status).toBe(1);
     expect(r.stderr).toBe('');
-    expect(JSON.parse(r.stdout)).toEqual({ error: { code: 'YOI_ERR_POD_NOT_FOUND', message: expect.stringMatching(/^pod nobody is not running .*; start it with: yoi pod start --name nobody --detach$/), exit_code: 1 } });
+    expect(JSON.parse(r.stdout)).toEqual({
+      error: {
+        code: 'YOI_ERR_POD_NOT_FOUND',
+        message: expect.stringMatching(
+          /^pod nobody is not running .*; start it with: yoi pod start --name nobody --detach$/,
+        ),
+        exit_code: 1,
+      },
+    });
   });
 });
 
@@ -154,7 +225,11 @@ function onTerminal(args: string[], p: ReturnType<typeof project>, env: Record<s
   const quote = (s: string) => `'${s.replaceAll("'", "'\\''")}'`;
   const command = `stty cols 100 rows 30; exec ${[process.execPath, BIN, ...args].map(quote).join(' ')}`;
   return new Promise((resolve) => {
-    const child = spawn('script', ['-q', '-e', '-c', command, '/dev/null'], { cwd: p.dir, env: { ...process.env, ...p.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('script', ['-q', '-e', '-c', command, '/dev/null'], {
+      cwd: p.dir,
+      env: { ...process.env, ...p.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.on('close', () => resolve(out));
@@ -165,12 +240,18 @@ function onTerminal(args: string[], p: ReturnType<typeof project>, env: Record<s
 (hasScript ? describe : describe.skip)('yoi send on a terminal', () => {
   it('colours, a spinner with the elapsed time; NO_COLOR keeps the spinner and drops the colours', async () => {
     const p = project({ 'a.ts': 'x\n' }, [
-      { tool_calls: [{ name: 'Read', arguments: { file_path: 'a.ts' } }] }, { text: 'done' },
-      { tool_calls: [{ name: 'Read', arguments: { file_path: 'a.ts' } }] }, { text: 'done' },
+      { tool_calls: [{ name: 'Read', arguments: { file_path: 'a.ts' } }] },
+      { text: 'done' },
+      { tool_calls: [{ name: 'Read', arguments: { file_path: 'a.ts' } }] },
+      { text: 'done' },
     ]);
     const { client } = await podOf(p);
     const { NO_COLOR: _unset, ...env } = process.env;
-    const colored = await onTerminal(['send', 'go'], p, { ...(env as Record<string, string>), TERM: 'xterm-256color', FORCE_COLOR: '' });
+    const colored = await onTerminal(['send', 'go'], p, {
+      ...(env as Record<string, string>),
+      TERM: 'xterm-256color',
+      FORCE_COLOR: '',
+    });
     expect(colored).toMatch(/thinking… .*0s/);
     expect(colored).toContain('\x1b[32m✓\x1b[39m');
     expect(colored).toContain('done');

@@ -21,14 +21,20 @@ resolverContract(jest, pasteResolver(), 'paste', {
     { kind: 'paste', id: 2, chars: 0, lines: 0, content: '' },
     { kind: 'paste', id: 3, chars: 12, lines: 1, content: '@secret-link' },
   ],
-  escapes: (env) => [{ kind: 'paste', id: 1, chars: 1, lines: 1, content: `@${path.join(env.outsideDir, 'secret.txt')}` }],
+  escapes: (env) => [
+    { kind: 'paste', id: 1, chars: 1, lines: 1, content: `@${path.join(env.outsideDir, 'secret.txt')}` },
+  ],
   large: () => ({ kind: 'paste', id: 9, chars: TEN_MB, lines: 1, content: 'p'.repeat(TEN_MB) }),
 });
 
 resolverContract(jest, fileRefResolver(), 'file_ref', {
   field: 'path',
   setup: ({ projectDir }) => {
-    writeFiles(projectDir, { 'src/a.ts': 'export const a = 1;\n', 'docs/é ü.md': '# unicode\n', 'big.txt': 'b'.repeat(300 * 1024) });
+    writeFiles(projectDir, {
+      'src/a.ts': 'export const a = 1;\n',
+      'docs/é ü.md': '# unicode\n',
+      'big.txt': 'b'.repeat(300 * 1024),
+    });
     execFileSync('mkfifo', [path.join(projectDir, 'pipe')]);
     fs.closeSync(fs.openSync(path.join(projectDir, 'sparse.bin'), 'w'));
     fs.truncateSync(path.join(projectDir, 'sparse.bin'), 2 * 1024 ** 3);
@@ -69,7 +75,11 @@ function docFixtures(kind: 'knowledge_ref' | 'workflow_invoke', dir: string) {
       fs.symlinkSync(outsideDir, path.join(projectDir, dir, 'outdir'));
       execFileSync('mkfifo', [path.join(projectDir, dir, 'pipe.md')]);
     },
-    valid: () => [{ kind, slug: 'style' }, { kind, slug: 'team/review' }, { kind, slug: '日本 語' }],
+    valid: () => [
+      { kind, slug: 'style' },
+      { kind, slug: 'team/review' },
+      { kind, slug: '日本 語' },
+    ],
     escapes: (env: ContractEnv) => [
       { kind, slug: 'leak' },
       { kind, slug: 'outdir/secret' },
@@ -77,7 +87,10 @@ function docFixtures(kind: 'knowledge_ref' | 'workflow_invoke', dir: string) {
       { kind, slug: path.join(env.outsideDir, 'secret') },
       { kind, slug: '../../outside-link/secret' },
     ],
-    hostile: () => [{ kind, slug: 'pipe' }, { kind, slug: 'styel' }],
+    hostile: () => [
+      { kind, slug: 'pipe' },
+      { kind, slug: 'styel' },
+    ],
   };
 }
 

@@ -13,7 +13,10 @@ const plugin = () => envResolver({ allow: ['YOI_PUBLIC_*', 'YOI_UNSET_VARIABLE']
 // The example third-party plugin keeps the same contract as the built-ins.
 resolverContract(jest, plugin(), 'env_ref', {
   field: 'name',
-  valid: () => [{ kind: 'env_ref', name: 'YOI_PUBLIC_GREETING' }, { kind: 'env_ref', name: 'YOI_PUBLIC_LONG' }],
+  valid: () => [
+    { kind: 'env_ref', name: 'YOI_PUBLIC_GREETING' },
+    { kind: 'env_ref', name: 'YOI_PUBLIC_LONG' },
+  ],
   escapes: () => [
     { kind: 'env_ref', name: 'YOI_CONTRACT_SECRET' },
     { kind: 'env_ref', name: 'YOI_PUBLIC_*' },
@@ -23,16 +26,32 @@ resolverContract(jest, plugin(), 'env_ref', {
 
 describe('example:env', () => {
   const host = hostWith(plugin());
-  const resolve = (name: unknown) => resolveWith(host, 'env_ref', { kind: 'env_ref', name }, resolveContext({ projectDir: process.cwd() }));
+  const resolve = (name: unknown) =>
+    resolveWith(host, 'env_ref', { kind: 'env_ref', name }, resolveContext({ projectDir: process.cwd() }));
 
   it('gives an allowed variable, cut to maxChars with a warning', async () => {
-    expect(await resolve('YOI_PUBLIC_GREETING')).toEqual({ type: 'context', label: 'Env: YOI_PUBLIC_GREETING', text: 'hello' });
-    expect(await resolve('YOI_PUBLIC_LONG')).toMatchObject({ text: 'z'.repeat(4096), warning: '$YOI_PUBLIC_LONG was cut to 4096 of 5000 characters' });
+    expect(await resolve('YOI_PUBLIC_GREETING')).toEqual({
+      type: 'context',
+      label: 'Env: YOI_PUBLIC_GREETING',
+      text: 'hello',
+    });
+    expect(await resolve('YOI_PUBLIC_LONG')).toMatchObject({
+      text: 'z'.repeat(4096),
+      warning: '$YOI_PUBLIC_LONG was cut to 4096 of 5000 characters',
+    });
   });
 
   it('says why it does not resolve, without revealing variables outside the allow list', async () => {
-    expect(await resolve('HOME')).toEqual({ type: 'unresolved', ref: 'HOME', reason: '$HOME is not in the example:env allow list' });
-    expect(await resolve('YOI_UNSET_VARIABLE')).toEqual({ type: 'unresolved', ref: 'YOI_UNSET_VARIABLE', reason: '$YOI_UNSET_VARIABLE is not set' });
+    expect(await resolve('HOME')).toEqual({
+      type: 'unresolved',
+      ref: 'HOME',
+      reason: '$HOME is not in the example:env allow list',
+    });
+    expect(await resolve('YOI_UNSET_VARIABLE')).toEqual({
+      type: 'unresolved',
+      ref: 'YOI_UNSET_VARIABLE',
+      reason: '$YOI_UNSET_VARIABLE is not set',
+    });
     expect(await resolve('1BAD')).toMatchObject({ type: 'unresolved', reason: 'not a variable name' });
   });
 

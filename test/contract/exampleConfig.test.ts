@@ -16,15 +16,31 @@ describe('the example third-party plugin, loaded from its yoi.config.ts', () => 
     const env = { ...process.env, YOI_RUNTIME_DIR: path.join(dir, 'run') };
     const { config, host } = await loadProject({ cwd: dir, configFile: exampleConfig, env });
     expect(config.configPath).toBe(exampleConfig);
-    expect(host.describePlugins()).toContainEqual(expect.objectContaining({ name: 'example:env', hooks: ['resolveSegment(env_ref)', 'completeSegment(env_ref)'] }));
+    expect(host.describePlugins()).toContainEqual(
+      expect.objectContaining({ name: 'example:env', hooks: ['resolveSegment(env_ref)', 'completeSegment(env_ref)'] }),
+    );
     // Sessions go to the temp dir, not next to the example.
-    const pod = await Pod.start({ config: { ...config, sessions: { dir: path.join(dir, 'sessions') } }, host, name: 'example', env });
+    const pod = await Pod.start({
+      config: { ...config, sessions: { dir: path.join(dir, 'sessions') } },
+      host,
+      name: 'example',
+      env,
+    });
     try {
       const c = await PodClient.connect({ socketPath: pod.paths.socket });
       expect(c.welcome?.segment_kinds).toContain('env_ref');
       const events = recorder(c);
       const ended = runEnded(c);
-      await c.request({ method: 'run', params: { input: [{ kind: 'text', content: 'which environment? ' }, { kind: 'env_ref', name: 'NODE_ENV' } as never, { kind: 'env_ref', name: 'HOME' } as never] } });
+      await c.request({
+        method: 'run',
+        params: {
+          input: [
+            { kind: 'text', content: 'which environment? ' },
+            { kind: 'env_ref', name: 'NODE_ENV' } as never,
+            { kind: 'env_ref', name: 'HOME' } as never,
+          ],
+        },
+      });
       await ended;
       const reply = events.find((e) => e.event === 'text_done');
       // The plugin was loaded by the config loader, outside jest's sandboxed process.env: jest

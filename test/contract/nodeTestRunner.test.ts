@@ -5,9 +5,12 @@ import path from 'node:path';
 // `yoi/testing`'s contract suite is not tied to jest: the same suite under node:test, through the
 // built package's own exports (as a plugin package imports it).
 const fixture = path.resolve('test/fixtures/node-test/contract.test.mjs');
-const run = (resolver: string) => spawnSync(process.execPath, ['--test', '--test-reporter=spec', fixture], {
-  encoding: 'utf8', env: { ...process.env, YOI_FIXTURE_RESOLVER: resolver }, timeout: 120_000,
-});
+const run = (resolver: string) =>
+  spawnSync(process.execPath, ['--test', '--test-reporter=spec', fixture], {
+    encoding: 'utf8',
+    env: { ...process.env, YOI_FIXTURE_RESOLVER: resolver },
+    timeout: 120_000,
+  });
 
 describe('the resolver contract suite under node:test', () => {
   it('passes a resolver that keeps the contract', () => {

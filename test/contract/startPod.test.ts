@@ -13,17 +13,22 @@ afterEach(async () => {
 
 const shout = definePlugin({
   name: 'acme:shout',
-  apply: (api) => api.hooks.resolveSegment.for('shout').tapPromise('acme:shout', async (s) => ({ type: 'inline', text: String(s.text).toUpperCase() })),
+  apply: (api) =>
+    api.hooks.resolveSegment
+      .for('shout')
+      .tapPromise('acme:shout', async (s) => ({ type: 'inline', text: String(s.text).toUpperCase() })),
 });
 
 describe('yoi/testing startPod', () => {
-  it('starts a real pod with the given plugins and a connected client; run() returns the run\'s events', async () => {
+  it("starts a real pod with the given plugins and a connected client; run() returns the run's events", async () => {
     handle = await startPod({ plugins: [...defaultPlugins(), shout()], files: { 'a.txt': 'A' } });
     expect(handle.client.welcome?.segment_kinds).toContain('shout');
     const events = await handle.run([{ kind: 'text', content: 'say ' }, { kind: 'shout', text: 'hi' } as never]);
     const done = events.find((e) => e.event === 'text_done');
     expect(done?.event === 'text_done' && done.data.text).toContain('[user] say HI');
-    expect(events.filter((e) => e.event === 'run_end')).toEqual([expect.objectContaining({ data: { result: 'finished' } })]);
+    expect(events.filter((e) => e.event === 'run_end')).toEqual([
+      expect.objectContaining({ data: { result: 'finished' } }),
+    ]);
   });
 
   it('applies the config given as data, plugin sections included', async () => {
@@ -37,7 +42,10 @@ describe('yoi/testing startPod', () => {
     const greeter = definePlugin({
       name: 'acme:greeter',
       config: { key: 'greeter', schema: z.strictObject({ word: z.string().default('hi') }).prefault({}) },
-      apply: (api) => api.hooks.resolveSegment.for('greet').tapPromise('acme:greeter', async () => ({ type: 'inline', text: api.config.word })),
+      apply: (api) =>
+        api.hooks.resolveSegment
+          .for('greet')
+          .tapPromise('acme:greeter', async () => ({ type: 'inline', text: api.config.word })),
     });
     // The temp dirs startPod makes, recorded as it makes them (other suites' pods do not count).
     const made: string[] = [];
@@ -48,7 +56,9 @@ describe('yoi/testing startPod', () => {
       return dir;
     }) as typeof fs.mkdtempSync;
     try {
-      await expect(startPod({ plugins: [...defaultPlugins(), greeter()], config: { greeter: { wrod: 'hello' } } })).rejects.toThrow(/greeter.*wrod/);
+      await expect(
+        startPod({ plugins: [...defaultPlugins(), greeter()], config: { greeter: { wrod: 'hello' } } }),
+      ).rejects.toThrow(/greeter.*wrod/);
     } finally {
       fs.mkdtempSync = mkdtemp;
     }

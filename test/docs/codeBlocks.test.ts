@@ -13,12 +13,18 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SOURCES = ['examples', 'plugins', 'core', 'testing', 'test'];
 const CHECKED = /^(ts|js|json)$/;
 
-interface Block { doc: string; line: number; lang: string; lines: string[] }
+interface Block {
+  doc: string;
+  line: number;
+  lang: string;
+  lines: string[];
+}
 
 function sourceFiles(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const full = path.join(dir, e.name);
-    if (e.isDirectory()) return e.name === 'node_modules' || e.name === 'dist' || e.name === 'fixtures' ? [] : sourceFiles(full);
+    if (e.isDirectory())
+      return e.name === 'node_modules' || e.name === 'dist' || e.name === 'fixtures' ? [] : sourceFiles(full);
     return /\.(ts|tsx|js|mjs|json)$/.test(e.name) ? [full] : [];
   });
 }
@@ -47,7 +53,8 @@ function section(text: string, from: string, to: string): string {
 
 const trimmed = (lines: readonly string[]) => lines.map((l) => l.trim()).filter((l) => l !== '');
 const corpus = SOURCES.flatMap((d) => sourceFiles(path.join(ROOT, d))).map((file) => ({
-  file: path.relative(ROOT, file), lines: trimmed(fs.readFileSync(file, 'utf8').split('\n')),
+  file: path.relative(ROOT, file),
+  lines: trimmed(fs.readFileSync(file, 'utf8').split('\n')),
 }));
 
 /** The first file holding `wanted` as consecutive lines. */
@@ -64,7 +71,10 @@ const read = (rel: string) => fs.readFileSync(path.join(ROOT, rel), 'utf8');
 const guides: Block[] = [
   ...blocks('docs/writing-a-plugin.md', read('docs/writing-a-plugin.md')),
   ...blocks('docs/writing-a-resolver-plugin.md', read('docs/writing-a-resolver-plugin.md')),
-  ...blocks('CONTRIBUTING.md (Writing a plugin)', section(read('CONTRIBUTING.md'), '## Writing a plugin', '## Test tiers')),
+  ...blocks(
+    'CONTRIBUTING.md (Writing a plugin)',
+    section(read('CONTRIBUTING.md'), '## Writing a plugin', '## Test tiers'),
+  ),
 ];
 const code = guides.filter((b) => CHECKED.test(b.lang));
 
@@ -77,7 +87,10 @@ describe('code in the plugin guides', () => {
   it.each(code.map((b) => [`${b.doc}:${b.line}`, b] as const))('%s is real code', (_where, block) => {
     const wanted = trimmed(block.lines);
     expect(wanted.length).toBeGreaterThan(0);
-    expect({ block: wanted.join('\n'), foundIn: foundIn(wanted) ?? 'nowhere' }).toEqual({ block: wanted.join('\n'), foundIn: expect.not.stringMatching(/^nowhere$/) });
+    expect({ block: wanted.join('\n'), foundIn: foundIn(wanted) ?? 'nowhere' }).toEqual({
+      block: wanted.join('\n'),
+      foundIn: expect.not.stringMatching(/^nowhere$/),
+    });
   });
 
   it('finds no block of made-up code (the check itself can fail)', () => {

@@ -28,13 +28,21 @@ afterEach(async () => {
 });
 
 const text = (content: string): Segment => ({ kind: 'text', content });
-const paste = (content: string): Segment => ({ kind: 'paste', id: 1, chars: content.length, lines: content.split('\n').length, content });
+const paste = (content: string): Segment => ({
+  kind: 'paste',
+  id: 1,
+  chars: content.length,
+  lines: content.split('\n').length,
+  content,
+});
 
 withTmpfs('a full disk under the session log', () => {
   it('one alert, the pod keeps serving, new input is refused, nothing acknowledged is lost, and writing resumes when space returns', async () => {
     if ('skip' in fs) return;
     const sessions = path.join(fs.dir, 'sessions');
-    const dir = makeProject({ 'yoi.config.json': JSON.stringify({ model: { provider: 'echo' }, sessions: { dir: sessions } }) });
+    const dir = makeProject({
+      'yoi.config.json': JSON.stringify({ model: { provider: 'echo' }, sessions: { dir: sessions } }),
+    });
     const env = { YOI_RUNTIME_DIR: path.join(dir, 'run') };
     const cli = { cwd: dir, env };
     const start = async (args: string[] = []) => {
@@ -46,9 +54,17 @@ withTmpfs('a full disk under the session log', () => {
         ledger.onEvent(e);
         if (e.event === 'alert') alerts.push(e.data);
       };
-      const client = await PodClient.connect({ socketPath: pod.socket, clientName: 'test/driver', onEvent, requestTimeoutMs: 30_000 });
+      const client = await PodClient.connect({
+        socketPath: pod.socket,
+        clientName: 'test/driver',
+        onEvent,
+        requestTimeoutMs: 30_000,
+      });
       const other = await PodClient.connect({ socketPath: pod.socket, clientName: 'test/other' });
-      cleanups.push(() => client.close(), () => other.close());
+      cleanups.push(
+        () => client.close(),
+        () => other.close(),
+      );
       return { pod, ledger, alerts, client, other };
     };
     const { pod, ledger, alerts, client, other } = await start();
@@ -66,11 +82,17 @@ withTmpfs('a full disk under the session log', () => {
     await waitUntil(() => alerts.some((a) => a.level === 'error'), 'an alert saying the log cannot be written');
     const full = alerts.filter((a) => a.level === 'error');
     expect(full).toHaveLength(1);
-    expect(full[0].message).toMatch(/^the session log \S+ cannot be written \(ENOSPC: no space left on device\): \d+ bytes wait in memory and are retried every 1 s; free some space$/);
+    expect(full[0].message).toMatch(
+      /^the session log \S+ cannot be written \(ENOSPC: no space left on device\): \d+ bytes wait in memory and are retried every 1 s; free some space$/,
+    );
 
     // Input the log could not record is refused with that reason; everything else is served.
-    await expect(client.request({ method: 'run', params: { input: [text('refused')] } })).rejects.toThrow(/ENOSPC: no space left on device.*; the run was refused$/);
-    await expect(other.request({ method: 'notify', params: { message: 'refused too' } })).rejects.toThrow(/; the notify was refused$/);
+    await expect(client.request({ method: 'run', params: { input: [text('refused')] } })).rejects.toThrow(
+      /ENOSPC: no space left on device.*; the run was refused$/,
+    );
+    await expect(other.request({ method: 'notify', params: { message: 'refused too' } })).rejects.toThrow(
+      /; the notify was refused$/,
+    );
     // A compaction cannot switch to a new log while the old one has unwritten entries.
     const compacted = client.waitFor((e) => e.event === 'compact_done' || e.event === 'compact_failed', 30_000);
     await client.request({ method: 'compact' });
@@ -78,12 +100,18 @@ withTmpfs('a full disk under the session log', () => {
     expect(compactEnd).toMatchObject({ event: 'compact_failed', data: { error: expect.stringContaining('ENOSPC') } });
     expect(await other.request({ method: 'get_history' })).toMatchObject({ event: 'history' });
     const live = await liveHistory(cli);
-    expect(live.filter((i: any) => i.role === 'user').map((i: any) => i.content[0].text)).toEqual(['before the disk filled', expect.stringContaining('while the disk is full')]);
+    expect(live.filter((i: any) => i.role === 'user').map((i: any) => i.content[0].text)).toEqual([
+      'before the disk filled',
+      expect.stringContaining('while the disk is full'),
+    ]);
     expect(alerts.filter((a) => a.level === 'error')).toHaveLength(1); // said once, not per entry
 
     // Space returns: the waiting entries are written (the retry, with no new input), said once.
     fs.free();
-    await waitUntil(() => alerts.some((a) => /is written again; nothing was lost$/.test(a.message)), 'an alert saying the log is written again');
+    await waitUntil(
+      () => alerts.some((a) => /is written again; nothing was lost$/.test(a.message)),
+      'an alert saying the log is written again',
+    );
     const id = client.welcome!.session_id;
     const logged = await loggedSession(cli, id);
     expect(logged.chain).toBe('intact');

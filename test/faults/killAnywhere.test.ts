@@ -24,16 +24,25 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-type Reply = { text?: string; chunks?: string[]; delay_ms?: number; tool_calls?: { name: string; arguments: Record<string, unknown> }[] };
+type Reply = {
+  text?: string;
+  chunks?: string[];
+  delay_ms?: number;
+  tool_calls?: { name: string; arguments: Record<string, unknown> }[];
+};
 const terminal = (e: Event) => e.event === 'run_end' || (e.event === 'error' && e.request_id === undefined);
 const texts = (history: unknown[], role: string) =>
-  history.filter((i: any) => i.type === 'message' && i.role === role).map((i: any) => i.content.map((c: any) => c.text).join(''));
+  history
+    .filter((i: any) => i.type === 'message' && i.role === role)
+    .map((i: any) => i.content.map((c: any) => c.text).join(''));
 
 function project(config: Record<string, unknown> = {}) {
-  const dir = fs.realpathSync(makeProject({
-    'yoi.config.json': JSON.stringify({ model: { provider: 'scripted', script: 'script.{pod}.json' }, ...config }),
-    'src/a.ts': 'a\n',
-  }));
+  const dir = fs.realpathSync(
+    makeProject({
+      'yoi.config.json': JSON.stringify({ model: { provider: 'scripted', script: 'script.{pod}.json' }, ...config }),
+      'src/a.ts': 'a\n',
+    }),
+  );
   const run = path.join(dir, 'run');
   const env = { YOI_RUNTIME_DIR: run };
   cleanups.push(() => {
@@ -47,12 +56,22 @@ function project(config: Record<string, unknown> = {}) {
     }
   });
   return {
-    dir, run, env, cli: { cwd: dir, env }, sessions: path.join(dir, '.yoi', 'sessions'),
-    script: (pod: string, replies: Reply[]) => fs.writeFileSync(path.join(dir, `script.${pod}.json`), JSON.stringify(replies)),
+    dir,
+    run,
+    env,
+    cli: { cwd: dir, env },
+    sessions: path.join(dir, '.yoi', 'sessions'),
+    script: (pod: string, replies: Reply[]) =>
+      fs.writeFileSync(path.join(dir, `script.${pod}.json`), JSON.stringify(replies)),
     start: async (args: string[], onEvent?: (e: Event) => void) => {
       const pod = await startPodProcess(args, { cwd: dir, env });
       cleanups.push(() => void pod.child.kill('SIGKILL'));
-      const client = await PodClient.connect({ socketPath: pod.socket, clientName: 'test/driver', requestTimeoutMs: 30_000, ...(onEvent ? { onEvent } : {}) });
+      const client = await PodClient.connect({
+        socketPath: pod.socket,
+        clientName: 'test/driver',
+        requestTimeoutMs: 30_000,
+        ...(onEvent ? { onEvent } : {}),
+      });
       cleanups.push(() => client.close());
       return { pod, client };
     },
@@ -61,7 +80,12 @@ function project(config: Record<string, unknown> = {}) {
 type Project = ReturnType<typeof project>;
 
 /** What must hold after a kill and a restart with --resume. */
-async function checkRestored(p: Project, client: PodClient, ended: { input: string; reply: string }[], pod = 'default') {
+async function checkRestored(
+  p: Project,
+  client: PodClient,
+  ended: { input: string; reply: string }[],
+  pod = 'default',
+) {
   const { live, replayed, chain } = await historyAndReplay(p.cli, client.welcome!.session_id, pod);
   expect(chain).toBe('intact');
   expect(replayed).toEqual(live);
@@ -73,7 +97,11 @@ async function checkRestored(p: Project, client: PodClient, ended: { input: stri
   }
   expect(doubledRunEnds(p.sessions)).toBe(0);
   // Stale temp files go at start (in the background for the tools' ones): wait, bounded.
-  await waitUntil(() => tempFilesUnder(p.dir).length === 0, `no temp files left (${tempFilesUnder(p.dir).join(', ')})`, 30_000);
+  await waitUntil(
+    () => tempFilesUnder(p.dir).length === 0,
+    `no temp files left (${tempFilesUnder(p.dir).join(', ')})`,
+    30_000,
+  );
   for (const a of lockAllocations(p.run)) expect([a.pod_name, isPidAlive(a.pid)]).toEqual([a.pod_name, true]);
   return live;
 }
@@ -90,7 +118,14 @@ describe('SIGKILL at seeded points', () => {
       const runs = 3;
       const script: Reply[] = [];
       for (let r = 0; r < runs; r++) {
-        script.push({ tool_calls: [{ name: 'Write', arguments: { file_path: `out/${round}-${r}.txt`, content: 'x'.repeat(rand.int(1, 4_000_000)) } }] });
+        script.push({
+          tool_calls: [
+            {
+              name: 'Write',
+              arguments: { file_path: `out/${round}-${r}.txt`, content: 'x'.repeat(rand.int(1, 4_000_000)) },
+            },
+          ],
+        });
         script.push({ chunks: ['done ', `${round}-${r}`] });
       }
       p.script('default', script);
@@ -109,8 +144,12 @@ describe('SIGKILL at seeded points', () => {
         const input = `run ${round}-${r}`;
         const end = client.waitFor(terminal, 60_000);
         end.catch(() => undefined); // the kill closes the connection
-        const outcome = await client.request({ method: 'run', params: { input: [{ kind: 'text', content: input }] } }).then(() => end).catch(() => undefined);
-        if (outcome?.event === 'run_end' && outcome.data.result === 'finished') ended.push({ input, reply: `done ${round}-${r}` });
+        const outcome = await client
+          .request({ method: 'run', params: { input: [{ kind: 'text', content: input }] } })
+          .then(() => end)
+          .catch(() => undefined);
+        if (outcome?.event === 'run_end' && outcome.data.result === 'finished')
+          ended.push({ input, reply: `done ${round}-${r}` });
         else break;
       }
       if (pod.child.exitCode === null && pod.child.signalCode === null) pod.child.kill('SIGKILL'); // at rest: a kill point too
@@ -133,10 +172,18 @@ describe('SIGKILL at seeded points', () => {
       p.script('default', [{ text: `hello ${round}` }, { text: `SUMMARY ${round}`, delay_ms: 150 }]);
       const events: Event[] = [];
       const { pod, client } = await p.start(resume, (e) => events.push(e));
-      if (round > 0) await checkRestored(p, client, ended.filter((r) => !r.reply.startsWith('SUMMARY')));
+      if (round > 0)
+        await checkRestored(
+          p,
+          client,
+          ended.filter((r) => !r.reply.startsWith('SUMMARY')),
+        );
       if (round === kills) break;
       const end = client.waitFor(terminal, 60_000);
-      await client.request({ method: 'run', params: { input: [{ kind: 'text', content: `before compaction ${round}` }] } });
+      await client.request({
+        method: 'run',
+        params: { input: [{ kind: 'text', content: `before compaction ${round}` }] },
+      });
       expect(await end).toMatchObject({ event: 'run_end', data: { result: 'finished' } });
       const { live: before } = await historyAndReplay(p.cli, client.welcome!.session_id);
       const oldId = client.welcome!.session_id;
@@ -150,7 +197,10 @@ describe('SIGKILL at seeded points', () => {
       const again = await p.start(['--resume']);
       const { live } = await historyAndReplay(p.cli, again.client.welcome!.session_id);
       if (again.client.welcome!.session_id === oldId) {
-        expect([`seed ${seed} round ${round}: compact_done seen`, done]).toEqual([`seed ${seed} round ${round}: compact_done seen`, undefined]);
+        expect([`seed ${seed} round ${round}: compact_done seen`, done]).toEqual([
+          `seed ${seed} round ${round}: compact_done seen`,
+          undefined,
+        ]);
         expect(live).toEqual(before);
         outcomes.push('old');
       } else {
@@ -169,14 +219,16 @@ describe('SIGKILL at seeded points', () => {
     expect(outcomes).toHaveLength(kills);
   }, 300_000);
 
-  it('of spawns: the parent restarts with its registry, and after ListPods scope.lock names live pods only, each in its spawner\'s registry', async () => {
+  it("of spawns: the parent restarts with its registry, and after ListPods scope.lock names live pods only, each in its spawner's registry", async () => {
     const seed = faultSeed(23);
     const rand = seededRandom(seed);
     const kills = faultCount(2);
     const p = project();
     const registry = () => {
       try {
-        return (JSON.parse(fs.readFileSync(path.join(p.run, 'root', 'spawned_pods.json'), 'utf8')) as { pod_name: string }[]).map((r) => r.pod_name);
+        return (
+          JSON.parse(fs.readFileSync(path.join(p.run, 'root', 'spawned_pods.json'), 'utf8')) as { pod_name: string }[]
+        ).map((r) => r.pod_name);
       } catch {
         return [];
       }
@@ -184,7 +236,14 @@ describe('SIGKILL at seeded points', () => {
     for (let round = 0; round < kills; round++) {
       const resume = (await sessionIds(p.cli, 'root')).length > 0 ? ['--resume'] : [];
       p.script('root', [
-        { tool_calls: [{ name: 'SpawnPod', arguments: { name: `child${round}`, task: 'answer', scope: [{ target: `src`, permission: 'read' }] } }] },
+        {
+          tool_calls: [
+            {
+              name: 'SpawnPod',
+              arguments: { name: `child${round}`, task: 'answer', scope: [{ target: `src`, permission: 'read' }] },
+            },
+          ],
+        },
         { text: 'spawned' },
       ]);
       p.script(`child${round}`, [{ text: 'child answer' }]);
@@ -197,14 +256,21 @@ describe('SIGKILL at seeded points', () => {
       pid = pod.child.pid!;
       const end = client.waitFor(terminal, 60_000);
       end.catch(() => undefined); // the kill closes the connection
-      await client.request({ method: 'run', params: { input: [{ kind: 'text', content: `spawn ${round}` }] } }).then(() => end).catch(() => undefined);
+      await client
+        .request({ method: 'run', params: { input: [{ kind: 'text', content: `spawn ${round}` }] } })
+        .then(() => end)
+        .catch(() => undefined);
       if (pod.child.exitCode === null && pod.child.signalCode === null) pod.child.kill('SIGKILL');
       await pod.exited;
 
       // The restarted parent: ListPods health-checks its children and reclaims what a kill left.
       p.script('root', [{ tool_calls: [{ name: 'ListPods', arguments: {} }] }, { text: 'listed' }]);
       // Killed before its first input reached the log, the parent has no session to resume.
-      const again = await p.start(['--name', 'root', ...((await sessionIds(p.cli, 'root')).length > 0 ? ['--resume'] : [])]);
+      const again = await p.start([
+        '--name',
+        'root',
+        ...((await sessionIds(p.cli, 'root')).length > 0 ? ['--resume'] : []),
+      ]);
       const listed = again.client.waitFor(terminal, 60_000);
       await again.client.request({ method: 'run', params: { input: [{ kind: 'text', content: 'list' }] } });
       expect(await listed).toMatchObject({ event: 'run_end', data: { result: 'finished' } });
@@ -215,8 +281,15 @@ describe('SIGKILL at seeded points', () => {
       const allocations = lockAllocations(p.run);
       const what = `seed ${seed} round ${round} (kill at event ${killAt})`;
       for (const a of allocations) expect([what, a.pod_name, isPidAlive(a.pid)]).toEqual([what, a.pod_name, true]);
-      expect([what, allocations.filter((a) => a.pod_name !== 'root').map((a) => a.pod_name).sort()]).toEqual([what, registry().sort()]);
-      for (const a of allocations.filter((a) => a.pod_name !== 'root')) expect([what, a.delegated_from]).toEqual([what, 'root']);
+      expect([
+        what,
+        allocations
+          .filter((a) => a.pod_name !== 'root')
+          .map((a) => a.pod_name)
+          .sort(),
+      ]).toEqual([what, registry().sort()]);
+      for (const a of allocations.filter((a) => a.pod_name !== 'root'))
+        expect([what, a.delegated_from]).toEqual([what, 'root']);
       expect(tempFilesUnder(p.dir)).toEqual([]);
       await again.client.close();
       again.pod.child.kill('SIGKILL');

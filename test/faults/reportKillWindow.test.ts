@@ -34,22 +34,45 @@ describe('the kill window of a report (Unix socket path)', () => {
     // The parent knows its child `kid` and its secret, as SpawnPod would have recorded it.
     fs.mkdirSync(path.join(run, 'root'), { recursive: true, mode: 0o700 });
     fs.chmodSync(run, 0o700);
-    fs.writeFileSync(path.join(run, 'root', 'spawned_pods.json'), JSON.stringify([
-      { pod_name: 'kid', socket_path: path.join(run, 'kid', 'sock'), scope_delegated: [], callback_address: path.join(run, 'root', 'sock'), secret: SECRET },
-    ]), { mode: 0o600 });
+    fs.writeFileSync(
+      path.join(run, 'root', 'spawned_pods.json'),
+      JSON.stringify([
+        {
+          pod_name: 'kid',
+          socket_path: path.join(run, 'kid', 'sock'),
+          scope_delegated: [],
+          callback_address: path.join(run, 'root', 'sock'),
+          secret: SECRET,
+        },
+      ]),
+      { mode: 0o600 },
+    );
 
     const start = async (args: string[]) => {
       const pod = await startPodProcess(['--name', 'root', ...args], { cwd: dir, env });
       cleanups.push(() => void pod.child.kill('SIGKILL'));
-      const client = await PodClient.connect({ socketPath: pod.socket, clientName: 'test/driver', requestTimeoutMs: 30_000 });
+      const client = await PodClient.connect({
+        socketPath: pod.socket,
+        clientName: 'test/driver',
+        requestTimeoutMs: 30_000,
+      });
       cleanups.push(() => client.close());
       return { pod, client };
     };
     /** The child's side: one report under its request id, on a fresh connection as a retry is. */
     const report = async (socket: string, id: string, message: string) => {
-      const kid = await PodClient.connect({ socketPath: socket, clientName: 'pod/kid', auth: SECRET, requestTimeoutMs: 30_000 });
+      const kid = await PodClient.connect({
+        socketPath: socket,
+        clientName: 'pod/kid',
+        auth: SECRET,
+        requestTimeoutMs: 30_000,
+      });
       try {
-        return await kid.request({ method: 'pod_event', params: { kind: 'errored', pod_name: 'kid', message } }, 30_000, id);
+        return await kid.request(
+          { method: 'pod_event', params: { kind: 'errored', pod_name: 'kid', message } },
+          30_000,
+          id,
+        );
       } finally {
         await kid.close();
       }
@@ -73,13 +96,22 @@ describe('the kill window of a report (Unix socket path)', () => {
     expect(effects()).toEqual(['kid-a']);
 
     const second = await start(['--resume']);
-    const recordedB = second.client.waitFor((e: Event) => e.event === 'notification' && JSON.stringify(e.data).includes('second failure'), 60_000);
+    const recordedB = second.client.waitFor(
+      (e: Event) => e.event === 'notification' && JSON.stringify(e.data).includes('second failure'),
+      60_000,
+    );
     expect(await report(second.pod.socket, 'kid-a', 'first failure')).toMatchObject({ event: 'ack' });
-    await eventually('the first report in the history', async () => notesAbout(await history(second.client), 'first failure') >= 1);
+    await eventually(
+      'the first report in the history',
+      async () => notesAbout(await history(second.client), 'first failure') >= 1,
+    );
 
     // (B) Killed once the report is recorded (the broadcast after the record), whether or not its ack left.
     const pid = second.pod.child.pid!;
-    void recordedB.then(() => process.kill(pid, 'SIGKILL'), () => undefined);
+    void recordedB.then(
+      () => process.kill(pid, 'SIGKILL'),
+      () => undefined,
+    );
     await report(second.pod.socket, 'kid-b', 'second failure').catch(() => undefined);
     await second.pod.exited;
 

@@ -49,10 +49,21 @@ suite('the kill window of a report (JetStream path)', () => {
     // The parent's child `kid` runs on host-a: recorded with its host and secret, as SpawnPod does.
     fs.mkdirSync(path.join(run, 'root'), { recursive: true, mode: 0o700 });
     fs.chmodSync(run, 0o700);
-    fs.writeFileSync(path.join(run, 'root', 'spawned_pods.json'), JSON.stringify([{
-      pod_name: 'kid', socket_path: '/elsewhere/kid/sock', scope_delegated: [], callback_address: path.join(run, 'root', 'sock'),
-      secret: SECRET, host: 'host-a', spawned_at: Date.now(),
-    }]), { mode: 0o600 });
+    fs.writeFileSync(
+      path.join(run, 'root', 'spawned_pods.json'),
+      JSON.stringify([
+        {
+          pod_name: 'kid',
+          socket_path: '/elsewhere/kid/sock',
+          scope_delegated: [],
+          callback_address: path.join(run, 'root', 'sock'),
+          secret: SECRET,
+          host: 'host-a',
+          spawned_at: Date.now(),
+        },
+      ]),
+      { mode: 0o600 },
+    );
 
     const { connect, headers } = await import('@nats-io/transport-node');
     const { jetstream, jetstreamManager } = await import('@nats-io/jetstream');
@@ -60,7 +71,9 @@ suite('the kill window of a report (JetStream path)', () => {
     cleanups.push(() => nc.close());
     const names = clusterNames(PREFIX);
     const publish = (id: string, message: string) => {
-      const payload = Buffer.from(JSON.stringify({ method: 'pod_event', request_id: id, params: { kind: 'errored', pod_name: 'kid', message } }));
+      const payload = Buffer.from(
+        JSON.stringify({ method: 'pod_event', request_id: id, params: { kind: 'errored', pod_name: 'kid', message } }),
+      );
       const h = headers();
       h.set('Yoi-Pod', 'kid');
       h.set('Yoi-Sig', signReport(SECRET, payload));
@@ -70,7 +83,11 @@ suite('the kill window of a report (JetStream path)', () => {
     const start = async (args: string[]) => {
       const pod = await startPodProcess(['--name', 'root', ...args], { cwd: dir, env });
       cleanups.push(() => void pod.child.kill('SIGKILL'));
-      const client = await PodClient.connect({ socketPath: pod.socket, clientName: 'test/driver', requestTimeoutMs: 30_000 });
+      const client = await PodClient.connect({
+        socketPath: pod.socket,
+        clientName: 'test/driver',
+        requestTimeoutMs: 30_000,
+      });
       cleanups.push(() => client.close());
       return { pod, client };
     };
@@ -78,7 +95,10 @@ suite('the kill window of a report (JetStream path)', () => {
       const h = await c.request({ method: 'get_history' });
       return h.event === 'history' ? (h.data.items as unknown[]) : [];
     };
-    const effects = () => (fs.existsSync(path.join(dir, 'effects.log')) ? fs.readFileSync(path.join(dir, 'effects.log'), 'utf8').split('\n').filter(Boolean) : []);
+    const effects = () =>
+      fs.existsSync(path.join(dir, 'effects.log'))
+        ? fs.readFileSync(path.join(dir, 'effects.log'), 'utf8').split('\n').filter(Boolean)
+        : [];
 
     const first = await start([]);
     const ended = first.client.waitFor((e: Event) => e.event === 'run_end', 60_000);
@@ -86,7 +106,12 @@ suite('the kill window of a report (JetStream path)', () => {
     await ended;
     // The parent's durable consumer exists once it is connected.
     const jsm = await jetstreamManager(nc);
-    await eventually("the parent's report consumer", async () => jsm.consumers.info(names.reportsStream, names.reportsConsumer('root')).then(() => true, () => false));
+    await eventually("the parent's report consumer", async () =>
+      jsm.consumers.info(names.reportsStream, names.reportsConsumer('root')).then(
+        () => true,
+        () => false,
+      ),
+    );
 
     // (A) Killed by the side effect itself: nothing recorded it, JetStream has no ack.
     fs.writeFileSync(path.join(dir, 'kill.armed'), '');
@@ -97,15 +122,27 @@ suite('the kill window of a report (JetStream path)', () => {
     // Back up: the report comes again (after the ack wait) and is applied; then (B) a report
     // killed at the broadcast that follows its record, before the consumer acknowledged it.
     const second = await start(['--resume']);
-    await eventually('the first report in the history', async () => notesAbout(await history(second.client), 'first failure') >= 1);
-    const recordedB = second.client.waitFor((e: Event) => e.event === 'notification' && JSON.stringify(e.data).includes('second failure'), 60_000);
+    await eventually(
+      'the first report in the history',
+      async () => notesAbout(await history(second.client), 'first failure') >= 1,
+    );
+    const recordedB = second.client.waitFor(
+      (e: Event) => e.event === 'notification' && JSON.stringify(e.data).includes('second failure'),
+      60_000,
+    );
     const pid = second.pod.child.pid!;
-    void recordedB.then(() => process.kill(pid, 'SIGKILL'), () => undefined);
+    void recordedB.then(
+      () => process.kill(pid, 'SIGKILL'),
+      () => undefined,
+    );
     await publish('kid-b', 'second failure');
     await second.pod.exited;
 
     const third = await start(['--resume']);
-    await eventually('the second report in the history', async () => notesAbout(await history(third.client), 'second failure') >= 1);
+    await eventually(
+      'the second report in the history',
+      async () => notesAbout(await history(third.client), 'second failure') >= 1,
+    );
     // Whatever JetStream still had for this parent is acknowledged: nothing pending for its consumer.
     await eventually('every report acknowledged', async () => {
       const info = await jsm.consumers.info(names.reportsStream, names.reportsConsumer('root'));
@@ -113,8 +150,17 @@ suite('the kill window of a report (JetStream path)', () => {
     });
     // The state a kill between the pod's record and the consumer's own leaves, made on purpose: a
     // report the pod applied (here through its socket, under its id) that the consumer never saw.
-    const kid = await PodClient.connect({ socketPath: third.pod.socket, clientName: 'pod/kid', auth: SECRET, requestTimeoutMs: 30_000 });
-    await kid.request({ method: 'pod_event', params: { kind: 'errored', pod_name: 'kid', message: 'third failure' } }, 30_000, 'kid-c');
+    const kid = await PodClient.connect({
+      socketPath: third.pod.socket,
+      clientName: 'pod/kid',
+      auth: SECRET,
+      requestTimeoutMs: 30_000,
+    });
+    await kid.request(
+      { method: 'pod_event', params: { kind: 'errored', pod_name: 'kid', message: 'third failure' } },
+      30_000,
+      'kid-c',
+    );
     await kid.close();
     await publish('kid-c', 'third failure');
     await eventually('the copy through JetStream acknowledged', async () => {
@@ -126,7 +172,11 @@ suite('the kill window of a report (JetStream path)', () => {
     await checked;
 
     const live = await liveHistory({ cwd: dir, env }, 'root');
-    expect([notesAbout(live, 'first failure'), notesAbout(live, 'second failure'), notesAbout(live, 'third failure')]).toEqual([1, 1, 1]);
+    expect([
+      notesAbout(live, 'first failure'),
+      notesAbout(live, 'second failure'),
+      notesAbout(live, 'third failure'),
+    ]).toEqual([1, 1, 1]);
     expect(effects()).toEqual(['kid-a', 'kid-b', 'kid-c']);
     expect(doubledRunEnds(path.join(dir, '.yoi', 'sessions'))).toBe(0);
   }, 300_000);

@@ -30,7 +30,10 @@ function openFiles(): number {
 }
 const needed = CLIENTS + 200;
 const enough = openFiles() >= needed;
-if (!enough) console.warn(`skipped: ${CLIENTS} clients need ${needed} open files (ulimit -n is ${openFiles()}); raise it with ulimit -n`);
+if (!enough)
+  console.warn(
+    `skipped: ${CLIENTS} clients need ${needed} open files (ulimit -n is ${openFiles()}); raise it with ulimit -n`,
+  );
 
 /** A lean client: counts its replies and run ends without keeping what it read. */
 function connect(socketPath: string, id: number, silent: boolean) {
@@ -57,20 +60,32 @@ function connect(socketPath: string, id: number, silent: boolean) {
       socket.once('connect', () => {
         socket.on('error', () => undefined);
         socket.on('close', () => (seen.closed = true));
-        if (silent) socket.pause(); // never reads: what it is sent piles up in the pod's queue for it
+        if (silent)
+          socket.pause(); // never reads: what it is sent piles up in the pod's queue for it
         else socket.on('data', (c: Buffer) => reader.push(c));
-        socket.write(`${JSON.stringify({ method: 'hello', params: { protocol_version: 2, client: `test/c${id}` } })}\n`);
-        for (let r = 0; r < 2; r++) socket.write(`${JSON.stringify({ method: 'get_history', request_id: `c${id}-${r}` })}\n`);
+        socket.write(
+          `${JSON.stringify({ method: 'hello', params: { protocol_version: 2, client: `test/c${id}` } })}\n`,
+        );
+        for (let r = 0; r < 2; r++)
+          socket.write(`${JSON.stringify({ method: 'get_history', request_id: `c${id}-${r}` })}\n`);
         resolve();
       });
     };
     attempt(500);
   });
-  const until = (pred: () => boolean) => new Promise<void>((resolve) => {
-    const check = () => (pred() || seen.closed ? resolve() : waiters.push(check));
-    check();
-  });
-  return { get socket() { return socket; }, seen, ready, until };
+  const until = (pred: () => boolean) =>
+    new Promise<void>((resolve) => {
+      const check = () => (pred() || seen.closed ? resolve() : waiters.push(check));
+      check();
+    });
+  return {
+    get socket() {
+      return socket;
+    },
+    seen,
+    ready,
+    until,
+  };
 }
 
 (enough ? describe : describe.skip)(`${CLIENTS} clients on one pod`, () => {
@@ -80,11 +95,16 @@ function connect(socketPath: string, id: number, silent: boolean) {
     const clients: ReturnType<typeof connect>[] = [];
     let driver: PodClient | undefined;
     try {
-      driver = await PodClient.connect({ socketPath: pod.socket, clientName: 'test/driver', requestTimeoutMs: 120_000 });
+      driver = await PodClient.connect({
+        socketPath: pod.socket,
+        clientName: 'test/driver',
+        requestTimeoutMs: 120_000,
+      });
       await driver.request({ method: 'get_history' });
       const atRest = rssOf(pod.child.pid!);
       const rss = sampleRss(pod.child.pid!, 50, atRest + 2 * GROWTH_BOUND);
-      const probe = async () => expect(await driver!.request({ method: 'get_history' })).toMatchObject({ event: 'history' });
+      const probe = async () =>
+        expect(await driver!.request({ method: 'get_history' })).toMatchObject({ event: 'history' });
 
       // Readers first, a batch at a time (each batch greeted before the next connects), then the silent ones.
       for (let i = SILENT; i < CLIENTS; i += 50) {
@@ -102,7 +122,15 @@ function connect(socketPath: string, id: number, silent: boolean) {
       const paste = 'a pasted line for every client\n'.repeat(2000);
       for (let r = 0; r < RUNS; r++) {
         const ended = driver.waitFor((e) => e.event === 'run_end', 120_000);
-        await driver.request({ method: 'run', params: { input: [{ kind: 'text', content: `run ${r}` }, { kind: 'paste', id: r + 1, chars: paste.length, lines: 2001, content: paste }] } });
+        await driver.request({
+          method: 'run',
+          params: {
+            input: [
+              { kind: 'text', content: `run ${r}` },
+              { kind: 'paste', id: r + 1, chars: paste.length, lines: 2001, content: paste },
+            ],
+          },
+        });
         await probe(); // answered while the run broadcasts to everyone
         expect(await ended).toMatchObject({ data: { result: 'finished' } });
       }
@@ -110,9 +138,13 @@ function connect(socketPath: string, id: number, silent: boolean) {
       const peak = rss.stop();
 
       expect(readers.filter((c) => c.seen.closed)).toHaveLength(0); // none was disconnected
-      expect(readers.filter((c) => c.seen.welcome !== 1 || c.seen.replies !== 2 || c.seen.runEnds !== RUNS)).toHaveLength(0);
+      expect(
+        readers.filter((c) => c.seen.welcome !== 1 || c.seen.replies !== 2 || c.seen.runEnds !== RUNS),
+      ).toHaveLength(0);
       expect(peak - atRest).toBeLessThan(GROWTH_BOUND);
-      console.log(`${CLIENTS} clients (${SILENT} never reading): pod RSS ${(atRest / 1e6).toFixed(0)} MB at rest, peak ${(peak / 1e6).toFixed(0)} MB`);
+      console.log(
+        `${CLIENTS} clients (${SILENT} never reading): pod RSS ${(atRest / 1e6).toFixed(0)} MB at rest, peak ${(peak / 1e6).toFixed(0)} MB`,
+      );
 
       for (const c of clients) c.socket.destroy();
       await probe(); // still serving once they are all gone

@@ -54,10 +54,19 @@ describe('LineReader', () => {
 
   it('takes unfinished lines from a shared budget: the line that does not fit is dropped, the others are kept until released', () => {
     let used = 0;
-    const budget = { limit: 10, take: (n: number) => (used + n <= 10 ? ((used += n), true) : false), give: (n: number) => void (used -= n) };
+    const budget = {
+      limit: 10,
+      take: (n: number) => (used + n <= 10 ? ((used += n), true) : false),
+      give: (n: number) => void (used -= n),
+    };
     const got: { line: string; release: () => void }[] = [];
     const errors: LineError[] = [];
-    const reader = (name: string) => new LineReader({ budget, onLine: (line, release) => got.push({ line: `${name}:${line}`, release }), onError: (e) => errors.push(e) });
+    const reader = (name: string) =>
+      new LineReader({
+        budget,
+        onLine: (line, release) => got.push({ line: `${name}:${line}`, release }),
+        onError: (e) => errors.push(e),
+      });
     const a = reader('a');
     const b = reader('b');
     a.push(Buffer.from('123456'));
@@ -65,7 +74,9 @@ describe('LineReader', () => {
     expect(used).toBe(10);
     b.push(Buffer.from('5')); // b is over the budget: its line is dropped and the rest discarded
     expect(errors).toMatchObject([{ kind: 'input_budget', limit: 10 }]);
-    expect(errors[0].message).toBe("line dropped: the pod's 10 bytes for unfinished lines of all clients (limits.inputBufferBytes) is in use; the rest of the line was discarded");
+    expect(errors[0].message).toBe(
+      "line dropped: the pod's 10 bytes for unfinished lines of all clients (limits.inputBufferBytes) is in use; the rest of the line was discarded",
+    );
     expect(used).toBe(6);
     b.push(Buffer.from('6\nok\n')); // the next line of b is fine (it arrived whole, nothing buffered)
     a.push(Buffer.from('7\n'));
@@ -84,60 +95,97 @@ describe('LineReader', () => {
   it('property: any bytes in any chunks: never throws, lines are trimmed and whole, errors one line, the budget is given back', async () => {
     const bytes = fc.oneof(
       fc.uint8Array({ maxLength: 64 }),
-      fc.constantFrom(Buffer.from('\n'), Buffer.from('\r\n'), Buffer.from([0xff]), Buffer.from([0xe2, 0x82]), Buffer.from(' \u3000\ufeff')),
+      fc.constantFrom(
+        Buffer.from('\n'),
+        Buffer.from('\r\n'),
+        Buffer.from([0xff]),
+        Buffer.from([0xe2, 0x82]),
+        Buffer.from(' \u3000\ufeff'),
+      ),
       fc.string({ unit: 'grapheme', maxLength: 20 }).map((t) => Buffer.from(t)),
     );
-    await fuzzAssert('framing: any bytes', fc.property(fc.array(bytes, { maxLength: 20 }), fc.integer({ min: 1, max: 48 }), fc.integer({ min: 1, max: 96 }), (chunks, max, limit) => {
-      let used = 0;
-      const budget = { limit, take: (n: number) => (used + n <= limit ? ((used += n), true) : false), give: (n: number) => void (used -= n) };
-      const releases: (() => void)[] = [];
-      const lines: string[] = [];
-      const errors: LineError[] = [];
-      const r = new LineReader({ maxLineBytes: max, budget, onLine: (l, release) => (lines.push(l), releases.push(release)), onError: (e) => errors.push(e) });
-      for (const c of chunks) r.push(Buffer.from(c));
-      r.end();
-      for (const l of lines) {
-        expect(l).not.toContain('\n');
-        expect(l.length).toBeGreaterThan(0);
-        expect(l.trim() === l || /^\ufeff|\ufeff$/.test(l)).toBe(true);
-        expect(Buffer.byteLength(l)).toBeLessThanOrEqual(max);
-      }
-      for (const e of errors) {
-        expect(['line_too_long', 'input_budget', 'invalid_utf8']).toContain(e.kind);
-        expect(e.message).not.toMatch(/[\n\r]/);
-      }
-      expect(used).toBeGreaterThanOrEqual(0);
-      for (const release of releases) release();
-      expect(used).toBe(0);
-    }), 1500);
+    await fuzzAssert(
+      'framing: any bytes',
+      fc.property(
+        fc.array(bytes, { maxLength: 20 }),
+        fc.integer({ min: 1, max: 48 }),
+        fc.integer({ min: 1, max: 96 }),
+        (chunks, max, limit) => {
+          let used = 0;
+          const budget = {
+            limit,
+            take: (n: number) => (used + n <= limit ? ((used += n), true) : false),
+            give: (n: number) => void (used -= n),
+          };
+          const releases: (() => void)[] = [];
+          const lines: string[] = [];
+          const errors: LineError[] = [];
+          const r = new LineReader({
+            maxLineBytes: max,
+            budget,
+            onLine: (l, release) => (lines.push(l), releases.push(release)),
+            onError: (e) => errors.push(e),
+          });
+          for (const c of chunks) r.push(Buffer.from(c));
+          r.end();
+          for (const l of lines) {
+            expect(l).not.toContain('\n');
+            expect(l.length).toBeGreaterThan(0);
+            expect(l.trim() === l || /^\ufeff|\ufeff$/.test(l)).toBe(true);
+            expect(Buffer.byteLength(l)).toBeLessThanOrEqual(max);
+          }
+          for (const e of errors) {
+            expect(['line_too_long', 'input_budget', 'invalid_utf8']).toContain(e.kind);
+            expect(e.message).not.toMatch(/[\n\r]/);
+          }
+          expect(used).toBeGreaterThanOrEqual(0);
+          for (const release of releases) release();
+          expect(used).toBe(0);
+        },
+      ),
+      1500,
+    );
   });
 
   it('property: any valid stream split at random byte boundaries yields the same messages', async () => {
     const text = fc.string({ unit: 'binary', maxLength: 40 });
     const method: fc.Arbitrary<Method> = fc.oneof(
-      fc.record({ method: fc.constant('run' as const), params: fc.record({ input: fc.array(fc.record({ kind: fc.constant('text' as const), content: text }), { maxLength: 3 }) }) }),
+      fc.record({
+        method: fc.constant('run' as const),
+        params: fc.record({
+          input: fc.array(fc.record({ kind: fc.constant('text' as const), content: text }), { maxLength: 3 }),
+        }),
+      }),
       fc.record({ method: fc.constant('notify' as const), params: fc.record({ message: text }) }),
       fc.constantFrom<Method>({ method: 'pause' }, { method: 'resume' }, { method: 'get_history' }),
     );
-    await fuzzAssert('framing: random splits',
-      fc.property(fc.array(method, { minLength: 1, maxLength: 8 }), fc.array(fc.nat(), { maxLength: 12 }), fc.boolean(), (methods, cuts, crlf) => {
-        const wire = methods.map((m) => encodeMethod(m) + (crlf ? '\r\n' : '\n')).join('');
-        const bytes = Buffer.from(wire, 'utf8');
-        const points = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
-        const chunks: Buffer[] = [];
-        let prev = 0;
-        for (const p of [...points, bytes.length]) {
-          chunks.push(bytes.subarray(prev, p));
-          prev = p;
-        }
-        const { lines, errors } = collect(chunks);
-        expect(errors).toEqual([]);
-        const decoded = lines.map((l) => {
-          const d = decodeMethodLine(l);
-          if (!d.ok) throw new Error(d.error);
-          return encodeMethod(d.value);
-        });
-        expect(decoded).toEqual(methods.map((m) => encodeMethod(m)));
-      }), 500);
+    await fuzzAssert(
+      'framing: random splits',
+      fc.property(
+        fc.array(method, { minLength: 1, maxLength: 8 }),
+        fc.array(fc.nat(), { maxLength: 12 }),
+        fc.boolean(),
+        (methods, cuts, crlf) => {
+          const wire = methods.map((m) => encodeMethod(m) + (crlf ? '\r\n' : '\n')).join('');
+          const bytes = Buffer.from(wire, 'utf8');
+          const points = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
+          const chunks: Buffer[] = [];
+          let prev = 0;
+          for (const p of [...points, bytes.length]) {
+            chunks.push(bytes.subarray(prev, p));
+            prev = p;
+          }
+          const { lines, errors } = collect(chunks);
+          expect(errors).toEqual([]);
+          const decoded = lines.map((l) => {
+            const d = decodeMethodLine(l);
+            if (!d.ok) throw new Error(d.error);
+            return encodeMethod(d.value);
+          });
+          expect(decoded).toEqual(methods.map((m) => encodeMethod(m)));
+        },
+      ),
+      500,
+    );
   });
 });

@@ -9,7 +9,8 @@ const de = (line: string) => P.decodeEventLine(line);
 
 describe('unknown segment kinds', () => {
   it('keep their raw payload and re-encode as the original object', () => {
-    const line = '{"method":"run","params":{"input":[{"kind":"image","url":"x","size":{"w":1.5,"h":2}},{"kind":"text","content":"hi"}]}}';
+    const line =
+      '{"method":"run","params":{"input":[{"kind":"image","url":"x","size":{"w":1.5,"h":2}},{"kind":"text","content":"hi"}]}}';
     const d = dm(line);
     expect(d.ok).toBe(true);
     if (!d.ok || d.value.method !== 'run') return;
@@ -31,26 +32,43 @@ describe('unknown segment kinds', () => {
 describe('encoder', () => {
   it('writes declaration order whatever order the object was built in, and applies defaults', () => {
     const seg = { content: 'x', kind: 'text' } as unknown as P.Segment;
-    expect(P.encodeMethod({ params: { input: [seg] }, method: 'run' } as P.Method)).toBe('{"method":"run","params":{"input":[{"kind":"text","content":"x"}]}}');
-    expect(P.encodeEvent({ data: { summary: 's', id: 'c' } as never, event: 'tool_result' })).toBe('{"event":"tool_result","data":{"id":"c","summary":"s","is_error":false}}');
-    expect(P.encodeWith(P.ScopeRuleSchema, { permission: 'read', target: '/a' })).toBe('{"target":"/a","permission":"read","recursive":true}');
+    expect(P.encodeMethod({ params: { input: [seg] }, method: 'run' } as P.Method)).toBe(
+      '{"method":"run","params":{"input":[{"kind":"text","content":"x"}]}}',
+    );
+    expect(P.encodeEvent({ data: { summary: 's', id: 'c' } as never, event: 'tool_result' })).toBe(
+      '{"event":"tool_result","data":{"id":"c","summary":"s","is_error":false}}',
+    );
+    expect(P.encodeWith(P.ScopeRuleSchema, { permission: 'read', target: '/a' })).toBe(
+      '{"target":"/a","permission":"read","recursive":true}',
+    );
   });
 
   it('writes v2 envelope fields after the tag', () => {
-    expect(P.encodeEvent({ event: 'ack', request_id: 'r1', data: { method: 'run' } })).toBe('{"event":"ack","request_id":"r1","data":{"method":"run"}}');
-    expect(P.encodeEvent({ event: 'text_delta', seq: 7, data: { text: 'a' } })).toBe('{"event":"text_delta","seq":7,"data":{"text":"a"}}');
-    expect(P.encodeMethod({ method: 'get_history', request_id: 'h' })).toBe('{"method":"get_history","request_id":"h"}');
+    expect(P.encodeEvent({ event: 'ack', request_id: 'r1', data: { method: 'run' } })).toBe(
+      '{"event":"ack","request_id":"r1","data":{"method":"run"}}',
+    );
+    expect(P.encodeEvent({ event: 'text_delta', seq: 7, data: { text: 'a' } })).toBe(
+      '{"event":"text_delta","seq":7,"data":{"text":"a"}}',
+    );
+    expect(P.encodeMethod({ method: 'get_history', request_id: 'h' })).toBe(
+      '{"method":"get_history","request_id":"h"}',
+    );
   });
 
   it('refuses to encode a value that does not fit its schema, naming the field', () => {
-    expect(() => P.encodeEvent({ event: 'turn_start', data: { turn: -1 } })).toThrow('cannot encode `turn_start`: turn: expected u64, got integer -1');
+    expect(() => P.encodeEvent({ event: 'turn_start', data: { turn: -1 } })).toThrow(
+      'cannot encode `turn_start`: turn: expected u64, got integer -1',
+    );
   });
 });
 
 describe('decoder', () => {
   it('reads v2 request_id and seq, ignores other unknown top-level keys', () => {
     const d = dm('{"request_id":"a1","method":"hello","params":{"protocol_version":2,"client":"t/1"},"x":1}');
-    expect(d).toEqual({ ok: true, value: { method: 'hello', request_id: 'a1', params: { protocol_version: 2, client: 't/1' } } });
+    expect(d).toEqual({
+      ok: true,
+      value: { method: 'hello', request_id: 'a1', params: { protocol_version: 2, client: 't/1' } },
+    });
     expect(de('{"event":"status","seq":4,"data":{"status":"compacting","session_id":"s"}}')).toEqual({
       ok: true,
       value: { event: 'status', seq: 4, data: { status: 'compacting', session_id: 's' } },
@@ -59,7 +77,10 @@ describe('decoder', () => {
 
   it.each([
     ['not json', /^malformed JSON: expected value at column 1$/],
-    ['{"method":"run","params":{"input":[{"kind":"text","content":5}]}}', /^invalid params for `run`: input\[0\]\.content: expected a string, got integer 5$/],
+    [
+      '{"method":"run","params":{"input":[{"kind":"text","content":5}]}}',
+      /^invalid params for `run`: input\[0\]\.content: expected a string, got integer 5$/,
+    ],
     ['{"method":"frobnicate"}', /^unknown method `frobnicate`$/],
     ['\ufeff{"method":"pause"}', /^malformed JSON/],
     ['{"method":"run","request_id":5,"params":{"input":[]}}', /request_id/],
@@ -88,22 +109,46 @@ describe('downgradeToV1', () => {
   it('drops v2-only events and strips seq/request_id', () => {
     expect(P.downgradeToV1({ event: 'status', data: { status: 'idle', session_id: 's' } })).toEqual([]);
     expect(P.downgradeToV1({ event: 'ack', request_id: 'x', data: { method: 'run' } })).toEqual([]);
-    expect(P.downgradeToV1({ event: 'notification', seq: 3, data: { source: 'notify', message: 'build finished' } })).toEqual([]);
-    expect(P.downgradeToV1({ event: 'text_delta', seq: 1, data: { text: 'a' } })).toEqual([{ event: 'text_delta', data: { text: 'a' } }]);
+    expect(
+      P.downgradeToV1({ event: 'notification', seq: 3, data: { source: 'notify', message: 'build finished' } }),
+    ).toEqual([]);
+    expect(P.downgradeToV1({ event: 'text_delta', seq: 1, data: { text: 'a' } })).toEqual([
+      { event: 'text_delta', data: { text: 'a' } },
+    ]);
   });
 
   it('tells a v1 client how many events it lost', () => {
     const [alert] = P.downgradeToV1({ event: 'lagged', data: { from_seq: 10, to_seq: 19 } }, () => 42);
-    expect(alert).toEqual({ event: 'alert', data: { level: 'warn', source: 'pod', timestamp_ms: 42, message: expect.stringContaining('10 event(s) were not delivered') } });
+    expect(alert).toEqual({
+      event: 'alert',
+      data: {
+        level: 'warn',
+        source: 'pod',
+        timestamp_ms: 42,
+        message: expect.stringContaining('10 event(s) were not delivered'),
+      },
+    });
   });
 
   it('maps v2 error codes to internal', () => {
-    expect(P.downgradeToV1({ event: 'error', request_id: 'r', data: { code: 'invalid_request', message: 'm' } })).toEqual([{ event: 'error', data: { code: 'internal', message: 'm' } }]);
+    expect(
+      P.downgradeToV1({ event: 'error', request_id: 'r', data: { code: 'invalid_request', message: 'm' } }),
+    ).toEqual([{ event: 'error', data: { code: 'internal', message: 'm' } }]);
   });
 
   it('never yields a name or enum value outside v1, for every event kind', () => {
     const samples: P.Event[] = [
-      { event: 'welcome', data: { protocol_version: 2, pod_name: 'p', session_id: 's', status: 'idle', segment_kinds: [], pod_event_kinds: [] } },
+      {
+        event: 'welcome',
+        data: {
+          protocol_version: 2,
+          pod_name: 'p',
+          session_id: 's',
+          status: 'idle',
+          segment_kinds: [],
+          pod_event_kinds: [],
+        },
+      },
       { event: 'completions', data: { kind: 'file_ref', prefix: '', items: [] } },
       { event: 'notification', data: { source: 'notify', message: 'm' } },
       { event: 'tool_progress', data: { id: 'c1', progress: 1, total: 3 } },
@@ -125,14 +170,24 @@ describe('downgradeToV1', () => {
 describe('the delta fast path', () => {
   it('writes exactly what the schema path writes, for any text (quotes, escapes, control characters, lone surrogates)', async () => {
     const { encodeWith, EVENT_DATA } = P;
-    await fuzzAssert('encoder: delta fast path',
-      fc.property(fc.oneof(fc.string({ unit: 'grapheme' }), anyString), fc.oneof(fc.string(), anyString), fc.option(fc.nat(), { nil: undefined }), (text, id, seq) => {
-        const head = seq === undefined ? '' : `"seq":${seq},`;
-        expect(P.encodeEvent({ event: 'text_delta', data: { text }, seq })).toBe(`{"event":"text_delta",${head}"data":${encodeWith(EVENT_DATA.text_delta, { text })}}`);
-        expect(P.encodeEvent({ event: 'tool_call_args_delta', data: { id, json: text }, seq })).toBe(
-          `{"event":"tool_call_args_delta",${head}"data":${encodeWith(EVENT_DATA.tool_call_args_delta, { id, json: text })}}`,
-        );
-      }), 300);
+    await fuzzAssert(
+      'encoder: delta fast path',
+      fc.property(
+        fc.oneof(fc.string({ unit: 'grapheme' }), anyString),
+        fc.oneof(fc.string(), anyString),
+        fc.option(fc.nat(), { nil: undefined }),
+        (text, id, seq) => {
+          const head = seq === undefined ? '' : `"seq":${seq},`;
+          expect(P.encodeEvent({ event: 'text_delta', data: { text }, seq })).toBe(
+            `{"event":"text_delta",${head}"data":${encodeWith(EVENT_DATA.text_delta, { text })}}`,
+          );
+          expect(P.encodeEvent({ event: 'tool_call_args_delta', data: { id, json: text }, seq })).toBe(
+            `{"event":"tool_call_args_delta",${head}"data":${encodeWith(EVENT_DATA.tool_call_args_delta, { id, json: text })}}`,
+          );
+        },
+      ),
+      300,
+    );
   });
 });
 
@@ -152,21 +207,29 @@ describe('fuzzing the decoder', () => {
   };
 
   it('never throws on any line, method or event side; errors are one line', async () => {
-    await fuzzAssert('decoder: any line', fc.property(fc.oneof(anyString, fc.string({ unit: 'grapheme', maxLength: 80 }), damagedLine), (line) => {
-      oneLine(P.decodeMethodLine(line)); // even strings no socket delivers (lone surrogates)
-      oneLine(P.decodeEventLine(line));
-      const m = P.decodeMethodLine(asWire(line));
-      if (m.ok) fixedPoint(m.value);
-    }), 2000);
+    await fuzzAssert(
+      'decoder: any line',
+      fc.property(fc.oneof(anyString, fc.string({ unit: 'grapheme', maxLength: 80 }), damagedLine), (line) => {
+        oneLine(P.decodeMethodLine(line)); // even strings no socket delivers (lone surrogates)
+        oneLine(P.decodeEventLine(line));
+        const m = P.decodeMethodLine(asWire(line));
+        if (m.ok) fixedPoint(m.value);
+      }),
+      2000,
+    );
   });
 
   it('never throws on envelopes with any method name and any params; errors are one line', async () => {
-    await fuzzAssert('decoder: any envelope', fc.property(envelopeLike, (value) => {
-      const m = P.decodeMethod(value);
-      oneLine(m);
-      if (m.ok) fixedPoint(m.value);
-      oneLine(P.decodeEvent(value));
-    }), 1500);
+    await fuzzAssert(
+      'decoder: any envelope',
+      fc.property(envelopeLike, (value) => {
+        const m = P.decodeMethod(value);
+        oneLine(m);
+        if (m.ok) fixedPoint(m.value);
+        oneLine(P.decodeEvent(value));
+      }),
+      1500,
+    );
   });
 
   it("every method's params: valid ones round-trip byte for byte, damaged ones get one-line errors", async () => {
@@ -177,17 +240,25 @@ describe('fuzzing the decoder', () => {
       const keys = Object.keys(raw);
       return { method: m.method, params: keys.length ? { ...raw, [keys[pick % keys.length]]: junk } : junk };
     });
-    await fuzzAssert('decoder: every method, valid', fc.property(methodArb, (m) => {
-      const line = P.encodeMethod(m);
-      const d = P.decodeMethodLine(line);
-      expect(d).toMatchObject({ ok: true, value: { method: m.method } });
-      if (d.ok) expect(P.encodeMethod(d.value)).toBe(line);
-    }), 1000);
-    await fuzzAssert('decoder: every method, damaged params', fc.property(damaged, (value) => {
-      const d = P.decodeMethod(value);
-      oneLine(d);
-      if (d.ok) fixedPoint(d.value);
-    }), 1500);
+    await fuzzAssert(
+      'decoder: every method, valid',
+      fc.property(methodArb, (m) => {
+        const line = P.encodeMethod(m);
+        const d = P.decodeMethodLine(line);
+        expect(d).toMatchObject({ ok: true, value: { method: m.method } });
+        if (d.ok) expect(P.encodeMethod(d.value)).toBe(line);
+      }),
+      1000,
+    );
+    await fuzzAssert(
+      'decoder: every method, damaged params',
+      fc.property(damaged, (value) => {
+        const d = P.decodeMethod(value);
+        oneLine(d);
+        if (d.ok) fixedPoint(d.value);
+      }),
+      1500,
+    );
     // Every method is generated (the arbitraries are typed per method; this checks they all occur).
     const seen = new Set(fc.sample(methodArb, 2000).map((m) => m.method));
     expect([...seen].sort()).toEqual([...P.METHOD_NAMES].sort());
@@ -196,7 +267,10 @@ describe('fuzzing the decoder', () => {
 
 describe('decoder errors quote what the client sent on one line', () => {
   it('escapes line breaks and controls, and cuts a very long quote', () => {
-    expect(P.decodeMethodLine('{"method":"a\\nb\\u2028c"}')).toEqual({ ok: false, error: 'unknown method `a\\u000ab\\u2028c`' });
+    expect(P.decodeMethodLine('{"method":"a\\nb\\u2028c"}')).toEqual({
+      ok: false,
+      error: 'unknown method `a\\u000ab\\u2028c`',
+    });
     const long = P.decodeMethodLine(JSON.stringify({ method: 'x'.repeat(10_000) }));
     expect(long.ok).toBe(false);
     if (!long.ok) expect(long.error.length).toBeLessThanOrEqual(500);

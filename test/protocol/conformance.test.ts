@@ -114,7 +114,8 @@ describe('v1 decode cases', () => {
 
 describe('v1 framing records', () => {
   const frames = records('framing.jsonl');
-  const decodeLine = (type: string, line: string) => (type === 'Method' ? P.decodeMethodLine(line) : P.decodeEventLine(line));
+  const decodeLine = (type: string, line: string) =>
+    type === 'Method' ? P.decodeMethodLine(line) : P.decodeEventLine(line);
 
   /** Feeds bytes through the LineReader in the given chunk sizes; returns the reader's results. */
   function read(type: string, bytes: Buffer, chunk: number) {
@@ -122,7 +123,14 @@ describe('v1 framing records', () => {
     const reader = new P.LineReader({
       onLine: (line) => {
         const d = decodeLine(type, line);
-        out.push(d.ok ? { ok: true, value: type === 'Method' ? P.encodeMethod(d.value as P.Method) : P.encodeEvent(d.value as P.Event) } : { ok: false });
+        out.push(
+          d.ok
+            ? {
+                ok: true,
+                value: type === 'Method' ? P.encodeMethod(d.value as P.Method) : P.encodeEvent(d.value as P.Event),
+              }
+            : { ok: false },
+        );
       },
       onError: () => out.push({ ok: false }),
     });
@@ -135,7 +143,11 @@ describe('v1 framing records', () => {
   it.each(reads.map((f) => [f.name, f]))('read %s (whole, byte by byte, 3-byte chunks)', (_name, f) => {
     const expected = (f.results as any[])
       .filter((r) => !r.eof)
-      .map((r) => (r.ok ? { ok: true, value: f.type === 'Method' ? P.encodeMethod(r.value) : P.encodeEvent(r.value) } : { ok: false }));
+      .map((r) =>
+        r.ok
+          ? { ok: true, value: f.type === 'Method' ? P.encodeMethod(r.value) : P.encodeEvent(r.value) }
+          : { ok: false },
+      );
     const bytes = Buffer.from(f.bytes_hex, 'hex');
     for (const chunk of [bytes.length || 1, 1, 3]) expect(read(f.type, bytes, chunk)).toEqual(expected);
   });

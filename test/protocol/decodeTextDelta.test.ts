@@ -13,7 +13,18 @@ const fullPath = (line: string): P.Decoded<P.Event> => {
 
 /** A text_delta line as the pod writes it, then damaged by a few random edits. */
 const damagedDelta = fc
-  .tuple(anyString, fc.option(fc.nat(), { nil: undefined }), fc.array(fc.tuple(fc.nat(), fc.nat({ max: 3 }), fc.constantFrom('', '"', '\\', 'u', 'd', '}', ',', ':', '1', '\u0001', ' ', '\\ud800')), { maxLength: 3 }))
+  .tuple(
+    anyString,
+    fc.option(fc.nat(), { nil: undefined }),
+    fc.array(
+      fc.tuple(
+        fc.nat(),
+        fc.nat({ max: 3 }),
+        fc.constantFrom('', '"', '\\', 'u', 'd', '}', ',', ':', '1', '\u0001', ' ', '\\ud800'),
+      ),
+      { maxLength: 3 },
+    ),
+  )
   .map(([text, seq, edits]) => {
     let line = P.encodeEvent({ event: 'text_delta', data: { text }, seq });
     for (const [at, del, ins] of edits) {
@@ -25,9 +36,20 @@ const damagedDelta = fc
 
 describe('the text_delta fast path of the event decoder', () => {
   it('takes the lines the encoder writes', () => {
-    expect(decodeTextDeltaLine('{"event":"text_delta","seq":7,"data":{"text":"a\\"b\\n"}}')).toEqual({ event: 'text_delta', seq: 7, data: { text: 'a"b\n' } });
-    expect(decodeTextDeltaLine('{"event":"text_delta","data":{"text":"Hello"}}')).toEqual({ event: 'text_delta', data: { text: 'Hello' } });
-    expect(decodeTextDeltaLine(P.encodeEvent({ event: 'text_delta', seq: 0, data: { text: '😀 é' } }))).toEqual({ event: 'text_delta', seq: 0, data: { text: '😀 é' } });
+    expect(decodeTextDeltaLine('{"event":"text_delta","seq":7,"data":{"text":"a\\"b\\n"}}')).toEqual({
+      event: 'text_delta',
+      seq: 7,
+      data: { text: 'a"b\n' },
+    });
+    expect(decodeTextDeltaLine('{"event":"text_delta","data":{"text":"Hello"}}')).toEqual({
+      event: 'text_delta',
+      data: { text: 'Hello' },
+    });
+    expect(decodeTextDeltaLine(P.encodeEvent({ event: 'text_delta', seq: 0, data: { text: '😀 é' } }))).toEqual({
+      event: 'text_delta',
+      seq: 0,
+      data: { text: '😀 é' },
+    });
   });
 
   it('leaves every other line to the full decoder, which reports it as before', () => {
@@ -53,8 +75,12 @@ describe('the text_delta fast path of the event decoder', () => {
   });
 
   it('decodes every line exactly as the full decoder does, damaged or not', async () => {
-    await fuzzAssert('decoder: text_delta fast path', fc.property(damagedDelta, (line) => {
-      expect(P.decodeEventLine(line)).toEqual(fullPath(line));
-    }), 1000);
+    await fuzzAssert(
+      'decoder: text_delta fast path',
+      fc.property(damagedDelta, (line) => {
+        expect(P.decodeEventLine(line)).toEqual(fullPath(line));
+      }),
+      1000,
+    );
   });
 });

@@ -1,15 +1,27 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { fuzzAssert } from '../support/fuzzRuns.js';
-import { JsonFloat, compareUtf8, formatRustFloat, needsExactParse, parseJson, parseJsonExact, stringifyJsonExact } from '../../core/protocol/index.js';
+import {
+  JsonFloat,
+  compareUtf8,
+  formatRustFloat,
+  needsExactParse,
+  parseJson,
+  parseJsonExact,
+  stringifyJsonExact,
+} from '../../core/protocol/index.js';
 
 describe('parseJson (fast path + exact fallback)', () => {
   it('agrees with the exact parser on any JSON value', async () => {
-    await fuzzAssert('json: fast path = exact parser', fc.property(fc.jsonValue(), (v) => {
-      const text = JSON.stringify(v);
-      const exact = stringifyJsonExact(parseJsonExact(text));
-      expect(stringifyJsonExact(parseJson(text))).toBe(exact);
-    }), 500);
+    await fuzzAssert(
+      'json: fast path = exact parser',
+      fc.property(fc.jsonValue(), (v) => {
+        const text = JSON.stringify(v);
+        const exact = stringifyJsonExact(parseJsonExact(text));
+        expect(stringifyJsonExact(parseJson(text))).toBe(exact);
+      }),
+      500,
+    );
   });
 
   it('keeps integers above 2^53 exact and float literals as JsonFloat', () => {
@@ -57,28 +69,50 @@ describe('parseJson (fast path + exact fallback)', () => {
 
 describe('formatRustFloat', () => {
   it.each([
-    [1, '1.0'], [-0, '-0.0'], [0.1, '0.1'], [1.5e-7, '1.5e-7'], [1e21, '1e+21'], [1e15, '1000000000000000.0'],
-    [1e16, '1e+16'], [0.00001, '0.00001'], [1e-6, '1e-6'], [123456789.125, '123456789.125'], [5e-324, '5e-324'],
-    [1.2345678901234568e20, '1.2345678901234568e+20'], [-1.25e-10, '-1.25e-10'], [NaN, 'null'], [Infinity, 'null'],
+    [1, '1.0'],
+    [-0, '-0.0'],
+    [0.1, '0.1'],
+    [1.5e-7, '1.5e-7'],
+    [1e21, '1e+21'],
+    [1e15, '1000000000000000.0'],
+    [1e16, '1e+16'],
+    [0.00001, '0.00001'],
+    [1e-6, '1e-6'],
+    [123456789.125, '123456789.125'],
+    [5e-324, '5e-324'],
+    [1.2345678901234568e20, '1.2345678901234568e+20'],
+    [-1.25e-10, '-1.25e-10'],
+    [NaN, 'null'],
+    [Infinity, 'null'],
   ])('%p → %s', (n, s) => expect(formatRustFloat(n)).toBe(s));
 
   it('round-trips every finite double', async () => {
-    await fuzzAssert('json: Rust float formatting', fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }), (d) => {
-      expect(Object.is(Number(formatRustFloat(d)), d)).toBe(true);
-    }), 500);
+    await fuzzAssert(
+      'json: Rust float formatting',
+      fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }), (d) => {
+        expect(Object.is(Number(formatRustFloat(d)), d)).toBe(true);
+      }),
+      500,
+    );
   });
 });
 
 describe('stringifyJsonExact', () => {
   it('writes JS numbers as serde holds them: i64/u64 integers as such, the rest as Rust floats', () => {
-    expect(stringifyJsonExact([5, -(2 ** 63), 2 ** 60, 2 ** 64, 1e20, 1e-6, 0.5, -0])).toBe('[5,-9223372036854775808,1152921504606846976,1.8446744073709552e+19,1e+20,1e-6,0.5,0]');
+    expect(stringifyJsonExact([5, -(2 ** 63), 2 ** 60, 2 ** 64, 1e20, 1e-6, 0.5, -0])).toBe(
+      '[5,-9223372036854775808,1152921504606846976,1.8446744073709552e+19,1e+20,1e-6,0.5,0]',
+    );
   });
 
   it('reads back what it writes, for any value', async () => {
-    await fuzzAssert('json: exact writer is a fixed point', fc.property(fc.jsonValue(), (v) => {
-      const once = stringifyJsonExact(v);
-      expect(stringifyJsonExact(parseJsonExact(once))).toBe(once);
-    }), 300);
+    await fuzzAssert(
+      'json: exact writer is a fixed point',
+      fc.property(fc.jsonValue(), (v) => {
+        const once = stringifyJsonExact(v);
+        expect(stringifyJsonExact(parseJsonExact(once))).toBe(once);
+      }),
+      300,
+    );
   });
 
   it('sorts keys byte-wise when asked, including integer-like keys JS would reorder', () => {

@@ -49,7 +49,9 @@ export interface DirSwapper {
 
 /** Starts swapping `a` and `b`; resolves once the first exchanges worked. */
 export function startDirSwapper(a: string, b: string, maxSeconds = 60): Promise<DirSwapper> {
-  const child: ChildProcess = spawn('python3', ['-c', SCRIPT, a, b, String(maxSeconds)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn('python3', ['-c', SCRIPT, a, b, String(maxSeconds)], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));

@@ -6,15 +6,15 @@ import { performance } from 'node:perf_hooks';
 export type FakeReply =
   /** A server-sent-event stream: `events` are raw SSE frames (see the builders below). */
   | {
-    kind: 'sse';
-    events: string[];
-    /** Pause between frames (the first frame is sent at once). */
-    delayMs?: number;
-    /** Destroy the connection after this many frames (a reset mid-stream). */
-    resetAfter?: number;
-    /** Keep the response open after the last frame (a stalled server). */
-    hang?: boolean;
-  }
+      kind: 'sse';
+      events: string[];
+      /** Pause between frames (the first frame is sent at once). */
+      delayMs?: number;
+      /** Destroy the connection after this many frames (a reset mid-stream). */
+      resetAfter?: number;
+      /** Keep the response open after the last frame (a stalled server). */
+      hang?: boolean;
+    }
   /** A plain JSON answer (errors: 401, 429, 500 ...). */
   | { kind: 'json'; status: number; body: unknown; headers?: Record<string, string> }
   /** Destroy the connection before answering (a connection reset). */
@@ -117,14 +117,16 @@ export async function startFakeLlmServer(): Promise<FakeLlmServer> {
       return abandoned;
     },
     reply: (...replies) => void queue.push(...replies),
-    whenAbandoned: (n) => new Promise<void>((resolve) => {
-      if (abandoned >= n) resolve();
-      else waiters.push({ n, resolve });
-    }),
-    close: () => new Promise<void>((resolve) => {
-      for (const s of sockets) s.destroy();
-      server.close(() => resolve());
-    }),
+    whenAbandoned: (n) =>
+      new Promise<void>((resolve) => {
+        if (abandoned >= n) resolve();
+        else waiters.push({ n, resolve });
+      }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
   };
 }
 

@@ -18,7 +18,12 @@ export function fuzzRuns(ciRuns: number): number {
  * `fc.assert` with `fuzzRuns(ciRuns)` runs. With `YOI_FUZZ_REPORT=<file>` one JSON line per
  * property is appended there (name, runs, milliseconds, failure), which bench/fuzz.js sums up.
  */
-export async function fuzzAssert<Ts>(name: string, property: fc.IProperty<Ts> | fc.IAsyncProperty<Ts>, ciRuns: number, params: fc.Parameters<Ts> = {}): Promise<void> {
+export async function fuzzAssert<Ts>(
+  name: string,
+  property: fc.IProperty<Ts> | fc.IAsyncProperty<Ts>,
+  ciRuns: number,
+  params: fc.Parameters<Ts> = {},
+): Promise<void> {
   const runs = fuzzRuns(ciRuns);
   const started = performance.now();
   let failure: string | undefined;
@@ -29,6 +34,10 @@ export async function fuzzAssert<Ts>(name: string, property: fc.IProperty<Ts> | 
     throw e;
   } finally {
     const report = process.env.YOI_FUZZ_REPORT;
-    if (report) fs.appendFileSync(report, `${JSON.stringify({ name, runs, ms: Math.round(performance.now() - started), ...(failure ? { failure } : {}) })}\n`);
+    if (report)
+      fs.appendFileSync(
+        report,
+        `${JSON.stringify({ name, runs, ms: Math.round(performance.now() - started), ...(failure ? { failure } : {}) })}\n`,
+      );
   }
 }

@@ -2,9 +2,16 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { BIN } from './runCli.js';
 
 /** `yoi host --name NAME` in the foreground; resolves once it printed `host NAME serving …`. */
-export function startHostProcess(name: string, opts: { cwd: string; env: NodeJS.ProcessEnv }): Promise<{ child: ChildProcess; stderr: () => string; exited: Promise<number | null> }> {
+export function startHostProcess(
+  name: string,
+  opts: { cwd: string; env: NodeJS.ProcessEnv },
+): Promise<{ child: ChildProcess; stderr: () => string; exited: Promise<number | null> }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'host', '--name', name], { cwd: opts.cwd, env: { ...process.env, ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'host', '--name', name], {
+      cwd: opts.cwd,
+      env: { ...process.env, ...opts.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));

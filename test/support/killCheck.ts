@@ -5,14 +5,21 @@ import { liveHistory, loggedSession, type ProjectCli } from './logReplay.js';
 /** Session log lines of every log in `dir`, file by file (torn last lines left out). */
 function logLines(dir: string): Record<string, unknown>[][] {
   if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir).filter((f) => f.endsWith('.jsonl')).map((f) =>
-    fs.readFileSync(path.join(dir, f), 'utf8').split('\n').flatMap((line) => {
-      try {
-        return [JSON.parse(line) as Record<string, unknown>];
-      } catch {
-        return [];
-      }
-    }));
+  return fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.jsonl'))
+    .map((f) =>
+      fs
+        .readFileSync(path.join(dir, f), 'utf8')
+        .split('\n')
+        .flatMap((line) => {
+          try {
+            return [JSON.parse(line) as Record<string, unknown>];
+          } catch {
+            return [];
+          }
+        }),
+    );
 }
 
 /**
@@ -51,14 +58,20 @@ export function tempFilesUnder(root: string): string[] {
 }
 
 /** After a restart: the live history (`yoi history`) and what the resumed session's log replays to. */
-export async function historyAndReplay(cli: ProjectCli, sessionId: string, pod = 'default'): Promise<{ live: unknown[]; replayed: unknown[]; chain: string }> {
+export async function historyAndReplay(
+  cli: ProjectCli,
+  sessionId: string,
+  pod = 'default',
+): Promise<{ live: unknown[]; replayed: unknown[]; chain: string }> {
   const live = await liveHistory(cli, pod);
   const logged = await loggedSession(cli, sessionId);
   return { live, replayed: logged.history, chain: logged.chain };
 }
 
 /** `scope.lock`'s allocations (empty when there is no lock file). */
-export function lockAllocations(runtimeDir: string): { pod_name: string; pid: number; delegated_from: string | null }[] {
+export function lockAllocations(
+  runtimeDir: string,
+): { pod_name: string; pid: number; delegated_from: string | null }[] {
   const file = path.join(runtimeDir, 'scope.lock');
   if (!fs.existsSync(file)) return [];
   return JSON.parse(fs.readFileSync(file, 'utf8')).allocations;

@@ -23,7 +23,10 @@ export function liveHistory(p: ProjectCli, pod = 'default'): Promise<unknown[]> 
 }
 
 /** A session as its log replays (`yoi sessions show ID --json`): its chain status and history. */
-export function loggedSession(p: ProjectCli, id: string): Promise<{ chain: string; skipped_lines: number; history: unknown[] }> {
+export function loggedSession(
+  p: ProjectCli,
+  id: string,
+): Promise<{ chain: string; skipped_lines: number; history: unknown[] }> {
   return json(p, ['sessions', 'show', id, '--json']);
 }
 

@@ -44,7 +44,9 @@ export async function startNatsServer(opts: { port?: number } = {}): Promise<Nat
   let proc: ChildProcess | undefined;
 
   const start = async () => {
-    const child = spawn('nats-server', ['-js', '-sd', storeDir, '-a', '127.0.0.1', '-p', String(port)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('nats-server', ['-js', '-sd', storeDir, '-a', '127.0.0.1', '-p', String(port)], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     proc = child;
     await new Promise<void>((resolve, reject) => {
       let log = '';
@@ -58,7 +60,9 @@ export async function startNatsServer(opts: { port?: number } = {}): Promise<Nat
       };
       child.stderr!.on('data', onData);
       child.stdout!.on('data', onData);
-      child.once('exit', (code) => reject(new Error(`nats-server exited with code ${code} before it was ready:\n${log}`)));
+      child.once('exit', (code) =>
+        reject(new Error(`nats-server exited with code ${code} before it was ready:\n${log}`)),
+      );
     });
     // Keep draining its output so it never blocks on a full pipe.
     child.stderr!.resume();

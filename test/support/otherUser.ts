@@ -29,7 +29,9 @@ export function otherUser(): OtherUser | { skip: string } {
   for (let attempt = 0; attempt < 20; attempt++) {
     const found = lookup();
     if (found) return found;
-    const r = spawnSync('useradd', ['--system', '--no-create-home', '--shell', '/usr/sbin/nologin', OTHER_USER_NAME], { encoding: 'utf8' });
+    const r = spawnSync('useradd', ['--system', '--no-create-home', '--shell', '/usr/sbin/nologin', OTHER_USER_NAME], {
+      encoding: 'utf8',
+    });
     if (r.error) return { skip: `useradd is not available: ${r.error.message}` };
     // 9: it exists (another suite was faster); 10: /etc/passwd is locked by a concurrent useradd.
     if (r.status !== 0 && r.status !== 9 && r.status !== 10) return { skip: `useradd failed: ${r.stderr.trim()}` };
@@ -39,8 +41,18 @@ export function otherUser(): OtherUser | { skip: string } {
 }
 
 /** Runs `code` (a node script) as `user`, to completion. */
-export function runAs(user: OtherUser, code: string, args: string[] = []): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, ['-e', code, ...args], { uid: user.uid, gid: user.gid, cwd: '/', encoding: 'utf8', timeout: 30_000 });
+export function runAs(
+  user: OtherUser,
+  code: string,
+  args: string[] = [],
+): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, ['-e', code, ...args], {
+    uid: user.uid,
+    gid: user.gid,
+    cwd: '/',
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -56,7 +68,10 @@ export function asOther(user: OtherUser, code: string, args: string[] = []): str
  * `welcome` and an `ack` (what the original attack used to receive the victim's paste and
  * answer it). Prints `listening` once bound and `connection` for every client it gets.
  */
-export async function serveAs(user: OtherUser, socket: string): Promise<{ child: ChildProcess; connections: () => number; stop: () => void }> {
+export async function serveAs(
+  user: OtherUser,
+  socket: string,
+): Promise<{ child: ChildProcess; connections: () => number; stop: () => void }> {
   const code = `
     const net = require('node:net');
     const server = net.createServer((c) => {
@@ -67,7 +82,12 @@ export async function serveAs(user: OtherUser, socket: string): Promise<{ child:
       });
     });
     server.listen(process.argv[1], () => process.stdout.write('listening\\n'));`;
-  const child = spawn(process.execPath, ['-e', code, socket], { uid: user.uid, gid: user.gid, cwd: '/', stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['-e', code, socket], {
+    uid: user.uid,
+    gid: user.gid,
+    cwd: '/',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stdout!.on('data', (d) => (out += d));
@@ -76,7 +96,11 @@ export async function serveAs(user: OtherUser, socket: string): Promise<{ child:
     child.stdout!.on('data', () => out.includes('listening\n') && resolve());
     child.once('exit', (code) => reject(new Error(`her server exited (${code}): ${err}`)));
   });
-  return { child, connections: () => out.split('\n').filter((l) => l === 'connection').length, stop: () => child.kill('SIGKILL') };
+  return {
+    child,
+    connections: () => out.split('\n').filter((l) => l === 'connection').length,
+    stop: () => child.kill('SIGKILL'),
+  };
 }
 
 /**

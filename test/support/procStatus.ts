@@ -12,7 +12,11 @@ export function rssOf(pid: number): number {
  * that grows past `killAboveBytes` is killed (SIGKILL): a regression must fail the test, not
  * take the machine's memory.
  */
-export function sampleRss(pid: number, everyMs = 20, killAboveBytes = 1024 * 1024 * 1024): { readonly max: number; stop(): number } {
+export function sampleRss(
+  pid: number,
+  everyMs = 20,
+  killAboveBytes = 1024 * 1024 * 1024,
+): { readonly max: number; stop(): number } {
   let max = rssOf(pid);
   const timer = setInterval(() => {
     try {

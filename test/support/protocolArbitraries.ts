@@ -1,7 +1,16 @@
 import fc from 'fast-check';
 import {
-  KNOWN_POD_EVENT_SCHEMAS, KNOWN_SEGMENT_SCHEMAS, METHOD_PARAMS, UnknownPodEvent, UnknownSegment,
-  encodeMethod, type Method, type MethodName, type PodEvent, type ScopeRule, type Segment,
+  KNOWN_POD_EVENT_SCHEMAS,
+  KNOWN_SEGMENT_SCHEMAS,
+  METHOD_PARAMS,
+  UnknownPodEvent,
+  UnknownSegment,
+  encodeMethod,
+  type Method,
+  type MethodName,
+  type PodEvent,
+  type ScopeRule,
+  type Segment,
 } from '../../core/protocol/index.js';
 
 /** What a string is once it went over the wire as UTF-8 (lone surrogates become U+FFFD). */
@@ -26,18 +35,30 @@ export const segmentArb: fc.Arbitrary<Segment> = fc.oneof(
   fc.record({ kind: fc.constant('file_ref' as const), path: wireString }),
   fc.record({ kind: fc.constant('knowledge_ref' as const), slug: wireString }),
   fc.record({ kind: fc.constant('workflow_invoke' as const), slug: wireString }),
-  fc.tuple(notKnown(KNOWN_SEGMENT_SCHEMAS), fc.dictionary(wireString, json, { maxKeys: 3 }))
+  fc
+    .tuple(notKnown(KNOWN_SEGMENT_SCHEMAS), fc.dictionary(wireString, json, { maxKeys: 3 }))
     .map(([kind, rest]) => new UnknownSegment({ ...rest, kind })),
 );
 
-const scopeRule: fc.Arbitrary<ScopeRule> = fc.record({ target: wireString, permission: fc.constantFrom('read' as const, 'write' as const), recursive: fc.boolean() });
+const scopeRule: fc.Arbitrary<ScopeRule> = fc.record({
+  target: wireString,
+  permission: fc.constantFrom('read' as const, 'write' as const),
+  recursive: fc.boolean(),
+});
 
 export const podEventArb: fc.Arbitrary<PodEvent> = fc.oneof(
   fc.record({ kind: fc.constant('turn_ended' as const), pod_name: wireString }),
   fc.record({ kind: fc.constant('errored' as const), pod_name: wireString, message: wireString }),
   fc.record({ kind: fc.constant('shut_down' as const), pod_name: wireString }),
-  fc.record({ kind: fc.constant('scope_sub_delegated' as const), parent_pod: wireString, sub_pod: wireString, sub_socket: wireString, scope: fc.array(scopeRule, { maxLength: 3 }) }),
-  fc.tuple(notKnown(KNOWN_POD_EVENT_SCHEMAS), wireString, fc.dictionary(wireString, json, { maxKeys: 3 }))
+  fc.record({
+    kind: fc.constant('scope_sub_delegated' as const),
+    parent_pod: wireString,
+    sub_pod: wireString,
+    sub_socket: wireString,
+    scope: fc.array(scopeRule, { maxLength: 3 }),
+  }),
+  fc
+    .tuple(notKnown(KNOWN_POD_EVENT_SCHEMAS), wireString, fc.dictionary(wireString, json, { maxKeys: 3 }))
     .map(([kind, pod_name, rest]) => new UnknownPodEvent({ ...rest, kind, pod_name })),
 );
 
@@ -45,7 +66,11 @@ export const podEventArb: fc.Arbitrary<PodEvent> = fc.oneof(
  * Valid params of every method, by name: typed as a record of every method, so a method added
  * to METHOD_PARAMS does not compile until it has an arbitrary here.
  */
-export const PARAMS_ARBS: { [K in MethodName]: (typeof METHOD_PARAMS)[K] extends null ? null : fc.Arbitrary<Extract<Method, { method: K }>['params']> } = {
+export const PARAMS_ARBS: {
+  [K in MethodName]: (typeof METHOD_PARAMS)[K] extends null
+    ? null
+    : fc.Arbitrary<Extract<Method, { method: K }>['params']>;
+} = {
   run: fc.record({ input: fc.array(segmentArb, { maxLength: 4 }) }),
   notify: fc.record({ message: wireString }),
   pod_event: podEventArb,
@@ -54,7 +79,10 @@ export const PARAMS_ARBS: { [K in MethodName]: (typeof METHOD_PARAMS)[K] extends
   pause: null,
   shutdown: null,
   get_history: null,
-  hello: fc.record({ protocol_version: u32, client: fc.option(wireString, { nil: undefined }) }, { requiredKeys: ['protocol_version'] }),
+  hello: fc.record(
+    { protocol_version: u32, client: fc.option(wireString, { nil: undefined }) },
+    { requiredKeys: ['protocol_version'] },
+  ),
   compact: null,
   list_completions: fc.record({ kind: wireString, prefix: wireString }),
 };
@@ -63,11 +91,14 @@ export const PARAMS_ARBS: { [K in MethodName]: (typeof METHOD_PARAMS)[K] extends
 export function methodOf(name: MethodName): fc.Arbitrary<Method> {
   const params = PARAMS_ARBS[name] as fc.Arbitrary<unknown> | null;
   const rid = fc.option(wireString, { nil: undefined });
-  return fc.tuple(params ?? fc.constant(undefined), rid).map(([p, request_id]) => ({
-    method: name,
-    ...(p !== undefined ? { params: p } : {}),
-    ...(request_id !== undefined ? { request_id } : {}),
-  }) as Method);
+  return fc.tuple(params ?? fc.constant(undefined), rid).map(
+    ([p, request_id]) =>
+      ({
+        method: name,
+        ...(p !== undefined ? { params: p } : {}),
+        ...(request_id !== undefined ? { request_id } : {}),
+      }) as Method,
+  );
 }
 
 /** Any valid method. */
@@ -75,7 +106,10 @@ export const methodArb: fc.Arbitrary<Method> = fc.oneof(...(Object.keys(PARAMS_A
 
 /** A valid method line, then damaged: characters deleted, inserted or replaced at random. */
 export const damagedLine: fc.Arbitrary<string> = fc
-  .tuple(methodArb, fc.array(fc.tuple(fc.nat(), fc.nat({ max: 3 }), fc.string({ maxLength: 3 })), { minLength: 1, maxLength: 4 }))
+  .tuple(
+    methodArb,
+    fc.array(fc.tuple(fc.nat(), fc.nat({ max: 3 }), fc.string({ maxLength: 3 })), { minLength: 1, maxLength: 4 }),
+  )
   .map(([m, edits]) => {
     let line = encodeMethod(m);
     for (const [at, del, ins] of edits) {
@@ -87,8 +121,15 @@ export const damagedLine: fc.Arbitrary<string> = fc
 
 /** JSON values shaped like method envelopes with wrong parts: any method name, any params. */
 export const envelopeLike: fc.Arbitrary<unknown> = fc.oneof(
-  fc.record({ method: fc.oneof(fc.constantFrom(...(Object.keys(METHOD_PARAMS) as MethodName[])), wireString), params: json }, { requiredKeys: [] }),
+  fc.record(
+    { method: fc.oneof(fc.constantFrom(...(Object.keys(METHOD_PARAMS) as MethodName[])), wireString), params: json },
+    { requiredKeys: [] },
+  ),
   fc.tuple(fc.constantFrom(...(Object.keys(METHOD_PARAMS) as MethodName[])), json),
-  fc.record({ method: fc.constantFrom(...(Object.keys(METHOD_PARAMS) as MethodName[])), request_id: json, params: json }),
+  fc.record({
+    method: fc.constantFrom(...(Object.keys(METHOD_PARAMS) as MethodName[])),
+    request_id: json,
+    params: json,
+  }),
   json,
 );

@@ -31,9 +31,10 @@ export default { plugins: [...defaultPlugins(), killPoint()], ...${JSON.stringif
 
 /** How many system notes of `history` mention `text`. */
 export function notesAbout(history: unknown[], text: string): number {
-  return history.filter((i: any) => i.type === 'message' && i.role === 'system' && JSON.stringify(i.content).includes(text)).length;
+  return history.filter(
+    (i: any) => i.type === 'message' && i.role === 'system' && JSON.stringify(i.content).includes(text),
+  ).length;
 }
-
 
 /** Polls `probe` until it holds (bounded by `timeoutMs`): for conditions no event announces. */
 export async function eventually(what: string, probe: () => Promise<boolean>, timeoutMs = 90_000): Promise<void> {

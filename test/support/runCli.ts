@@ -10,7 +10,10 @@ export interface CliResult {
 }
 
 /** Runs the built `yoi` CLI to completion. */
-export function yoi(args: string[], opts: { cwd: string; env?: NodeJS.ProcessEnv; input?: string; timeoutMs?: number }): CliResult {
+export function yoi(
+  args: string[],
+  opts: { cwd: string; env?: NodeJS.ProcessEnv; input?: string; timeoutMs?: number },
+): CliResult {
   const r = spawnSync(process.execPath, [BIN, ...args], {
     cwd: opts.cwd,
     env: { ...process.env, ...opts.env },
@@ -22,9 +25,16 @@ export function yoi(args: string[], opts: { cwd: string; env?: NodeJS.ProcessEnv
 }
 
 /** Runs the CLI asynchronously (for commands that must overlap, like a pod and its clients). */
-export function yoiAsync(args: string[], opts: { cwd: string; env?: NodeJS.ProcessEnv; input?: string; timeoutMs?: number }): Promise<CliResult> {
+export function yoiAsync(
+  args: string[],
+  opts: { cwd: string; env?: NodeJS.ProcessEnv; input?: string; timeoutMs?: number },
+): Promise<CliResult> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: opts.cwd, env: { ...process.env, ...opts.env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: opts.cwd,
+      env: { ...process.env, ...opts.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -39,9 +49,16 @@ export function yoiAsync(args: string[], opts: { cwd: string; env?: NodeJS.Proce
 }
 
 /** Starts `yoi pod start` in the foreground; resolves once it printed `listening <socket>`. */
-export function startPodProcess(args: string[], opts: { cwd: string; env?: NodeJS.ProcessEnv }): Promise<{ child: ChildProcess; socket: string; stderr: () => string; exited: Promise<number | null> }> {
+export function startPodProcess(
+  args: string[],
+  opts: { cwd: string; env?: NodeJS.ProcessEnv },
+): Promise<{ child: ChildProcess; socket: string; stderr: () => string; exited: Promise<number | null> }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'pod', 'start', ...args], { cwd: opts.cwd, env: { ...process.env, ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'pod', 'start', ...args], {
+      cwd: opts.cwd,
+      env: { ...process.env, ...opts.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));

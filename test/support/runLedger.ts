@@ -29,7 +29,15 @@ export class RunLedger {
   when(pred: (ledger: RunLedger) => boolean, timeoutMs = 30_000): Promise<void> {
     if (pred(this)) return Promise.resolve();
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`ledger: condition not met within ${timeoutMs} ms (${this.runs} runs, ${this.terminals.length} terminal events)`)), timeoutMs);
+      const timer = setTimeout(
+        () =>
+          reject(
+            new Error(
+              `ledger: condition not met within ${timeoutMs} ms (${this.runs} runs, ${this.terminals.length} terminal events)`,
+            ),
+          ),
+        timeoutMs,
+      );
       this.waiters.push({ pred: () => pred(this), resolve: () => (clearTimeout(timer), resolve()) });
     });
   }
@@ -62,7 +70,7 @@ export class RunLedger {
       this.inRun = false;
     }
     this.status = to;
-  };
+  }
 
   /** No run and no compaction open. */
   get atRest(): boolean {

@@ -8,10 +8,27 @@ export function selfSignedCert(): { dir: string; cert: string; key: string; pem:
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'yoi-tls-'));
   const cert = path.join(dir, 'cert.pem');
   const key = path.join(dir, 'key.pem');
-  const r = spawnSync('openssl', [
-    'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '2', '-subj', '/CN=localhost',
-    '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost',
-  ], { encoding: 'utf8', timeout: 60_000 });
+  const r = spawnSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      key,
+      '-out',
+      cert,
+      '-days',
+      '2',
+      '-subj',
+      '/CN=localhost',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1,DNS:localhost',
+    ],
+    { encoding: 'utf8', timeout: 60_000 },
+  );
   if (r.status !== 0) throw new Error(`openssl failed: ${r.stderr}`);
   return { dir, cert, key, pem: fs.readFileSync(cert) };
 }

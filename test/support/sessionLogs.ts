@@ -19,7 +19,12 @@ export function writeSession(dir: string, pod: string, texts: string[], at = Dat
   const s = openSession({ ...base, dir, podName: pod });
   let ts = at;
   for (const text of texts) {
-    s.log.append({ type: 'user_input', ts: ts++, segments: [{ kind: 'text', content: text }], items: [messageItem('user', text)] });
+    s.log.append({
+      type: 'user_input',
+      ts: ts++,
+      segments: [{ kind: 'text', content: text }],
+      items: [messageItem('user', text)],
+    });
     s.log.append({ type: 'items', ts: ts++, source: 'assistant', items: [messageItem('assistant', `echo: ${text}`)] });
     s.log.append({ type: 'run_end', ts: ts++, result: 'finished' });
   }
@@ -43,12 +48,32 @@ export function writeLines(file: string, content: string[]): void {
 export function writeUnchainedSession(dir: string, id: string, pod: string, texts: string[], at = Date.now()): string {
   fs.mkdirSync(dir, { recursive: true });
   const file = path.join(dir, `${id}.jsonl`);
-  const entries: unknown[] = [{ type: 'session_start', v: 1, ts: at, session_id: id, pod_name: pod, cwd: '/w', provider: 'echo', model: 'echo', system_prompt: `forged prompt of ${pod}` }];
+  const entries: unknown[] = [
+    {
+      type: 'session_start',
+      v: 1,
+      ts: at,
+      session_id: id,
+      pod_name: pod,
+      cwd: '/w',
+      provider: 'echo',
+      model: 'echo',
+      system_prompt: `forged prompt of ${pod}`,
+    },
+  ];
   texts.forEach((text, i) => {
-    entries.push({ type: 'user_input', ts: at + i + 1, segments: [{ kind: 'text', content: text }], items: [messageItem('user', text)] });
+    entries.push({
+      type: 'user_input',
+      ts: at + i + 1,
+      segments: [{ kind: 'text', content: text }],
+      items: [messageItem('user', text)],
+    });
     entries.push({ type: 'run_end', ts: at + i + 1, result: 'finished' });
   });
-  writeLines(file, entries.map((e) => JSON.stringify(e)));
+  writeLines(
+    file,
+    entries.map((e) => JSON.stringify(e)),
+  );
   return file;
 }
 
@@ -66,7 +91,10 @@ export function rechain(content: string[]): string[] {
   let prev: string | null = null;
   return content.map((line) => {
     const body = `{${line.replace(/^\{"hash":"[0-9a-f]{64}","prev_hash":(null|"[0-9a-f]{64}"),/, '').replace(/^\{/, '')}`;
-    const hash = createHash('sha256').update(prev === null ? Buffer.alloc(32) : Buffer.from(prev, 'hex')).update(body, 'utf8').digest('hex');
+    const hash = createHash('sha256')
+      .update(prev === null ? Buffer.alloc(32) : Buffer.from(prev, 'hex'))
+      .update(body, 'utf8')
+      .digest('hex');
     const out = `{"hash":"${hash}","prev_hash":${prev === null ? 'null' : `"${prev}"`},${body.slice(1)}`;
     prev = hash;
     return out;

@@ -50,14 +50,20 @@ export function makeProject(files: Record<string, string> = {}): string {
 /** Starts a real pod in this process, listening on a real Unix socket. */
 export async function startTestPod(opts: TestPodOptions = {}): Promise<TestPod> {
   const dir = opts.dir ?? makeProject(opts.files);
-  if (opts.dir && opts.files) for (const [rel, c] of Object.entries(opts.files)) fs.writeFileSync(path.join(dir, rel), c);
+  if (opts.dir && opts.files)
+    for (const [rel, c] of Object.entries(opts.files)) fs.writeFileSync(path.join(dir, rel), c);
   if (opts.config) fs.writeFileSync(path.join(dir, 'yoi.config.json'), JSON.stringify(opts.config));
   const runtimeDir = path.join(dir, 'run');
   const env = { ...process.env, YOI_RUNTIME_DIR: runtimeDir };
   const loaded = await loadConfig({ cwd: dir, env, defaultPlugins: defaultPlugins() });
   const config = opts.plugins ? { ...loaded, plugins: opts.plugins } : loaded;
   const host = createHostFromConfig(config);
-  const pod = await Pod.start({ config, host, name: opts.name ?? 'test', env, resume: opts.resume,
+  const pod = await Pod.start({
+    config,
+    host,
+    name: opts.name ?? 'test',
+    env,
+    resume: opts.resume,
     ...(opts.adopt || opts.launch ? { launch: { ...opts.launch, ...(opts.adopt ? { adopt: opts.adopt } : {}) } } : {}),
   });
   return {
@@ -106,6 +112,12 @@ export function treeOf(pod: Pod): PodTree {
  */
 export async function childReporter(tp: TestPod, name: string): Promise<PodClient> {
   const secret = `${name}-test-secret`;
-  treeOf(tp.pod).registry.add({ pod_name: name, socket_path: `/run/${name}/sock`, scope_delegated: [], callback_address: tp.socket, secret });
+  treeOf(tp.pod).registry.add({
+    pod_name: name,
+    socket_path: `/run/${name}/sock`,
+    scope_delegated: [],
+    callback_address: tp.socket,
+    secret,
+  });
   return PodClient.connect({ socketPath: tp.socket, clientName: `pod/${name}`, auth: secret });
 }

@@ -13,5 +13,10 @@ export function tempProject(files: Record<string, string> = {}) {
     return full;
   };
   for (const [file, text] of Object.entries(files)) write(file, text);
-  return { root, write, path: (...parts: string[]) => path.join(root, ...parts), remove: () => rmSync(root, { recursive: true, force: true }) };
+  return {
+    root,
+    write,
+    path: (...parts: string[]) => path.join(root, ...parts),
+    remove: () => rmSync(root, { recursive: true, force: true }),
+  };
 }

@@ -10,10 +10,28 @@ export const hasTmux = spawnSync('tmux', ['-V']).status === 0;
  * `send-keys -H` types raw bytes, so the client decodes exactly what a user's terminal sends.
  */
 export const KEYS = {
-  enter: '\r', tab: '\t', escape: '\x1b', backspace: '\x7f',
-  up: '\x1b[A', down: '\x1b[B', left: '\x1b[D', right: '\x1b[C',
-  ctrlA: '\x01', ctrlC: '\x03', ctrlD: '\x04', ctrlE: '\x05', ctrlK: '\x0b', ctrlO: '\x0f', ctrlU: '\x15', ctrlW: '\x17', ctrlX: '\x18', ctrlY: '\x19',
-  altB: '\x1bb', altF: '\x1bf', altD: '\x1bd', altEnter: '\x1b\r',
+  enter: '\r',
+  tab: '\t',
+  escape: '\x1b',
+  backspace: '\x7f',
+  up: '\x1b[A',
+  down: '\x1b[B',
+  left: '\x1b[D',
+  right: '\x1b[C',
+  ctrlA: '\x01',
+  ctrlC: '\x03',
+  ctrlD: '\x04',
+  ctrlE: '\x05',
+  ctrlK: '\x0b',
+  ctrlO: '\x0f',
+  ctrlU: '\x15',
+  ctrlW: '\x17',
+  ctrlX: '\x18',
+  ctrlY: '\x19',
+  altB: '\x1bb',
+  altF: '\x1bf',
+  altD: '\x1bd',
+  altEnter: '\x1b\r',
 } as const;
 
 export interface TmuxPane {
@@ -39,11 +57,21 @@ export interface TmuxPane {
  * When the client exits the pane prints `[exit N]` and then echoes what later input looks like
  * (`cat -v`), so a terminal left in bracketed-paste mode would show `ESC[200~` around a paste.
  */
-export function attachInTmux(opts: { dir: string; args: string[]; env: Record<string, string>; cols?: number; rows?: number; name?: string }): TmuxPane {
+export function attachInTmux(opts: {
+  dir: string;
+  args: string[];
+  env: Record<string, string>;
+  cols?: number;
+  rows?: number;
+  name?: string;
+}): TmuxPane {
   const sock = path.join(opts.dir, `${opts.name ?? 'tmux'}.sock`);
-  const tmux = (...args: string[]) => execFileSync('tmux', ['-S', sock, '-f', '/dev/null', ...args], { encoding: 'utf8' });
+  const tmux = (...args: string[]) =>
+    execFileSync('tmux', ['-S', sock, '-f', '/dev/null', ...args], { encoding: 'utf8' });
   const q = (s: string) => `'${s.replaceAll("'", "'\\''")}'`;
-  const env = Object.entries(opts.env).map(([k, v]) => `${k}=${q(v)}`).join(' ');
+  const env = Object.entries(opts.env)
+    .map(([k, v]) => `${k}=${q(v)}`)
+    .join(' ');
   const command = `env -u CI -u CONTINUOUS_INTEGRATION ${env} ${q(process.execPath)} ${q(BIN)} attach ${opts.args.map(q).join(' ')}; echo "[exit $?]"; exec cat -v`;
   tmux('new-session', '-d', '-x', String(opts.cols ?? 110), '-y', String(opts.rows ?? 40), '-c', opts.dir, command);
   const pane: TmuxPane = {

@@ -3,8 +3,13 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import {
-  LineReader, V1_METHOD_NAMES, decodeMethodLine, encodeEvent, parseLine,
-  type Event, type Method,
+  LineReader,
+  V1_METHOD_NAMES,
+  decodeMethodLine,
+  encodeEvent,
+  parseLine,
+  type Event,
+  type Method,
 } from '../../core/protocol/index.js';
 
 /**
@@ -45,7 +50,14 @@ export async function startV1Pod(opts: V1PodOptions = {}): Promise<V1Pod> {
   const received: string[] = [];
   const waiters: (() => void)[] = [];
   const history: unknown[] = [];
-  const greeting = opts.greeting ?? { pod_name: 'legacy', cwd: dir, provider: 'anthropic', model: 'claude', scope_summary: `Writable:\n  - ${dir}`, tools: ['Read', 'Write'] };
+  const greeting = opts.greeting ?? {
+    pod_name: 'legacy',
+    cwd: dir,
+    provider: 'anthropic',
+    model: 'claude',
+    scope_summary: `Writable:\n  - ${dir}`,
+    tools: ['Read', 'Write'],
+  };
   let state: State = 'idle';
   let turn = 0;
 
@@ -72,10 +84,16 @@ export async function startV1Pod(opts: V1PodOptions = {}): Promise<V1Pod> {
     if (opts.run === 'tool') {
       broadcast({ event: 'turn_start', data: { turn } });
       broadcast({ event: 'tool_call_start', data: { id: 'call_1', name: 'Read' } });
-      broadcast({ event: 'tool_call_done', data: { id: 'call_1', name: 'Read', arguments: '{"file_path":"src/math.ts"}' } });
+      broadcast({
+        event: 'tool_call_done',
+        data: { id: 'call_1', name: 'Read', arguments: '{"file_path":"src/math.ts"}' },
+      });
       broadcast({ event: 'usage', data: { input_tokens: 100, output_tokens: 3 } });
       broadcast({ event: 'turn_end', data: { turn: turn++, result: 'finished' } });
-      broadcast({ event: 'tool_result', data: { id: 'call_1', summary: 'Read 6 lines from /p/src/math.ts', output: '1\tx', is_error: false } });
+      broadcast({
+        event: 'tool_result',
+        data: { id: 'call_1', summary: 'Read 6 lines from /p/src/math.ts', output: '1\tx', is_error: false },
+      });
     }
     reply(`v1 says: ${input}`);
     history.push({ type: 'message', role: 'assistant', content: [{ type: 'text', text: `v1 says: ${input}` }] });
@@ -88,8 +106,14 @@ export async function startV1Pod(opts: V1PodOptions = {}): Promise<V1Pod> {
     if (!decoded.ok || !V1_METHOD_NAMES.includes(name!)) {
       // The original broadcasts its decode error to every client (one of its known bugs).
       const parsed = parseLine(line);
-      const raw = parsed.ok && typeof parsed.value === 'object' && parsed.value !== null ? (parsed.value as { method?: unknown }).method : undefined;
-      const message = typeof raw === 'string' ? `invalid method: unknown variant \`${raw}\`` : `invalid method: ${decoded.ok ? 'bad params' : decoded.error}`;
+      const raw =
+        parsed.ok && typeof parsed.value === 'object' && parsed.value !== null
+          ? (parsed.value as { method?: unknown }).method
+          : undefined;
+      const message =
+        typeof raw === 'string'
+          ? `invalid method: unknown variant \`${raw}\``
+          : `invalid method: ${decoded.ok ? 'bad params' : decoded.error}`;
       broadcast({ event: 'error', data: { code: 'internal', message } });
       return;
     }
@@ -99,23 +123,36 @@ export async function startV1Pod(opts: V1PodOptions = {}): Promise<V1Pod> {
         write(conn, { event: 'history', data: { items: history, greeting } });
         return;
       case 'run': {
-        if (state === 'running') return broadcast({ event: 'error', data: { code: 'already_running', message: 'Pod is already executing a turn' } });
+        if (state === 'running')
+          return broadcast({
+            event: 'error',
+            data: { code: 'already_running', message: 'Pod is already executing a turn' },
+          });
         broadcast({ event: 'user_message', data: { segments: method.params.input } });
-        const text = method.params.input.map((s) => ('content' in s && typeof s.content === 'string' ? s.content : '')).join('');
+        const text = method.params.input
+          .map((s) => ('content' in s && typeof s.content === 'string' ? s.content : ''))
+          .join('');
         return run(text);
       }
       case 'cancel':
-        if (state !== 'running') return broadcast({ event: 'error', data: { code: 'not_running', message: 'Pod is not running' } });
+        if (state !== 'running')
+          return broadcast({ event: 'error', data: { code: 'not_running', message: 'Pod is not running' } });
         state = 'idle';
         return broadcast({ event: 'error', data: { code: 'internal', message: 'Cancelled' } });
       case 'pause':
-        if (state === 'idle') return broadcast({ event: 'error', data: { code: 'not_running', message: 'Pod is not running' } });
+        if (state === 'idle')
+          return broadcast({ event: 'error', data: { code: 'not_running', message: 'Pod is not running' } });
         if (state === 'paused') return; // a no-op in the original
         state = 'paused';
         return broadcast({ event: 'run_end', data: { result: 'paused' } });
       case 'resume':
-        if (state === 'running') return broadcast({ event: 'error', data: { code: 'already_running', message: 'Pod is already executing a turn' } });
-        if (state !== 'paused') return broadcast({ event: 'error', data: { code: 'not_paused', message: 'Pod is not paused' } });
+        if (state === 'running')
+          return broadcast({
+            event: 'error',
+            data: { code: 'already_running', message: 'Pod is already executing a turn' },
+          });
+        if (state !== 'paused')
+          return broadcast({ event: 'error', data: { code: 'not_paused', message: 'Pod is not paused' } });
         state = 'running';
         reply('resumed');
         return endRun();
@@ -134,7 +171,8 @@ export async function startV1Pod(opts: V1PodOptions = {}): Promise<V1Pod> {
     conn.on('close', () => conns.delete(conn));
     conn.on('error', () => undefined);
     if (opts.silent) return;
-    for (const message of opts.alerts ?? []) write(conn, { event: 'alert', data: { level: 'warn', source: 'pod', message, timestamp_ms: 1700000000000 } });
+    for (const message of opts.alerts ?? [])
+      write(conn, { event: 'alert', data: { level: 'warn', source: 'pod', message, timestamp_ms: 1700000000000 } });
     const reader = new LineReader({
       onLine: (line) => {
         received.push(line);
@@ -146,10 +184,12 @@ export async function startV1Pod(opts: V1PodOptions = {}): Promise<V1Pod> {
     conn.on('data', (chunk: Buffer) => reader.push(chunk));
   });
   if (opts.silent) {
-    server.on('connection', (conn) => conn.on('data', (d: Buffer) => {
-      received.push(...d.toString().split('\n').filter(Boolean));
-      for (const w of waiters.splice(0)) w();
-    }));
+    server.on('connection', (conn) =>
+      conn.on('data', (d: Buffer) => {
+        received.push(...d.toString().split('\n').filter(Boolean));
+        for (const w of waiters.splice(0)) w();
+      }),
+    );
   }
   await new Promise<void>((resolve) => server.listen(socket, resolve));
   return {
@@ -159,16 +199,17 @@ export async function startV1Pod(opts: V1PodOptions = {}): Promise<V1Pod> {
     async receivedCount(n) {
       while (received.length < n) await new Promise<void>((r) => waiters.push(r));
     },
-    close: () => new Promise<void>((resolve) => {
-      for (const s of conns) s.destroy();
-      server.close(() => {
-        fs.rmSync(dir, { recursive: true, force: true });
-        resolve();
-      });
-      if (!server.listening) {
-        fs.rmSync(dir, { recursive: true, force: true });
-        resolve();
-      }
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of conns) s.destroy();
+        server.close(() => {
+          fs.rmSync(dir, { recursive: true, force: true });
+          resolve();
+        });
+        if (!server.listening) {
+          fs.rmSync(dir, { recursive: true, force: true });
+          resolve();
+        }
+      }),
   };
 }

@@ -14,11 +14,18 @@ export interface WsTestPod extends TestPod {
 }
 
 /** A real pod listening on its Unix socket and on `urls` (default one ws:// listener on a free loopback port). */
-export async function startWsPod(opts: TestPodOptions & { urls?: string[]; tokenEnv?: string; tlsCert?: string; tlsKey?: string } = {}): Promise<WsTestPod> {
+export async function startWsPod(
+  opts: TestPodOptions & { urls?: string[]; tokenEnv?: string; tlsCert?: string; tlsKey?: string } = {},
+): Promise<WsTestPod> {
   const { urls = ['ws://127.0.0.1:0'], tokenEnv, tlsCert, tlsKey, ...rest } = opts;
-  const launch = urls.length > 0 ? { listen: { urls, ...(tokenEnv ? { tokenEnv } : {}), ...(tlsCert ? { tlsCert, tlsKey } : {}) } } : undefined;
+  const launch =
+    urls.length > 0
+      ? { listen: { urls, ...(tokenEnv ? { tokenEnv } : {}), ...(tlsCert ? { tlsCert, tlsKey } : {}) } }
+      : undefined;
   const tp = await startTestPod({ ...rest, launch: { ...rest.launch, ...launch } });
-  const endpoints = JSON.parse(fs.readFileSync(path.join(tp.pod.paths.dir, 'endpoints.json'), 'utf8')) as { listen: string[] };
+  const endpoints = JSON.parse(fs.readFileSync(path.join(tp.pod.paths.dir, 'endpoints.json'), 'utf8')) as {
+    listen: string[];
+  };
   const tokenFile = path.join(tp.pod.paths.dir, 'token');
   const token = tokenEnv ? process.env[tokenEnv]! : fs.readFileSync(tokenFile, 'utf8').trim();
   return {
@@ -26,8 +33,13 @@ export async function startWsPod(opts: TestPodOptions & { urls?: string[]; token
     url: endpoints.listen[0],
     urls: endpoints.listen,
     token,
-    connectWs: (o = {}) => PodClient.connect({
-      url: o.url ?? endpoints.listen[0], token: o.token ?? token, protocol: o.protocol ?? 2, clientName: 'test-ws/1', ...(o.ca ? { ca: o.ca } : {}),
-    }),
+    connectWs: (o = {}) =>
+      PodClient.connect({
+        url: o.url ?? endpoints.listen[0],
+        token: o.token ?? token,
+        protocol: o.protocol ?? 2,
+        clientName: 'test-ws/1',
+        ...(o.ca ? { ca: o.ca } : {}),
+      }),
   };
 }

@@ -10,7 +10,10 @@ export default class McpList extends YoiCommand {
 
   async run(): Promise<void> {
     const { flags } = await this.parse(McpList);
-    const [{ readMcpState }, { formatMcpServer }] = await Promise.all([import('../../mcp/readMcpState.js'), import('../../mcp/formatMcpState.js')]);
+    const [{ readMcpState }, { formatMcpServer }] = await Promise.all([
+      import('../../mcp/readMcpState.js'),
+      import('../../mcp/formatMcpState.js'),
+    ]);
     const { name, state } = await readMcpState(flags);
     if (flags.json) {
       this.print(JSON.stringify(state ?? { pod_name: name, updated_at_ms: 0, servers: [] }, null, 2));

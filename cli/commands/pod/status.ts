@@ -14,8 +14,15 @@ export default class PodStatus extends YoiCommand {
     const w = client.welcome;
     const greeting = history.event === 'history' ? history.data.greeting : undefined;
     const status = {
-      pod: w?.pod_name ?? (greeting?.pod_name || name), status: w?.status ?? 'unknown', session_id: w?.session_id ?? null, protocol: client.protocol,
-      provider: greeting?.provider, model: greeting?.model, cwd: greeting?.cwd, tools: greeting?.tools, segment_kinds: w?.segment_kinds ?? null,
+      pod: w?.pod_name ?? (greeting?.pod_name || name),
+      status: w?.status ?? 'unknown',
+      session_id: w?.session_id ?? null,
+      protocol: client.protocol,
+      provider: greeting?.provider,
+      model: greeting?.model,
+      cwd: greeting?.cwd,
+      tools: greeting?.tools,
+      segment_kinds: w?.segment_kinds ?? null,
       items: history.event === 'history' ? history.data.items.length : 0,
     };
     if (flags.json) this.print(JSON.stringify(status, null, 2));

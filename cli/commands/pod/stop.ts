@@ -12,7 +12,12 @@ export default class PodStop extends YoiCommand {
     const { YoiError } = await import('../../../core/errors/YoiError.js');
     try {
       await client.request({ method: 'shutdown' });
-      const timeout = new Promise((_, reject) => setTimeout(() => reject(new YoiError('YOI_ERR_TIMEOUT', `pod ${name} did not stop within 15 s`)), 15_000).unref());
+      const timeout = new Promise((_, reject) =>
+        setTimeout(
+          () => reject(new YoiError('YOI_ERR_TIMEOUT', `pod ${name} did not stop within 15 s`)),
+          15_000,
+        ).unref(),
+      );
       await Promise.race([client.closed, timeout]);
     } finally {
       await client.close();

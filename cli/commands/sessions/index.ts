@@ -5,8 +5,12 @@ import { configFlags, jsonFlag } from '../../flags.js';
 export default class Sessions extends YoiCommand {
   static override summary = "List the project's sessions: id, pod, started, last activity, items, compaction.";
   static override description =
-    'Reads the session logs of the project (the config\'s sessions.dir), most recently active first. A large log is read only at its ends: its first line and its last 16 KiB; --verify checks every line\'s hash. A log whose hash chain is broken (changed after yoi wrote it) is marked CHAIN BROKEN; one written before logs were chained, unchained. `yoi pod start --name N --resume ID` continues one.';
-  static override examples = ['<%= config.bin %> sessions', '<%= config.bin %> sessions --pod reviewer --json', '<%= config.bin %> sessions show 0190c2a1'];
+    "Reads the session logs of the project (the config's sessions.dir), most recently active first. A large log is read only at its ends: its first line and its last 16 KiB; --verify checks every line's hash. A log whose hash chain is broken (changed after yoi wrote it) is marked CHAIN BROKEN; one written before logs were chained, unchained. `yoi pod start --name N --resume ID` continues one.";
+  static override examples = [
+    '<%= config.bin %> sessions',
+    '<%= config.bin %> sessions --pod reviewer --json',
+    '<%= config.bin %> sessions show 0190c2a1',
+  ];
   static override flags = {
     ...configFlags,
     ...jsonFlag,
@@ -17,7 +21,9 @@ export default class Sessions extends YoiCommand {
   async run(): Promise<void> {
     const { flags } = await this.parse(Sessions);
     const [{ loadProject }, { listSessionSummaries }, { liveSessionIds }] = await Promise.all([
-      import('../../loadProject.js'), import('../../../core/session/listSessionSummaries.js'), import('../../liveSessionIds.js'),
+      import('../../loadProject.js'),
+      import('../../../core/session/listSessionSummaries.js'),
+      import('../../liveSessionIds.js'),
     ]);
     const { config } = await loadProject({ configFile: flags.config, checkProvider: false });
     const dir = config.sessions.dir;

@@ -105,12 +105,18 @@ class ExactParser {
       if (seen.has(key)) this.fail(`duplicate field \`${key}\``, keyAt);
       seen.add(key);
       this.skipWs();
-      if (this.text.charCodeAt(this.pos) !== 0x3a) this.fail(this.pos >= this.text.length ? 'EOF while parsing an object' : 'expected `:`');
+      if (this.text.charCodeAt(this.pos) !== 0x3a)
+        this.fail(this.pos >= this.text.length ? 'EOF while parsing an object' : 'expected `:`');
       this.pos++;
       this.skipWs();
       if (this.pos >= this.text.length) this.fail('EOF while parsing a value');
       // defineProperty: a key named "__proto__" must stay an ordinary own property.
-      Object.defineProperty(out, key, { value: this.parseValue(), enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(out, key, {
+        value: this.parseValue(),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
       this.skipWs();
       const c = this.text.charCodeAt(this.pos);
       if (c === 0x2c) {

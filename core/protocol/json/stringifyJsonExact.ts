@@ -28,7 +28,9 @@ function write(value: unknown, sortKeys: boolean): string {
       // 2^60 to `…847000`); anything else is an f64 there, written as Rust writes it (`1e-6`, not
       // `0.000001`), so what we write reads back the same.
       if (Number.isSafeInteger(value)) return String(value);
-      return Number.isInteger(value) && value >= I64_MIN && value < U64_LIMIT ? BigInt(value).toString() : formatRustFloat(value);
+      return Number.isInteger(value) && value >= I64_MIN && value < U64_LIMIT
+        ? BigInt(value).toString()
+        : formatRustFloat(value);
     case 'bigint':
       return value.toString();
     case 'boolean':
@@ -36,7 +38,8 @@ function write(value: unknown, sortKeys: boolean): string {
     case 'object': {
       if (value === null) return 'null';
       if (value instanceof JsonFloat) return formatRustFloat(value.value);
-      if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? 'null' : write(v, sortKeys))).join(',')}]`;
+      if (Array.isArray(value))
+        return `[${value.map((v) => (v === undefined ? 'null' : write(v, sortKeys))).join(',')}]`;
       const custom = (value as { toJSON?: () => unknown }).toJSON;
       if (typeof custom === 'function') return write(custom.call(value), sortKeys);
       let keys = Object.keys(value);

@@ -104,7 +104,9 @@ export const EVENT_NAMES = Object.keys(EVENT_DATA) as EventName[];
 /** The events a v1 (Rust yoi) peer knows. */
 export const V1_EVENT_NAMES: readonly EventName[] = EVENT_NAMES.slice(0, EVENT_NAMES.indexOf('shutdown') + 1);
 
-export type EventData<K extends EventName> = (typeof EVENT_DATA)[K] extends z.ZodType ? z.output<(typeof EVENT_DATA)[K]> : undefined;
+export type EventData<K extends EventName> = (typeof EVENT_DATA)[K] extends z.ZodType
+  ? z.output<(typeof EVENT_DATA)[K]>
+  : undefined;
 
 /**
  * A pod → client line. v2 adds top-level `seq` (broadcasts, gap-free per pod) and

@@ -38,10 +38,21 @@ export const METHOD_PARAMS = {
 export type MethodName = keyof typeof METHOD_PARAMS;
 export const METHOD_NAMES = Object.keys(METHOD_PARAMS) as MethodName[];
 /** The methods a v1 (Rust yoi) peer knows. */
-export const V1_METHOD_NAMES: readonly MethodName[] = ['run', 'notify', 'pod_event', 'resume', 'cancel', 'pause', 'shutdown', 'get_history'];
+export const V1_METHOD_NAMES: readonly MethodName[] = [
+  'run',
+  'notify',
+  'pod_event',
+  'resume',
+  'cancel',
+  'pause',
+  'shutdown',
+  'get_history',
+];
 
 /** The `params` of method `K` (the schema's output). */
-export type ParamsOf<K extends MethodName> = (typeof METHOD_PARAMS)[K] extends z.ZodType ? z.output<(typeof METHOD_PARAMS)[K]> : never;
+export type ParamsOf<K extends MethodName> = (typeof METHOD_PARAMS)[K] extends z.ZodType
+  ? z.output<(typeof METHOD_PARAMS)[K]>
+  : never;
 
 /** A client → pod line. `request_id` (v2) is echoed on every reply the request causes. */
 export type Method = {

@@ -57,7 +57,9 @@ export const PodEventSchema = taggedUnion({
   variants: KNOWN_POD_EVENT_SCHEMAS,
   passthrough: UnknownPodEvent,
   onUnknown: (raw, kind) =>
-    typeof raw.pod_name === 'string' ? new UnknownPodEvent(raw) : `unknown pod event kind \`${kind}\` without a \`pod_name\``,
+    typeof raw.pod_name === 'string'
+      ? new UnknownPodEvent(raw)
+      : `unknown pod event kind \`${kind}\` without a \`pod_name\``,
 });
 export type PodEvent = z.infer<typeof PodEventSchema>;
 

@@ -63,7 +63,13 @@ export type Segment = z.infer<typeof SegmentSchema>;
 export const SEGMENT_SIGILS = { file_ref: '@', knowledge_ref: '#', workflow_invoke: '/' } as const;
 export type RefKind = keyof typeof SEGMENT_SIGILS;
 /** The field of each built-in kind that holds what the user wrote after the sigil (or the text). */
-export const SEGMENT_FIELDS = { text: 'content', paste: 'content', file_ref: 'path', knowledge_ref: 'slug', workflow_invoke: 'slug' } as const;
+export const SEGMENT_FIELDS = {
+  text: 'content',
+  paste: 'content',
+  file_ref: 'path',
+  knowledge_ref: 'slug',
+  workflow_invoke: 'slug',
+} as const;
 
 /** The reference kind a sigil (`@`, `#`, `/`) stands for, if any. */
 export function kindOfSigil(sigil: string): RefKind | undefined {

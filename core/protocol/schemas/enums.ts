@@ -30,7 +30,14 @@ export const ErrorCodeSchema = unitEnum('error code', [
   'invalid_request',
 ]);
 export type ErrorCode = z.infer<typeof ErrorCodeSchema>;
-export const V1_ERROR_CODES: readonly ErrorCode[] = ['already_running', 'not_running', 'not_paused', 'provider_error', 'tool_error', 'internal'];
+export const V1_ERROR_CODES: readonly ErrorCode[] = [
+  'already_running',
+  'not_running',
+  'not_paused',
+  'provider_error',
+  'tool_error',
+  'internal',
+];
 
 /** Pod state reported by v2 `status` and `welcome`. */
 export const PodStatusSchema = unitEnum('pod status', ['idle', 'running', 'paused', 'compacting']);

@@ -15,7 +15,8 @@ const describe = (v: unknown): string => {
 
 /** Error text for a value of the wrong type; a missing value reads `missing field`. */
 export function expected(what: string) {
-  return (iss: { input?: unknown }) => (iss.input === undefined ? 'missing field' : `expected ${what}, got ${describe(iss.input)}`);
+  return (iss: { input?: unknown }) =>
+    iss.input === undefined ? 'missing field' : `expected ${what}, got ${describe(iss.input)}`;
 }
 
 /** A JSON array (serde `Vec`). */
@@ -53,7 +54,10 @@ export const Bool = z.boolean({ error: expected('a boolean') });
 export function unitEnum<const T extends readonly [string, ...string[]]>(name: string, values: T) {
   const allowed = values.map((v) => `\`${v}\``).join(', ');
   const inner = z.enum(values, {
-    error: (iss) => (typeof iss.input === 'string' ? `unknown ${name} \`${iss.input}\`, expected one of ${allowed}` : expected(name)(iss)),
+    error: (iss) =>
+      typeof iss.input === 'string'
+        ? `unknown ${name} \`${iss.input}\`, expected one of ${allowed}`
+        : expected(name)(iss),
   });
   return z.preprocess((v) => {
     if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
@@ -75,7 +79,11 @@ export function struct<S extends z.core.$ZodLooseShape>(shape: S) {
   return z.preprocess((v, ctx) => {
     if (!Array.isArray(v)) return v;
     if (v.length > fields.length) {
-      ctx.issues.push({ code: 'custom', message: `invalid length ${v.length}, expected at most ${fields.length} fields`, input: v });
+      ctx.issues.push({
+        code: 'custom',
+        message: `invalid length ${v.length}, expected at most ${fields.length} fields`,
+        input: v,
+      });
       return z.NEVER;
     }
     const out: Record<string, unknown> = {};

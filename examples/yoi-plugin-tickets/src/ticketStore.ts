@@ -32,7 +32,9 @@ async function readOpened(file: string, id: string, maxBytes: number): Promise<T
     const buffer = Buffer.alloc(Math.min(maxBytes, opened.stats.size));
     const { bytesRead } = await opened.handle.read(buffer, 0, buffer.length, 0);
     const text = buffer.subarray(0, bytesRead).toString('utf8');
-    return opened.stats.size <= maxBytes ? { ok: true, text } : { ok: true, text, cut: `cut to ${maxBytes} of ${opened.stats.size} bytes` };
+    return opened.stats.size <= maxBytes
+      ? { ok: true, text }
+      : { ok: true, text, cut: `cut to ${maxBytes} of ${opened.stats.size} bytes` };
   } finally {
     await opened.handle.close();
   }

@@ -21,12 +21,15 @@ export const tickets = definePlugin({
     kind.resolve(async (segment, ctx) => {
       // Typed and validated by the pod; still checked, since anyone may call the hook directly.
       const id: unknown = segment.id;
-      if (typeof id !== 'string') return { type: 'unresolved', reason: 'malformed ticket_ref segment: `id` is not a string' };
+      if (typeof id !== 'string')
+        return { type: 'unresolved', reason: 'malformed ticket_ref segment: `id` is not a string' };
       if (ctx.signal.aborted) return { type: 'unresolved', reason: 'cancelled', ref: id.slice(0, 64) };
       const ticket = await store.read(id, ctx);
       if (!ticket.ok) return { type: 'unresolved', reason: ticket.reason, ref: id.slice(0, 64) };
       const label = `Ticket: ${id}`;
-      return ticket.cut ? { type: 'context', label, text: ticket.text, warning: `ticket ${id} was ${ticket.cut}` } : { type: 'context', label, text: ticket.text };
+      return ticket.cut
+        ? { type: 'context', label, text: ticket.text, warning: `ticket ${id} was ${ticket.cut}` }
+        : { type: 'context', label, text: ticket.text };
     });
     kind.complete(async (items, ctx) => [...items, ...(await store.list(ctx.prefix, ctx)).slice(0, ctx.limit)]);
   },

@@ -4,7 +4,18 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { defaultPlugins } from 'yoi';
-import { completeContext, completeWith, hostWith, hostWithConfig, resolveContext, resolveWith, resolverContract, startPod, tempDir, writeFiles } from 'yoi/testing';
+import {
+  completeContext,
+  completeWith,
+  hostWith,
+  hostWithConfig,
+  resolveContext,
+  resolveWith,
+  resolverContract,
+  startPod,
+  tempDir,
+  writeFiles,
+} from 'yoi/testing';
 import { ticketTool, tickets } from 'yoi-plugin-tickets';
 
 const TICKET = '# T-12: the login page forgets the name\n';
@@ -29,7 +40,11 @@ describe('acme:tickets', () => {
   let project;
   before(() => {
     project = tempDir('tickets-');
-    writeFiles(project.dir, { 'issues/BUG-2.md': 'crash on start\n', 'issues/BUG-10.md': 'x'.repeat(100), 'issues/notes.txt': '' });
+    writeFiles(project.dir, {
+      'issues/BUG-2.md': 'crash on start\n',
+      'issues/BUG-10.md': 'x'.repeat(100),
+      'issues/notes.txt': '',
+    });
   });
   after(() => project.remove());
 
@@ -38,7 +53,9 @@ describe('acme:tickets', () => {
   it('reads tickets from the folder and with the id shape its config section sets', async () => {
     const ctx = resolveContext({ projectDir: project.dir });
     assert.deepEqual(await resolveWith(host(), 'ticket_ref', { kind: 'ticket_ref', id: 'BUG-2' }, ctx), {
-      type: 'context', label: 'Ticket: BUG-2', text: 'crash on start\n',
+      type: 'context',
+      label: 'Ticket: BUG-2',
+      text: 'crash on start\n',
     });
     const refused = await resolveWith(host(), 'ticket_ref', { kind: 'ticket_ref', id: 'T-2' }, ctx);
     assert.equal(refused?.type, 'unresolved');
@@ -46,14 +63,23 @@ describe('acme:tickets', () => {
   });
 
   it('cuts a long ticket to maxBytes and says so', async () => {
-    const result = await resolveWith(host(), 'ticket_ref', { kind: 'ticket_ref', id: 'BUG-10' }, resolveContext({ projectDir: project.dir }));
+    const result = await resolveWith(
+      host(),
+      'ticket_ref',
+      { kind: 'ticket_ref', id: 'BUG-10' },
+      resolveContext({ projectDir: project.dir }),
+    );
     assert.equal(result?.type, 'context');
     assert.equal(result.text.length, 50);
     assert.equal(result.warning, 'ticket BUG-10 was cut to 50 of 100 bytes');
   });
 
   it('completes ids in number order', async () => {
-    const items = await completeWith(host(), 'ticket_ref', completeContext({ projectDir: project.dir, prefix: 'BUG-' }));
+    const items = await completeWith(
+      host(),
+      'ticket_ref',
+      completeContext({ projectDir: project.dir, prefix: 'BUG-' }),
+    );
     assert.deepEqual(items, ['BUG-2', 'BUG-10']);
   });
 
@@ -61,24 +87,41 @@ describe('acme:tickets', () => {
     const h = hostWithConfig({ tickets: { dir: 'issues', prefix: 'BUG' } }, tickets(), ticketTool());
     const ctx = { ...resolveContext({ projectDir: project.dir }), callId: 'call-1' };
     const tool = h.hooks.tools.for('ReadTicket').call(ctx);
-    assert.deepEqual(await tool.execute({ id: 'BUG-2' }, ctx), { summary: 'read ticket BUG-2', content: 'crash on start\n' });
+    assert.deepEqual(await tool.execute({ id: 'BUG-2' }, ctx), {
+      summary: 'read ticket BUG-2',
+      content: 'crash on start\n',
+    });
     // A refusal is a result the model reads, not a failure of the run.
     assert.deepEqual(await tool.execute({ id: 'BUG-3' }, ctx), { summary: 'no ticket BUG-3', is_error: true });
   });
 
   it('refuses to start the tool without the plugin that provides the store, naming both', () => {
-    assert.throws(() => hostWith(ticketTool()), /plugin acme:ticket-tool uses service acme:tickets\.store .*which no plugin provides/);
+    assert.throws(
+      () => hostWith(ticketTool()),
+      /plugin acme:ticket-tool uses service acme:tickets\.store .*which no plugin provides/,
+    );
   });
 
   it('rejects a bad config section at pod start, naming the key', async () => {
-    await assert.rejects(startPod({ plugins: [...defaultPlugins(), tickets()], config: { tickets: { prefix: 'bug' } } }), /tickets\.prefix/);
+    await assert.rejects(
+      startPod({ plugins: [...defaultPlugins(), tickets()], config: { tickets: { prefix: 'bug' } } }),
+      /tickets\.prefix/,
+    );
   });
 
   it('resolves a ticket_ref sent to a real pod, and refuses a payload its schema rejects', async () => {
-    const pod = await startPod({ plugins: [...defaultPlugins(), tickets(), ticketTool()], files: { 'tickets/T-12.md': TICKET } });
+    const pod = await startPod({
+      plugins: [...defaultPlugins(), tickets(), ticketTool()],
+      files: { 'tickets/T-12.md': TICKET },
+    });
     try {
-      assert.ok(pod.client.welcome?.segments?.some((s) => s.kind === 'ticket_ref' && s.sigil === '!' && s.field === 'id'));
-      const events = await pod.run([{ kind: 'text', content: 'what is T-12 about?' }, { kind: 'ticket_ref', id: 'T-12' }]);
+      assert.ok(
+        pod.client.welcome?.segments?.some((s) => s.kind === 'ticket_ref' && s.sigil === '!' && s.field === 'id'),
+      );
+      const events = await pod.run([
+        { kind: 'text', content: 'what is T-12 about?' },
+        { kind: 'ticket_ref', id: 'T-12' },
+      ]);
       const reply = events.find((e) => e.event === 'text_done');
       assert.match(reply.data.text, /\[Ticket: T-12\]\n# T-12: the login page/);
       const bad = await pod.run([{ kind: 'ticket_ref', id: 12 }]);

@@ -74,18 +74,40 @@ export class ReportRelay {
           const m = decoded.value;
           if (m.method === 'hello') {
             client = { name: m.params.client, auth: m.params.auth };
-            write({ event: 'welcome', ...(m.request_id ? { request_id: m.request_id } : {}), data: {
-              protocol_version: 2, pod_name: 'yoi-host', session_id: '', status: 'idle', segment_kinds: [],
-              pod_event_kinds: ['turn_ended', 'errored', 'shut_down', 'scope_sub_delegated'],
-            } });
+            write({
+              event: 'welcome',
+              ...(m.request_id ? { request_id: m.request_id } : {}),
+              data: {
+                protocol_version: 2,
+                pod_name: 'yoi-host',
+                session_id: '',
+                status: 'idle',
+                segment_kinds: [],
+                pod_event_kinds: ['turn_ended', 'errored', 'shut_down', 'scope_sub_delegated'],
+              },
+            });
             return;
           }
-          if (m.method !== 'pod_event' || m.request_id === undefined) return reject(m.request_id, 'invalid_request', 'this socket only relays reports (pod_event with a request_id)');
+          if (m.method !== 'pod_event' || m.request_id === undefined)
+            return reject(
+              m.request_id,
+              'invalid_request',
+              'this socket only relays reports (pod_event with a request_id)',
+            );
           const source = podEventSource(m.params);
           const placement = this.placements.get(source);
-          if (!placement || client?.name !== podClientName(source) || !client.auth || !same(placement.secret, client.auth)) {
+          if (
+            !placement ||
+            client?.name !== podClientName(source) ||
+            !client.auth ||
+            !same(placement.secret, client.auth)
+          ) {
             const who = validatePodName(source) ? 'the pod its `pod_name` names' : `pod \`${source}\``; // a bad name is never echoed
-            return reject(m.request_id, 'invalid_request', `pod_event refused: the sender did not authenticate as ${who}`);
+            return reject(
+              m.request_id,
+              'invalid_request',
+              `pod_event refused: the sender did not authenticate as ${who}`,
+            );
           }
           const payload = Buffer.from(encodeMethod(m), 'utf8');
           try {
@@ -105,11 +127,17 @@ export class ReportRelay {
   }
 
   private async publish(placement: Placement, child: string, requestId: string, payload: Buffer): Promise<void> {
-    const [{ jetstream }, { headers }] = await Promise.all([import('@nats-io/jetstream'), import('@nats-io/transport-node')]);
+    const [{ jetstream }, { headers }] = await Promise.all([
+      import('@nats-io/jetstream'),
+      import('@nats-io/transport-node'),
+    ]);
     const h = headers();
     h.set(POD_HEADER, child);
     h.set(SIGNATURE_HEADER, signReport(placement.secret, payload));
-    await jetstream(this.nc, { timeout: PUBLISH_TIMEOUT_MS }).publish(this.names.reports(placement.parent), payload, { msgID: requestId, headers: h });
+    await jetstream(this.nc, { timeout: PUBLISH_TIMEOUT_MS }).publish(this.names.reports(placement.parent), payload, {
+      msgID: requestId,
+      headers: h,
+    });
   }
 }
 

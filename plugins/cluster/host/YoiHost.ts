@@ -63,7 +63,8 @@ export class YoiHost {
       const gone = reclaimStale(table, isPidAlive);
       return { reclaimed: gone, live: new Set(table.allocations.map((a) => a.pod_name)) };
     });
-    if (reclaimed.length > 0) this.o.log(`reclaimed the scope of ${reclaimed.map((a) => a.pod_name).join(', ')} (their processes are gone)`);
+    if (reclaimed.length > 0)
+      this.o.log(`reclaimed the scope of ${reclaimed.map((a) => a.pod_name).join(', ')} (their processes are gone)`);
     for (const child of [...this.placements.keys()]) if (!live.has(child)) this.placements.delete(child);
     this.nc = await connectNats(this.o.config.nats, `yoi host ${this.o.name}`);
     try {
@@ -95,20 +96,37 @@ export class YoiHost {
   }
 
   private async heartbeat(): Promise<void> {
-    await this.registry?.putHost({ name: this.o.name, pid: process.pid, project_dir: this.o.projectDir, heartbeat: Date.now(), started_at: this.startedAt })
+    await this.registry
+      ?.putHost({
+        name: this.o.name,
+        pid: process.pid,
+        project_dir: this.o.projectDir,
+        heartbeat: Date.now(),
+        started_at: this.startedAt,
+      })
       .catch(() => undefined);
   }
 
   private async serve(sub: Subscription): Promise<void> {
     const context: HostContext = {
-      hostName: this.o.name, projectDir: this.o.config.hosts[this.o.name]?.projectDir ?? undefined, relaySocket: this.relaySocket, env: this.o.env,
-      configPath: this.o.configPath, ...(this.o.configDigest ? { configDigest: this.o.configDigest } : {}), placements: this.placements,
+      hostName: this.o.name,
+      projectDir: this.o.config.hosts[this.o.name]?.projectDir ?? undefined,
+      relaySocket: this.relaySocket,
+      env: this.o.env,
+      configPath: this.o.configPath,
+      ...(this.o.configDigest ? { configDigest: this.o.configDigest } : {}),
+      placements: this.placements,
     };
     let waiting = 0;
     let chain = Promise.resolve();
     for await (const m of sub) {
       if (waiting >= MAX_WAITING_PLACEMENTS) {
-        m.respond(JSON.stringify({ ok: false, error: `host ${this.o.name} is busy: ${waiting} placements are waiting` } satisfies SpawnReply));
+        m.respond(
+          JSON.stringify({
+            ok: false,
+            error: `host ${this.o.name} is busy: ${waiting} placements are waiting`,
+          } satisfies SpawnReply),
+        );
         continue;
       }
       waiting++;
@@ -116,7 +134,11 @@ export class YoiHost {
         const reply = await this.place(m.data, context);
         waiting--;
         m.respond(JSON.stringify(reply));
-        this.o.log(reply.ok ? `placed pod on this host: pid ${reply.pid}, ${reply.socket}` : `refused a placement: ${reply.error}`);
+        this.o.log(
+          reply.ok
+            ? `placed pod on this host: pid ${reply.pid}, ${reply.socket}`
+            : `refused a placement: ${reply.error}`,
+        );
       });
     }
   }
@@ -147,7 +169,8 @@ export class YoiHost {
       return { ok: false, error: 'the placement request is not JSON' };
     }
     const parsed = SpawnRequestSchema.safeParse(raw);
-    if (!parsed.success) return { ok: false, error: `invalid placement request: ${formatZodError(parsed.error, SpawnRequestSchema)}` };
+    if (!parsed.success)
+      return { ok: false, error: `invalid placement request: ${formatZodError(parsed.error, SpawnRequestSchema)}` };
     try {
       return await placeChild(parsed.data, context);
     } catch (e) {

@@ -6,7 +6,14 @@ import { HOST_NAME_ENV } from '../hostName.js';
 import { connectToPod } from '../../podtree/shared/connectToPod.js';
 import { requestShutdown } from '../../podtree/shared/requestShutdown.js';
 import { ChildStartError, startChildPod } from '../../podtree/startChildPod.js';
-import { coversFully, delegate, findAllocation, reclaimStale, registerTopLevel, release } from '../../podtree/tree/allocationTable.js';
+import {
+  coversFully,
+  delegate,
+  findAllocation,
+  reclaimStale,
+  registerTopLevel,
+  release,
+} from '../../podtree/tree/allocationTable.js';
 import { ScopeLockFile } from '../../podtree/tree/ScopeLockFile.js';
 import type { LockRule } from '../../podtree/tree/ScopeLockSchema.js';
 import { canonicalPath, isPidAlive, isSocketLive, isWithin, isYoiError, podPaths } from '../../../core/api.js';
@@ -32,26 +39,40 @@ export interface HostContext {
  */
 export async function placeChild(request: SpawnRequest, host: HostContext): Promise<SpawnReply> {
   const projectDir = host.projectDir ?? request.project_dir;
-  const rebase = (p: string) => (isWithin(p, request.project_dir) ? path.join(projectDir, path.relative(request.project_dir, p)) : p);
+  const rebase = (p: string) =>
+    isWithin(p, request.project_dir) ? path.join(projectDir, path.relative(request.project_dir, p)) : p;
   const rules: LockRule[] = [];
   for (const r of request.scope) {
     const target = canonicalPath(rebase(r.target), projectDir);
-    if (target === undefined || !fs.existsSync(target)) return { ok: false, error: `scope target ${rebase(r.target)} does not exist on host ${host.hostName}` };
+    if (target === undefined || !fs.existsSync(target))
+      return { ok: false, error: `scope target ${rebase(r.target)} does not exist on host ${host.hostName}` };
     rules.push({ ...r, target });
   }
   const cwd = canonicalPath(rebase(request.cwd), projectDir) ?? projectDir;
   const paths = podPaths(request.name, host.env);
-  if (await isSocketLive(paths.socket)) return { ok: false, error: `a pod named \`${request.name}\` is already running on host ${host.hostName}` };
+  if (await isSocketLive(paths.socket))
+    return { ok: false, error: `a pod named \`${request.name}\` is already running on host ${host.hostName}` };
   const lock = ScopeLockFile.inBase(paths.base);
   try {
     await lock.update((table) => {
       reclaimStale(table, isPidAlive);
       const standIn = findAllocation(table, request.parent);
-      if (standIn && standIn.socket !== host.relaySocket) throw new Error(`a pod named \`${request.parent}\` runs on host ${host.hostName} itself`);
+      if (standIn && standIn.socket !== host.relaySocket)
+        throw new Error(`a pod named \`${request.parent}\` runs on host ${host.hostName} itself`);
       const allow = [...(standIn?.scope_allow ?? [])];
       for (const r of rules) if (!allow.some((a) => coversFully(a, r))) allow.push(r);
-      registerTopLevel(table, { pod_name: request.parent, pid: process.pid, socket: host.relaySocket, scope_allow: allow });
-      delegate(table, request.parent, { pod_name: request.name, pid: process.pid, socket: paths.socket, scope_allow: rules });
+      registerTopLevel(table, {
+        pod_name: request.parent,
+        pid: process.pid,
+        socket: host.relaySocket,
+        scope_allow: allow,
+      });
+      delegate(table, request.parent, {
+        pod_name: request.name,
+        pid: process.pid,
+        socket: paths.socket,
+        scope_allow: rules,
+      });
     });
   } catch (e) {
     return { ok: false, error: isYoiError(e) || e instanceof Error ? e.message : String(e) };
@@ -64,13 +85,25 @@ export async function placeChild(request: SpawnRequest, host: HostContext): Prom
   let pid: number;
   try {
     pid = await startChildPod({
-      name: request.name, paths, callback: host.relaySocket, cwd, env: { ...host.env, [HOST_NAME_ENV]: host.hostName }, secret: request.secret,
-      configPath: host.configPath, ...(host.configDigest ? { configDigest: host.configDigest } : {}),
+      name: request.name,
+      paths,
+      callback: host.relaySocket,
+      cwd,
+      env: { ...host.env, [HOST_NAME_ENV]: host.hostName },
+      secret: request.secret,
+      configPath: host.configPath,
+      ...(host.configDigest ? { configDigest: host.configDigest } : {}),
       ...(request.instruction ? { instruction: request.instruction } : {}),
     });
   } catch (e) {
     await undo();
-    return { ok: false, error: e instanceof ChildStartError ? e.message : `pod \`${request.name}\` could not be started: ${(e as Error).message}` };
+    return {
+      ok: false,
+      error:
+        e instanceof ChildStartError
+          ? e.message
+          : `pod \`${request.name}\` could not be started: ${(e as Error).message}`,
+    };
   }
   try {
     const client = await connectToPod(paths.socket, request.parent);
@@ -82,7 +115,10 @@ export async function placeChild(request: SpawnRequest, host: HostContext): Prom
   } catch (e) {
     await requestShutdown(paths.socket, request.parent, 2000);
     await undo();
-    return { ok: false, error: `pod \`${request.name}\` did not accept its task (${(e as Error).message}); it was stopped` };
+    return {
+      ok: false,
+      error: `pod \`${request.name}\` did not accept its task (${(e as Error).message}); it was stopped`,
+    };
   }
   return { ok: true, host: host.hostName, socket: paths.socket, pid };
 }

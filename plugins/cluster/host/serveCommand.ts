@@ -42,10 +42,15 @@ export class CommandServer {
     if (!body.success) return refuse('the command body is not valid');
     const { pod, parent, id, at, method } = body.data;
     const placement = this.placements.get(pod);
-    if (!placement || placement.parent !== parent || !verifyReport(placement.secret, Buffer.from(outer.data.body, 'utf8'), outer.data.sig)) {
+    if (
+      !placement ||
+      placement.parent !== parent ||
+      !verifyReport(placement.secret, Buffer.from(outer.data.body, 'utf8'), outer.data.sig)
+    ) {
       return refuse(`command refused: the sender did not authenticate as the parent of pod \`${pod}\``);
     }
-    if (Math.abs(Date.now() - at) > MAX_SKEW_MS || this.seen.has(id)) return refuse('command refused: it was sent before (or too long ago)');
+    if (Math.abs(Date.now() - at) > MAX_SKEW_MS || this.seen.has(id))
+      return refuse('command refused: it was sent before (or too long ago)');
     this.seen.add(id);
     if (this.seen.size > MAX_SEEN) this.seen.delete(this.seen.values().next().value!);
     const decoded = decodeMethodLine(JSON.stringify(method));
@@ -53,7 +58,9 @@ export class CommandServer {
     const socket = podPaths(pod, this.env).socket;
     if (decoded.value.method === 'shutdown') {
       const reached = await requestShutdown(socket, parent);
-      return reached ? { ok: true, reply: { event: 'ack', data: { method: 'shutdown' } } } : { ok: false, code: 'unreachable', message: `pod \`${pod}\` is not running` };
+      return reached
+        ? { ok: true, reply: { event: 'ack', data: { method: 'shutdown' } } }
+        : { ok: false, code: 'unreachable', message: `pod \`${pod}\` is not running` };
     }
     let client;
     try {
@@ -63,9 +70,15 @@ export class CommandServer {
     }
     try {
       const reply = await client.request(decoded.value as Parameters<typeof client.request>[0]);
-      return { ok: true, reply: reply as unknown as CommandReply & { event: string }, status: client.welcome?.status, session_id: client.welcome?.session_id };
+      return {
+        ok: true,
+        reply: reply as unknown as CommandReply & { event: string },
+        status: client.welcome?.status,
+        session_id: client.welcome?.session_id,
+      };
     } catch (e) {
-      if (e instanceof PodRequestError) return { ok: false, code: e.podCode, message: e.message.replace(/^[a-z_]+: /, '') };
+      if (e instanceof PodRequestError)
+        return { ok: false, code: e.podCode, message: e.message.replace(/^[a-z_]+: /, '') };
       return { ok: false, code: 'unreachable', message: (e as Error).message };
     } finally {
       await client.close();

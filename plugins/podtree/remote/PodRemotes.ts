@@ -37,7 +37,12 @@ export class PodRemotes {
     private readonly env: NodeJS.ProcessEnv = process.env,
   ) {
     for (const [name, r] of Object.entries(remotes)) {
-      this.byName.set(name, { name, url: canonicalPodUrl(r.url)!, tokenEnv: r.tokenEnv, ...(r.caFile ? { caFile: r.caFile } : {}) });
+      this.byName.set(name, {
+        name,
+        url: canonicalPodUrl(r.url)!,
+        tokenEnv: r.tokenEnv,
+        ...(r.caFile ? { caFile: r.caFile } : {}),
+      });
     }
   }
 
@@ -58,7 +63,9 @@ export class PodRemotes {
   async connect(remote: PodRemote, self: string): Promise<PodClient> {
     const token = this.env[remote.tokenEnv]?.trim();
     if (!token) {
-      throw new ToolRefusal(`remote pod \`${remote.name}\` needs a token: the environment variable ${remote.tokenEnv} (podtree.remotes.${remote.name}.tokenEnv) is not set in this pod's environment`);
+      throw new ToolRefusal(
+        `remote pod \`${remote.name}\` needs a token: the environment variable ${remote.tokenEnv} (podtree.remotes.${remote.name}.tokenEnv) is not set in this pod's environment`,
+      );
     }
     let ca: Buffer | undefined;
     if (remote.caFile) {
@@ -66,11 +73,17 @@ export class PodRemotes {
       try {
         ca = fs.readFileSync(file);
       } catch (e) {
-        throw new ToolRefusal(`remote pod \`${remote.name}\`: cannot read its CA file ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+        throw new ToolRefusal(
+          `remote pod \`${remote.name}\`: cannot read its CA file ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
+        );
       }
     }
     return PodClient.connect({
-      url: remote.url, token, clientName: podClientName(self), connectTimeoutMs: POD_SOCKET_TIMEOUT_MS, requestTimeoutMs: POD_SOCKET_TIMEOUT_MS,
+      url: remote.url,
+      token,
+      clientName: podClientName(self),
+      connectTimeoutMs: POD_SOCKET_TIMEOUT_MS,
+      requestTimeoutMs: POD_SOCKET_TIMEOUT_MS,
       ...(ca ? { ca } : {}),
     });
   }
@@ -85,4 +98,7 @@ export class PodRemotes {
   }
 }
 
-export const PodRemotesService = defineService<PodRemotes>('yoi:pod-remotes', 'remote pods the pod tools may reach by name or URL (podtree.remotes)');
+export const PodRemotesService = defineService<PodRemotes>(
+  'yoi:pod-remotes',
+  'remote pods the pod tools may reach by name or URL (podtree.remotes)',
+);

@@ -23,13 +23,20 @@ export function looksLikePodUrl(name: string): boolean {
 export const PodRemoteSchema = z.strictObject({
   url: z
     .string()
-    .refine((u) => canonicalPodUrl(u) !== undefined, 'a ws://HOST:PORT or wss://HOST:PORT URL, without credentials, path or query')
+    .refine(
+      (u) => canonicalPodUrl(u) !== undefined,
+      'a ws://HOST:PORT or wss://HOST:PORT URL, without credentials, path or query',
+    )
     .describe("the remote pod's listener (`yoi pod start --listen`)"),
   tokenEnv: z
     .string()
     .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name')
     .describe('the environment variable holding its bearer token (never the token itself)'),
-  caFile: z.string().min(1).optional().describe('CA certificate (PEM) to trust for a wss:// URL; relative to the project'),
+  caFile: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('CA certificate (PEM) to trust for a wss:// URL; relative to the project'),
 });
 
 /**

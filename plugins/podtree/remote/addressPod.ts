@@ -12,11 +12,14 @@ export const PodAddressSchema = z
   .superRefine((name, ctx) => {
     if (looksLikePodUrl(name)) return;
     const checked = PodNameSchema.safeParse(name);
-    if (!checked.success) ctx.addIssue({ code: 'custom', message: checked.error.issues[0]?.message ?? 'not a pod name' });
+    if (!checked.success)
+      ctx.addIssue({ code: 'custom', message: checked.error.issues[0]?.message ?? 'not a pod name' });
   });
 
 /** What a pod tool's `name` addresses. */
-export type AddressedPod = { readonly kind: 'spawned'; readonly record: SpawnedPodRecord } | { readonly kind: 'remote'; readonly remote: PodRemote };
+export type AddressedPod =
+  | { readonly kind: 'spawned'; readonly record: SpawnedPodRecord }
+  | { readonly kind: 'remote'; readonly remote: PodRemote };
 
 /**
  * Finds the pod a tool names: a URL must be one of `podtree.remotes` (nothing else is dialled);
@@ -27,7 +30,9 @@ export function addressPod(name: string, tree: PodTree, remotes: PodRemotes | un
     const remote = remotes?.at(name);
     if (!remote) {
       const shown = name.length > 200 ? `${name.slice(0, 200)}…` : name;
-      throw new ToolRefusal(`${shown} is not one of this pod's remotes: only the pods listed under podtree.remotes in its config can be reached by URL`);
+      throw new ToolRefusal(
+        `${shown} is not one of this pod's remotes: only the pods listed under podtree.remotes in its config can be reached by URL`,
+      );
     }
     return { kind: 'remote', remote };
   }

@@ -8,7 +8,12 @@ import { type ToolOutput, ToolRefusal } from '../../../core/api.js';
  * it closed the connection, which it does once its shutdown is over. Nothing is reclaimed here:
  * its scope lives on its own machine.
  */
-export async function stopRemotePod(remotes: PodRemotes, remote: PodRemote, self: string, waitMs = 10_000): Promise<ToolOutput> {
+export async function stopRemotePod(
+  remotes: PodRemotes,
+  remote: PodRemote,
+  self: string,
+  waitMs = 10_000,
+): Promise<ToolOutput> {
   let client;
   try {
     client = await remotes.connect(remote, self);

@@ -58,4 +58,7 @@ export interface RemoteReply {
   readonly session_id?: string;
 }
 
-export const RemotePodsService = defineService<RemotePods>('yoi:remote-pods', 'pods on other hosts (placement, liveness)');
+export const RemotePodsService = defineService<RemotePods>(
+  'yoi:remote-pods',
+  'pods on other hosts (placement, liveness)',
+);

@@ -10,6 +10,9 @@ export const POD_SOCKET_TIMEOUT_MS = 5000;
  */
 export function connectToPod(socketPath: string, self: string): Promise<PodClient> {
   return PodClient.connect({
-    socketPath, clientName: podClientName(self), connectTimeoutMs: POD_SOCKET_TIMEOUT_MS, requestTimeoutMs: POD_SOCKET_TIMEOUT_MS,
+    socketPath,
+    clientName: podClientName(self),
+    connectTimeoutMs: POD_SOCKET_TIMEOUT_MS,
+    requestTimeoutMs: POD_SOCKET_TIMEOUT_MS,
   });
 }

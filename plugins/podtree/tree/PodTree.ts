@@ -1,9 +1,24 @@
 import path from 'node:path';
-import { adopt, delegate, findAllocation, registerTopLevel, reclaimStale, release, rulesOverlap } from './allocationTable.js';
+import {
+  adopt,
+  delegate,
+  findAllocation,
+  registerTopLevel,
+  reclaimStale,
+  release,
+  rulesOverlap,
+} from './allocationTable.js';
 import { ScopeLockFile } from './ScopeLockFile.js';
 import type { Allocation, LockRule, ScopeLockTable } from './ScopeLockSchema.js';
 import { SpawnedRegistry } from './SpawnedRegistry.js';
-import { isPidAlive, type PodEvent, type RuntimeDir, type Scope, type ScopeConfigInput, type ScopeLock } from '../../../core/api.js';
+import {
+  isPidAlive,
+  type PodEvent,
+  type RuntimeDir,
+  type Scope,
+  type ScopeConfigInput,
+  type ScopeLock,
+} from '../../../core/api.js';
 
 /** How a pod started by SpawnPod is launched (`launch.adopt`, from `--adopt --callback`). */
 export interface AdoptLaunch {
@@ -44,7 +59,11 @@ export class PodTree {
    * At `resolveScope`: loads the registry and, for an adopted pod, takes over the allocation
    * reserved for its socket; returns that allocation's rules (undefined for a top-level pod).
    */
-  async open(name: string, runtime: RuntimeDir, adopting: AdoptLaunch | undefined): Promise<ScopeConfigInput | undefined> {
+  async open(
+    name: string,
+    runtime: RuntimeDir,
+    adopting: AdoptLaunch | undefined,
+  ): Promise<ScopeConfigInput | undefined> {
     this.#name = name;
     this.#runtime = runtime;
     this.#adopt = adopting;
@@ -66,11 +85,18 @@ export class PodTree {
   async attach(scope: Scope): Promise<void> {
     this.#scope = scope;
     await this.#lockFile.update((table) => {
-      if (!this.#own) registerTopLevel(table, { pod_name: this.#name, pid: process.pid, socket: this.socket, scope_allow: [...scope.allowRules] });
+      if (!this.#own)
+        registerTopLevel(table, {
+          pod_name: this.#name,
+          pid: process.pid,
+          socket: this.socket,
+          scope_allow: [...scope.allowRules],
+        });
       this.readopt(table);
       this.syncLocks(table);
     });
-    if (this.#registry.size > 0) this.notes.push(`restored ${this.#registry.size} spawned pod(s) from ${this.spawnedPodsFile}`);
+    if (this.#registry.size > 0)
+      this.notes.push(`restored ${this.#registry.size} spawned pod(s) from ${this.spawnedPodsFile}`);
   }
 
   get opened(): boolean {
@@ -151,7 +177,12 @@ export class PodTree {
     const inherited = denied.filter((d) => rules.some((r) => rulesOverlap(d, r)));
     return this.#lockFile.update((table) => {
       reclaimStale(table, isPidAlive);
-      const a = delegate(table, this.#name, { pod_name: child, pid: process.pid, socket, scope_allow: rules, scope_deny: inherited }, denied);
+      const a = delegate(
+        table,
+        this.#name,
+        { pod_name: child, pid: process.pid, socket, scope_allow: rules, scope_deny: inherited },
+        denied,
+      );
       this.syncLocks(table);
       return structuredClone(a);
     });
@@ -219,10 +250,12 @@ export class PodTree {
   /** Releases this pod's allocation and locks; the registry is kept for the next start while it holds records. */
   async close(): Promise<void> {
     if (!this.#lockFile) return;
-    await this.#lockFile.update((table) => {
-      const own = findAllocation(table, this.#name);
-      if (own && own.pid === process.pid) release(table, this.#name);
-    }).catch(() => undefined);
+    await this.#lockFile
+      .update((table) => {
+        const own = findAllocation(table, this.#name);
+        if (own && own.pid === process.pid) release(table, this.#name);
+      })
+      .catch(() => undefined);
     for (const lock of this.#locks.values()) lock.release();
     this.#locks.clear();
     // The pods this one manages outlive it: their registry waits for its next start.
@@ -252,13 +285,15 @@ export class PodTree {
     const wanted = new Map<string, LockRule>();
     for (const a of table.allocations) {
       if (a.delegated_from !== this.#name) continue;
-      for (const r of a.scope_allow) if (r.permission === 'write') wanted.set(`${a.pod_name}\0${r.target}\0${r.recursive}`, r);
+      for (const r of a.scope_allow)
+        if (r.permission === 'write') wanted.set(`${a.pod_name}\0${r.target}\0${r.recursive}`, r);
     }
     for (const [key, lock] of this.#locks) {
       if (wanted.has(key)) continue;
       lock.release();
       this.#locks.delete(key);
     }
-    for (const [key, r] of wanted) if (!this.#locks.has(key)) this.#locks.set(key, this.#scope.lockWrite(r.target, { recursive: r.recursive }));
+    for (const [key, r] of wanted)
+      if (!this.#locks.has(key)) this.#locks.set(key, this.#scope.lockWrite(r.target, { recursive: r.recursive }));
   }
 }

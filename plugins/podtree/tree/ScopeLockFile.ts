@@ -2,9 +2,21 @@ import fs from 'node:fs';
 import path from 'node:path';
 import lockfile from 'proper-lockfile';
 import { ScopeLockTableSchema, type ScopeLockTable } from './ScopeLockSchema.js';
-import { ensurePrivateDir, formatZodError, isYoiError, openOwnFile, readOwnFile, type TrustLabel, writeFileAtomic, YoiError } from '../../../core/api.js';
+import {
+  ensurePrivateDir,
+  formatZodError,
+  isYoiError,
+  openOwnFile,
+  readOwnFile,
+  type TrustLabel,
+  writeFileAtomic,
+  YoiError,
+} from '../../../core/api.js';
 
-const SCOPE_LOCK: TrustLabel = { what: 'scope lock', fix: 'remove it when no pod is running, or set YOI_RUNTIME_DIR to a directory you own' };
+const SCOPE_LOCK: TrustLabel = {
+  what: 'scope lock',
+  fix: 'remove it when no pod is running, or set YOI_RUNTIME_DIR to a directory you own',
+};
 
 /** Waits up to ~10 s for another process's operation (each holds the lock for milliseconds). */
 const LOCK_OPTIONS = {
@@ -82,7 +94,8 @@ export class ScopeLockFile {
       throw this.error(`not valid JSON (${(e as Error).message}); delete it when no pod is running`);
     }
     const parsed = ScopeLockTableSchema.safeParse(json);
-    if (!parsed.success) throw this.error(`${formatZodError(parsed.error, ScopeLockTableSchema)}; delete it when no pod is running`);
+    if (!parsed.success)
+      throw this.error(`${formatZodError(parsed.error, ScopeLockTableSchema)}; delete it when no pod is running`);
     return parsed.data;
   }
 

@@ -33,7 +33,10 @@ export const AllocationSchema = z
      */
     origin: z.enum(['started', 'delegated']).optional(),
   })
-  .transform((a) => ({ ...a, origin: a.origin ?? (a.delegated_from === null ? ('started' as const) : ('delegated' as const)) }));
+  .transform((a) => ({
+    ...a,
+    origin: a.origin ?? (a.delegated_from === null ? ('started' as const) : ('delegated' as const)),
+  }));
 export type Allocation = z.output<typeof AllocationSchema>;
 
 /** The whole `<runtime base>/scope.lock` file (an empty file is an empty table). */

@@ -59,11 +59,17 @@ export class SpawnedRegistry {
     try {
       json = JSON.parse(text);
     } catch (e) {
-      return { registry: new SpawnedRegistry(file, []), note: `${file} is not valid JSON (${(e as Error).message}): starting with no spawned pods` };
+      return {
+        registry: new SpawnedRegistry(file, []),
+        note: `${file} is not valid JSON (${(e as Error).message}): starting with no spawned pods`,
+      };
     }
     const parsed = SpawnedPodsFileSchema.safeParse(json);
     if (!parsed.success) {
-      return { registry: new SpawnedRegistry(file, []), note: `${file}: ${formatZodError(parsed.error, SpawnedPodsFileSchema)}: starting with no spawned pods` };
+      return {
+        registry: new SpawnedRegistry(file, []),
+        note: `${file}: ${formatZodError(parsed.error, SpawnedPodsFileSchema)}: starting with no spawned pods`,
+      };
     }
     return { registry: new SpawnedRegistry(file, parsed.data) };
   }

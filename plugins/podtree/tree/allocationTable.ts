@@ -5,7 +5,6 @@ import { isWithin, ruleMatches, YoiError } from '../../../core/api.js';
 /** `read` < `write`. */
 const PERMISSION_RANK = { read: 0, write: 1 } as const;
 
-
 /**
  * The scope-lock algorithms, as pure functions over the parsed table (the caller holds the file
  * lock, reads, applies one of these, writes). Rule regions: a recursive rule covers its target
@@ -39,7 +38,12 @@ export function findAllocation(table: ScopeLockTable, name: string): Allocation 
 /** `name`, its spawner, the spawner's spawner... (stops at a missing link or a cycle). */
 export function ancestry(table: ScopeLockTable, name: string): string[] {
   const chain: string[] = [];
-  for (let at: string | null | undefined = name; at && !chain.includes(at); at = findAllocation(table, at)?.delegated_from) chain.push(at);
+  for (
+    let at: string | null | undefined = name;
+    at && !chain.includes(at);
+    at = findAllocation(table, at)?.delegated_from
+  )
+    chain.push(at);
   return chain;
 }
 
@@ -76,7 +80,12 @@ export function registerTopLevel(table: ScopeLockTable, entry: NewAllocation): A
   const old = findAllocation(table, entry.pod_name);
   if (old && old.socket !== entry.socket) throw registered(entry.pod_name);
   if (old) table.allocations.splice(table.allocations.indexOf(old), 1);
-  const allocation: Allocation = { ...entry, scope_deny: entry.scope_deny ?? [], delegated_from: null, origin: 'started' };
+  const allocation: Allocation = {
+    ...entry,
+    scope_deny: entry.scope_deny ?? [],
+    delegated_from: null,
+    origin: 'started',
+  };
   table.allocations.push(allocation);
   return allocation;
 }
@@ -87,24 +96,43 @@ export function registerTopLevel(table: ScopeLockTable, entry: NewAllocation): A
  * config or inherited); each write rule must not overlap an exclusive region held by a pod
  * outside the spawner's line (another child, another tree).
  */
-export function delegate(table: ScopeLockTable, spawner: string, entry: NewAllocation, denied: readonly LockRule[] = []): Allocation {
+export function delegate(
+  table: ScopeLockTable,
+  spawner: string,
+  entry: NewAllocation,
+  denied: readonly LockRule[] = [],
+): Allocation {
   if (findAllocation(table, entry.pod_name)) throw registered(entry.pod_name);
   const owner = findAllocation(table, spawner);
   if (!owner) throw new YoiError('YOI_ERR_POD_UNREGISTERED', `pod \`${spawner}\` is not registered`);
   for (const rule of entry.scope_allow) {
     const granted = owner.scope_allow.some((a) => coversFully(a, rule));
-    const refused = denied.some((d) => ruleMatches(d, rule.target) && PERMISSION_RANK[d.permission] <= PERMISSION_RANK[rule.permission]);
+    const refused = denied.some(
+      (d) => ruleMatches(d, rule.target) && PERMISSION_RANK[d.permission] <= PERMISSION_RANK[rule.permission],
+    );
     if (!granted || refused) {
-      throw new YoiError('YOI_ERR_SCOPE_NOT_SUBSET', `requested scope \`${rule.target}\` is not within spawner \`${spawner}\`'s effective scope`);
+      throw new YoiError(
+        'YOI_ERR_SCOPE_NOT_SUBSET',
+        `requested scope \`${rule.target}\` is not within spawner \`${spawner}\`'s effective scope`,
+      );
     }
   }
   const exempt = new Set(ancestry(table, spawner));
   for (const rule of entry.scope_allow) {
     if (rule.permission !== 'write') continue;
     const competitor = conflictOwner(table, rule, exempt);
-    if (competitor) throw new YoiError('YOI_ERR_SCOPE_CONFLICT', `requested scope \`${rule.target}\` conflicts with pod \`${competitor}\``);
+    if (competitor)
+      throw new YoiError(
+        'YOI_ERR_SCOPE_CONFLICT',
+        `requested scope \`${rule.target}\` conflicts with pod \`${competitor}\``,
+      );
   }
-  const allocation: Allocation = { ...entry, scope_deny: entry.scope_deny ?? [], delegated_from: spawner, origin: 'delegated' };
+  const allocation: Allocation = {
+    ...entry,
+    scope_deny: entry.scope_deny ?? [],
+    delegated_from: spawner,
+    origin: 'delegated',
+  };
   table.allocations.push(allocation);
   return allocation;
 }
@@ -114,14 +142,32 @@ export function delegate(table: ScopeLockTable, spawner: string, entry: NewAlloc
  * socket by the pod at `callback`, and only while it is unclaimed (still held by the spawner's
  * pid, or by a dead process). The original let any caller take any allocation.
  */
-export function adopt(table: ScopeLockTable, name: string, pid: number, socket: string, callback: string, isAlive: (pid: number) => boolean): Allocation {
+export function adopt(
+  table: ScopeLockTable,
+  name: string,
+  pid: number,
+  socket: string,
+  callback: string,
+  isAlive: (pid: number) => boolean,
+): Allocation {
   const a = findAllocation(table, name);
-  if (!a) throw new YoiError('YOI_ERR_ADOPT', `no scope is reserved for pod \`${name}\`: pods started with --adopt are started by SpawnPod`);
+  if (!a)
+    throw new YoiError(
+      'YOI_ERR_ADOPT',
+      `no scope is reserved for pod \`${name}\`: pods started with --adopt are started by SpawnPod`,
+    );
   const spawner = a.delegated_from !== null ? findAllocation(table, a.delegated_from) : undefined;
   if (!spawner || spawner.socket !== callback) {
-    throw new YoiError('YOI_ERR_ADOPT', `the scope reserved for pod \`${name}\` was not reserved by the pod at ${callback}`);
+    throw new YoiError(
+      'YOI_ERR_ADOPT',
+      `the scope reserved for pod \`${name}\` was not reserved by the pod at ${callback}`,
+    );
   }
-  if (a.socket !== socket) throw new YoiError('YOI_ERR_ADOPT', `the scope reserved for pod \`${name}\` is for the socket ${a.socket}, not ${socket}`);
+  if (a.socket !== socket)
+    throw new YoiError(
+      'YOI_ERR_ADOPT',
+      `the scope reserved for pod \`${name}\` is for the socket ${a.socket}, not ${socket}`,
+    );
   if (a.pid !== pid && a.pid !== spawner.pid && isAlive(a.pid)) {
     throw new YoiError('YOI_ERR_ADOPT', `the scope reserved for pod \`${name}\` is already held by process ${a.pid}`);
   }

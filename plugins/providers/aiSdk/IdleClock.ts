@@ -63,8 +63,14 @@ export class IdleClock {
         this.disarm();
         return response;
       }
-      const body = response.body.pipeThrough(new TransformStream<Uint8Array, Uint8Array>({ flush: () => this.disarm() }));
-      return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+      const body = response.body.pipeThrough(
+        new TransformStream<Uint8Array, Uint8Array>({ flush: () => this.disarm() }),
+      );
+      return new Response(body, {
+        status: response.status,
+        statusText: response.statusText,
+        headers: response.headers,
+      });
     };
   }
 }

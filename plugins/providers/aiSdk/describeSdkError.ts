@@ -22,7 +22,8 @@ const MAX_LINE = 300;
  */
 export function describeSdkError(error: unknown, hints: ErrorHints = {}): string {
   let attempts = 1;
-  let e = error as (HttpFailure & { name?: string; errors?: unknown[]; lastError?: unknown; cause?: unknown }) | undefined;
+  let e = error as
+    (HttpFailure & { name?: string; errors?: unknown[]; lastError?: unknown; cause?: unknown }) | undefined;
   if (e?.name === 'AI_RetryError' && Array.isArray(e.errors)) {
     attempts = e.errors.length;
     e = e.lastError as typeof e;
@@ -41,7 +42,8 @@ export function describeSdkError(error: unknown, hints: ErrorHints = {}): string
     if (status === 429) return cap(`rate limited (HTTP 429${where})${after}: ${said}`);
     if (status !== undefined && status >= 500) return cap(`server error (HTTP ${status}${where})${after}: ${said}`);
     // A 2xx whose body failed: the stream broke off; the innermost cause says how.
-    if (status !== undefined && status < 300) return cap(`the response stream broke off${where ? ` (${where.slice(1)})` : ''}: ${rootCause(e)}`);
+    if (status !== undefined && status < 300)
+      return cap(`the response stream broke off${where ? ` (${where.slice(1)})` : ''}: ${rootCause(e)}`);
     if (status !== undefined) return cap(`request refused (HTTP ${status}${where}): ${said}`);
     return cap(`cannot reach ${e.url ?? hints.baseURL ?? 'the server'}${after}: ${rootCause(e)}`);
   }
@@ -52,8 +54,12 @@ export function describeSdkError(error: unknown, hints: ErrorHints = {}): string
   // undici's own errors, when they reach us unwrapped (the cause says what happened).
   if (said === 'terminated') return cap(`the response stream broke off: ${rootCause(e)}`);
   if (said === 'fetch failed') return cap(`cannot reach ${hints.baseURL ?? 'the server'}: ${rootCause(e)}`);
-  if (e?.name === 'AI_JSONParseError') return cap(`malformed response stream: not JSON: ${excerpt((e as { text?: unknown }).text)}`);
-  if (e?.name === 'AI_TypeValidationError') return cap(`malformed response stream: unexpected chunk ${excerpt(JSON.stringify((e as { value?: unknown }).value))}`);
+  if (e?.name === 'AI_JSONParseError')
+    return cap(`malformed response stream: not JSON: ${excerpt((e as { text?: unknown }).text)}`);
+  if (e?.name === 'AI_TypeValidationError')
+    return cap(
+      `malformed response stream: unexpected chunk ${excerpt(JSON.stringify((e as { value?: unknown }).value))}`,
+    );
   return cap(said || 'unknown error');
 }
 

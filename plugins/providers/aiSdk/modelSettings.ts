@@ -2,10 +2,14 @@ import { z } from 'zod';
 import { formatZodError } from '../../../core/api.js';
 
 /** An environment variable's name (where an API key is read from). */
-export const EnvNameSchema = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { error: 'expected an environment variable name' });
+export const EnvNameSchema = z
+  .string()
+  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { error: 'expected an environment variable name' });
 
 /** An http(s) URL; a trailing `/` is dropped (the SDKs append paths). */
-export const BaseUrlSchema = z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' }).transform((u) => u.replace(/\/+$/, ''));
+export const BaseUrlSchema = z
+  .url({ protocol: /^https?$/, error: 'expected an http(s) URL' })
+  .transform((u) => u.replace(/\/+$/, ''));
 
 /** Settings every SDK-backed provider takes. */
 export const CommonModelSettings = {
@@ -34,7 +38,9 @@ export function parseModelSettings<S extends z.ZodType>(schema: S, model: unknow
 export function readApiKey(env: NodeJS.ProcessEnv, name: string, explicit: boolean): string {
   const key = env[name]?.trim();
   if (key) return key;
-  throw new Error(explicit
-    ? `the API key variable ${name} (model.apiKeyEnv) is not set`
-    : `the API key variable ${name} is not set: export it, or name another variable in model.apiKeyEnv`);
+  throw new Error(
+    explicit
+      ? `the API key variable ${name} (model.apiKeyEnv) is not set`
+      : `the API key variable ${name} is not set: export it, or name another variable in model.apiKeyEnv`,
+  );
 }

@@ -32,7 +32,8 @@ export async function* streamWithSdk(request: LlmRequest, opts: SdkStreamOptions
   const { ai } = opts;
   const idle = new AbortController();
   const clock = new IdleClock(opts.timeoutMs, () => idle.abort(new DOMException('idle timeout', 'TimeoutError')));
-  const timeoutMessage = () => `${opts.plugin}: no response for ${opts.timeoutMs} ms (model.timeoutMs); the request was abandoned`;
+  const timeoutMessage = () =>
+    `${opts.plugin}: no response for ${opts.timeoutMs} ms (model.timeoutMs); the request was abandoned`;
   try {
     const result = ai.streamText({
       model: opts.model(clock.wrap((input, init) => globalThis.fetch(input, init))),
@@ -47,13 +48,16 @@ export async function* streamWithSdk(request: LlmRequest, opts: SdkStreamOptions
     });
     const parts = result.fullStream[Symbol.asyncIterator]();
     for (;;) {
-      let next: IteratorResult<(typeof result.fullStream) extends AsyncIterable<infer P> ? P : never>;
+      let next: IteratorResult<typeof result.fullStream extends AsyncIterable<infer P> ? P : never>;
       try {
         next = await parts.next();
       } catch (error) {
         // Some failures (a body cut mid-stream) reject the read instead of giving an error part.
         if (request.signal.aborted) return;
-        yield { type: 'error', message: clock.timedOut ? timeoutMessage() : `${opts.plugin}: ${describeSdkError(error, opts)}` };
+        yield {
+          type: 'error',
+          message: clock.timedOut ? timeoutMessage() : `${opts.plugin}: ${describeSdkError(error, opts)}`,
+        };
         return;
       }
       if (next.done) break;
@@ -71,16 +75,25 @@ export async function* streamWithSdk(request: LlmRequest, opts: SdkStreamOptions
           break;
         case 'tool-call':
           yield {
-            type: 'tool-call-done', id: part.toolCallId, name: part.toolName,
+            type: 'tool-call-done',
+            id: part.toolCallId,
+            name: part.toolName,
             arguments: typeof part.input === 'string' ? part.input : JSON.stringify(part.input ?? {}),
           };
           break;
         case 'finish':
-          yield { type: 'usage', input_tokens: part.totalUsage.inputTokens, output_tokens: part.totalUsage.outputTokens };
+          yield {
+            type: 'usage',
+            input_tokens: part.totalUsage.inputTokens,
+            output_tokens: part.totalUsage.outputTokens,
+          };
           yield { type: 'finish', reason: finishReason(part.finishReason) };
           break;
         case 'error':
-          yield { type: 'error', message: clock.timedOut ? timeoutMessage() : `${opts.plugin}: ${describeSdkError(part.error, opts)}` };
+          yield {
+            type: 'error',
+            message: clock.timedOut ? timeoutMessage() : `${opts.plugin}: ${describeSdkError(part.error, opts)}`,
+          };
           return;
         case 'abort':
           if (clock.timedOut) yield { type: 'error', message: timeoutMessage() };

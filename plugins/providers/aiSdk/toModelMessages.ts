@@ -47,7 +47,13 @@ export function toModelMessages(items: readonly HistoryItem[], opts: ToModelMess
     else out.push({ role: 'tool', content: [part] });
   };
   const closeOpen = () => {
-    for (const call of open) pushResult({ type: 'tool-result', toolCallId: call.id, toolName: call.name, output: { type: 'error-text', value: NO_RESULT } });
+    for (const call of open)
+      pushResult({
+        type: 'tool-result',
+        toolCallId: call.id,
+        toolName: call.name,
+        output: { type: 'error-text', value: NO_RESULT },
+      });
     open = [];
   };
   const assistant = (): AssistantModelMessage => {
@@ -79,7 +85,10 @@ export function toModelMessages(items: readonly HistoryItem[], opts: ToModelMess
       case 'tool_call': {
         const message = assistant();
         (message.content as Exclude<AssistantModelMessage['content'], string>).push({
-          type: 'tool-call', toolCallId: item.call_id, toolName: item.name, input: parseArguments(item.arguments),
+          type: 'tool-call',
+          toolCallId: item.call_id,
+          toolName: item.name,
+          input: parseArguments(item.arguments),
         });
         if (!answered.has(item.call_id)) open.push({ id: item.call_id, name: item.name });
         break;
@@ -87,9 +96,12 @@ export function toModelMessages(items: readonly HistoryItem[], opts: ToModelMess
       case 'tool_result': {
         const toolName = names.get(item.call_id);
         if (toolName === undefined) break;
-        const value = item.content !== undefined && item.content !== '' ? `${item.summary}\n${item.content}` : item.summary;
+        const value =
+          item.content !== undefined && item.content !== '' ? `${item.summary}\n${item.content}` : item.summary;
         pushResult({
-          type: 'tool-result', toolCallId: item.call_id, toolName,
+          type: 'tool-result',
+          toolCallId: item.call_id,
+          toolName,
           output: item.is_error ? { type: 'error-text', value } : { type: 'text', value },
         });
         break;

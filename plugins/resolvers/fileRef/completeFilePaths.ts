@@ -31,8 +31,14 @@ export async function completeFilePaths(ctx: CompleteContext): Promise<string[]>
     // Imported when completing, not when every pod starts (like Glob does).
     const { escapePath, glob } = await import('tinyglobby');
     found = await glob([`**/${escapePath(namePart)}*`], {
-      cwd: base.path, onlyFiles: false, dot: true, followSymbolicLinks: false, deep: MAX_DEPTH,
-      ignore: IGNORED, expandDirectories: false, signal: ctx.signal,
+      cwd: base.path,
+      onlyFiles: false,
+      dot: true,
+      followSymbolicLinks: false,
+      deep: MAX_DEPTH,
+      ignore: IGNORED,
+      expandDirectories: false,
+      signal: ctx.signal,
     });
   } catch {
     return [];

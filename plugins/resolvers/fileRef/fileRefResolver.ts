@@ -7,12 +7,14 @@ import { definePlugin } from '../../../core/api.js';
 
 const NAME = 'yoi:file-ref';
 
-export const FileRefOptionsSchema = z.strictObject({
-  /** Most bytes of a file added to the context. Default: the config's `limits.fileRefBytes` (256 KiB). */
-  maxBytes: z.int().min(1).optional(),
-  /** Most entries shown for a directory. */
-  maxEntries: z.int().min(1).max(5000).default(200),
-}).prefault({});
+export const FileRefOptionsSchema = z
+  .strictObject({
+    /** Most bytes of a file added to the context. Default: the config's `limits.fileRefBytes` (256 KiB). */
+    maxBytes: z.int().min(1).optional(),
+    /** Most entries shown for a directory. */
+    maxEntries: z.int().min(1).max(5000).default(200),
+  })
+  .prefault({});
 
 /**
  * `file_ref` segments (`@path`): the file's text as a `File: <path>` context item, read only

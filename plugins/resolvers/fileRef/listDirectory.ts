@@ -24,7 +24,8 @@ export interface DirectoryListing {
  * when cancelled.
  */
 export async function listDirectory(
-  dir: string, { scope, maxEntries, signal }: { scope: Scope; maxEntries: number; signal: AbortSignal },
+  dir: string,
+  { scope, maxEntries, signal }: { scope: Scope; maxEntries: number; signal: AbortSignal },
 ): Promise<DirectoryListing | undefined> {
   const names: string[] = [];
   let partial = false;

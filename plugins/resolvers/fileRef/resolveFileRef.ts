@@ -22,9 +22,14 @@ export interface FileRefLimits {
  * a capped listing; outside scope, missing, binary, FIFO/socket/device, unreadable,
  * malformed ⇒ `unresolved` with the reason. Content and facts outside scope are never read.
  */
-export async function resolveFileRef(segment: unknown, ctx: ResolveContext, limits: FileRefLimits): Promise<Resolution> {
+export async function resolveFileRef(
+  segment: unknown,
+  ctx: ResolveContext,
+  limits: FileRefLimits,
+): Promise<Resolution> {
   const written = segmentField(segment, 'path');
-  if (typeof written !== 'string') return { type: 'unresolved', reason: 'malformed file_ref segment: `path` is not a string' };
+  if (typeof written !== 'string')
+    return { type: 'unresolved', reason: 'malformed file_ref segment: `path` is not a string' };
   const ref = displayRef(written);
   const unresolved = (reason: string): Resolution => ({ type: 'unresolved', reason, ref });
   if (written.length === 0) return unresolved('the path is empty');
@@ -68,16 +73,27 @@ export async function resolveFileRef(segment: unknown, ctx: ResolveContext, limi
 }
 
 async function directoryResolution(
-  dir: string, label: string, ref: string, ctx: ResolveContext, limits: FileRefLimits,
+  dir: string,
+  label: string,
+  ref: string,
+  ctx: ResolveContext,
+  limits: FileRefLimits,
 ): Promise<Resolution> {
   let listing;
   try {
-    listing = await listDirectory(dir, { scope: ctx.services.scope, maxEntries: limits.maxEntries, signal: ctx.signal });
+    listing = await listDirectory(dir, {
+      scope: ctx.services.scope,
+      maxEntries: limits.maxEntries,
+      signal: ctx.signal,
+    });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    const reason = code === 'EACCES' || code === 'EPERM' ? 'permission denied (directory)'
-      : code === 'YOI_ERR_PATH_CHANGED' ? 'the directory changed while being listed'
-        : `directory cannot be listed (${code ?? 'unknown error'})`;
+    const reason =
+      code === 'EACCES' || code === 'EPERM'
+        ? 'permission denied (directory)'
+        : code === 'YOI_ERR_PATH_CHANGED'
+          ? 'the directory changed while being listed'
+          : `directory cannot be listed (${code ?? 'unknown error'})`;
     return { type: 'unresolved', reason, ref };
   }
   if (!listing) return { type: 'unresolved', reason: 'cancelled', ref };
@@ -85,7 +101,8 @@ async function directoryResolution(
   const count = partial ? `more than ${total} entries` : `${total} ${total === 1 ? 'entry' : 'entries'}`;
   const lines = [`Directory ${ref} (${count}; file contents not included):`, ...entries];
   if (partial) lines.push(`… more not shown (the first ${entries.length} by name among the first ${total} read)`);
-  else if (entries.length < total) lines.push(`… ${total - entries.length} more not shown (the first ${entries.length} by name)`);
+  else if (entries.length < total)
+    lines.push(`… ${total - entries.length} more not shown (the first ${entries.length} by name)`);
   if (total === 0) lines.push('(empty)');
   return { type: 'context', label, text: lines.join('\n') };
 }

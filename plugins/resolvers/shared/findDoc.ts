@@ -19,7 +19,13 @@ export interface DocKind {
 }
 
 export type FoundDoc =
-  | { readonly ok: true; readonly slug: string; readonly data: FrontMatter; readonly body: string; readonly warnings: readonly string[] }
+  | {
+      readonly ok: true;
+      readonly slug: string;
+      readonly data: FrontMatter;
+      readonly body: string;
+      readonly warnings: readonly string[];
+    }
   | { readonly ok: false; readonly resolution: Resolution };
 
 /**
@@ -29,9 +35,14 @@ export type FoundDoc =
  * up to three "did you mean" suggestions from the existing documents.
  */
 export async function findDoc(
-  segment: unknown, ctx: ResolveContext, { kind, dir, maxBytes }: { kind: DocKind; dir: string; maxBytes: number },
+  segment: unknown,
+  ctx: ResolveContext,
+  { kind, dir, maxBytes }: { kind: DocKind; dir: string; maxBytes: number },
 ): Promise<FoundDoc> {
-  const fail = (reason: string, ref?: string): FoundDoc => ({ ok: false, resolution: { type: 'unresolved', reason, ...(ref === undefined ? {} : { ref }) } });
+  const fail = (reason: string, ref?: string): FoundDoc => ({
+    ok: false,
+    resolution: { type: 'unresolved', reason, ...(ref === undefined ? {} : { ref }) },
+  });
   const slug = segmentField(segment, 'slug');
   if (typeof slug !== 'string') return fail(`malformed ${kind.segmentKind} segment: \`slug\` is not a string`);
   const ref = displayRef(slug);
@@ -59,11 +70,14 @@ export async function findDoc(
       const warnings: string[] = [];
       if (doc.problem) warnings.push(`${kind.sigil}${ref}: ${doc.problem}; the document was used without it`);
       if (read.shownBytes < read.size) {
-        warnings.push(`${kind.sigil}${ref} was truncated to its first ${read.shownBytes} of ${read.size} bytes (limit ${maxBytes})`);
+        warnings.push(
+          `${kind.sigil}${ref} was truncated to its first ${read.shownBytes} of ${read.size} bytes (limit ${maxBytes})`,
+        );
       }
-      const body = read.shownBytes < read.size
-        ? `${doc.body}\n\n[truncated: ${read.size - read.shownBytes} of ${read.size} bytes cut]`
-        : doc.body;
+      const body =
+        read.shownBytes < read.size
+          ? `${doc.body}\n\n[truncated: ${read.size - read.shownBytes} of ${read.size} bytes cut]`
+          : doc.body;
       return { ok: true, slug, data: doc.data, body, warnings };
     }
     case 'binary':

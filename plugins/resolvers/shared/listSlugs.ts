@@ -15,12 +15,22 @@ export async function listSlugs(dir: string, signal: AbortSignal): Promise<strin
   let files: string[];
   try {
     const { glob } = await import('tinyglobby'); // on first use, not at every pod's start
-    files = await glob(['**/*.md'], { cwd: dir, onlyFiles: true, followSymbolicLinks: false, deep: 8, signal, expandDirectories: false });
+    files = await glob(['**/*.md'], {
+      cwd: dir,
+      onlyFiles: true,
+      followSymbolicLinks: false,
+      deep: 8,
+      signal,
+      expandDirectories: false,
+    });
   } catch {
     return [];
   }
   // The walk read directories by path: keep only documents confirmed in their verified directory.
-  const confirmed = await lstatListed(files.map((file) => path.join(dir, file)), signal);
+  const confirmed = await lstatListed(
+    files.map((file) => path.join(dir, file)),
+    signal,
+  );
   return files
     .filter((file) => confirmed.get(path.join(dir, file))?.isFile())
     .map((file) => file.slice(0, -'.md'.length))

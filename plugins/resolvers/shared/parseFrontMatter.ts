@@ -43,7 +43,8 @@ export function parseFrontMatter(text: string): ParsedDoc {
     return { data: {}, body, problem: `front matter is not valid YAML (${firstLine(error)})` };
   }
   if (raw === null || raw === undefined) return { data: {}, body };
-  if (typeof raw !== 'object' || Array.isArray(raw)) return { data: {}, body, problem: 'front matter is not a mapping' };
+  if (typeof raw !== 'object' || Array.isArray(raw))
+    return { data: {}, body, problem: 'front matter is not a mapping' };
   return { data: FrontMatterSchema.parse(raw), body };
 }
 
@@ -57,7 +58,11 @@ function findFence(text: string): { yaml: string; end: number } | undefined {
   let lineEnd = text.indexOf('\n', start);
   if (lineEnd === -1 || !OPENING.test(text.slice(start, lineEnd))) return undefined;
   const yamlStart = lineEnd + 1;
-  for (let lineStart = yamlStart; lineStart - yamlStart <= MAX_FRONT_MATTER_CHARS && lineStart <= text.length; lineStart = lineEnd + 1) {
+  for (
+    let lineStart = yamlStart;
+    lineStart - yamlStart <= MAX_FRONT_MATTER_CHARS && lineStart <= text.length;
+    lineStart = lineEnd + 1
+  ) {
     lineEnd = text.indexOf('\n', lineStart);
     if (lineEnd === -1) lineEnd = text.length;
     if (CLOSING.test(text.slice(lineStart, lineEnd))) {

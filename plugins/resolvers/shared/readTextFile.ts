@@ -25,7 +25,10 @@ export type FileRead =
  * the way swapped for a symlink, a file swapped for a link or a FIFO) is refused before any
  * byte — or any fact about what it led to — is used.
  */
-export async function readTextFile(file: string, { maxBytes, signal }: { maxBytes: number; signal: AbortSignal }): Promise<FileRead> {
+export async function readTextFile(
+  file: string,
+  { maxBytes, signal }: { maxBytes: number; signal: AbortSignal },
+): Promise<FileRead> {
   if (signal.aborted) return { kind: 'aborted' };
   let opened: OpenedFile;
   try {
@@ -63,7 +66,8 @@ function failure(error: unknown): FileRead {
   const code = (error as NodeJS.ErrnoException | undefined)?.code ?? 'unknown error';
   if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'missing' };
   if (code === 'EACCES' || code === 'EPERM') return { kind: 'denied' };
-  if (code === 'ELOOP' || code === 'YOI_ERR_PATH_CHANGED') return { kind: 'error', code: 'file changed while being read' };
+  if (code === 'ELOOP' || code === 'YOI_ERR_PATH_CHANGED')
+    return { kind: 'error', code: 'file changed while being read' };
   if (code === 'EISDIR') return { kind: 'directory' };
   return { kind: 'error', code };
 }

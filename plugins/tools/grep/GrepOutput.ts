@@ -10,7 +10,9 @@ export function rgText(t: RgText | undefined): string {
 }
 
 export function cutLine(line: string): string {
-  return line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)}… [${line.length - MAX_LINE_CHARS} more characters]` : line;
+  return line.length > MAX_LINE_CHARS
+    ? `${line.slice(0, MAX_LINE_CHARS)}… [${line.length - MAX_LINE_CHARS} more characters]`
+    : line;
 }
 
 /**
@@ -21,7 +23,10 @@ export class OutputWindow {
   readonly kept: string[] = [];
   total = 0;
 
-  constructor(private readonly offset: number, private readonly limit: number) {}
+  constructor(
+    private readonly offset: number,
+    private readonly limit: number,
+  ) {}
 
   add(entry: string): void {
     if (this.total >= this.offset && this.kept.length < this.limit) this.kept.push(entry);

@@ -79,8 +79,14 @@ export async function runRipgrep(args: readonly string[], opts: RgOptions): Prom
 
 /** ripgrep's complaint in one line: `regex parse error: ... error: unclosed group` → the error. */
 function describeRgError(stderr: string): string {
-  const lines = stderr.split('\n').map((l) => l.trim()).filter(Boolean);
+  const lines = stderr
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
   const error = lines.find((l) => l.startsWith('error:'));
   if (lines[0]?.includes('regex parse error') && error) return `invalid regex: ${error.slice('error:'.length).trim()}`;
-  return lines.map((l) => l.replace(/^rg: /, '')).join(' ').slice(0, 300);
+  return lines
+    .map((l) => l.replace(/^rg: /, ''))
+    .join(' ')
+    .slice(0, 300);
 }

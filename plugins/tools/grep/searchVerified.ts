@@ -36,13 +36,19 @@ export interface SearchOutcome {
  * (`/dev/fd/N`), never a path. `onFile` gets each file's output lines, in the walk's order.
  */
 export async function searchVerified(
-  plan: SearchPlan, { scope, signal, batchFiles }: { scope: Scope; signal: AbortSignal; batchFiles?: number },
+  plan: SearchPlan,
+  { scope, signal, batchFiles }: { scope: Scope; signal: AbortSignal; batchFiles?: number },
   onFile: (file: string, lines: readonly string[]) => void,
 ): Promise<SearchOutcome> {
   const listed: string[] = [];
-  const listing = await runRipgrep([...COMMON_ARGS, '--files', '--null', '--sort=path', ...plan.listArgs, '--', plan.base], {
-    signal, separator: '\0', onLine: (file) => void (file !== '' && listed.push(file)),
-  });
+  const listing = await runRipgrep(
+    [...COMMON_ARGS, '--files', '--null', '--sort=path', ...plan.listArgs, '--', plan.base],
+    {
+      signal,
+      separator: '\0',
+      onLine: (file) => void (file !== '' && listed.push(file)),
+    },
+  );
   const skipped = new Set<string>();
   const outcome = (complete: boolean): SearchOutcome => ({ complete, skipped: [...skipped].sort() });
   let budget = MAX_RG_OUTPUT_BYTES;
@@ -73,14 +79,19 @@ export async function searchVerified(
 
 /** One ripgrep run over a batch's descriptors; `onFile` gets the files with output, in listing order. */
 async function searchBatch(
-  plan: SearchPlan, batch: VerifiedBatch, { signal, maxBytes }: { signal: AbortSignal; maxBytes: number },
+  plan: SearchPlan,
+  batch: VerifiedBatch,
+  { signal, maxBytes }: { signal: AbortSignal; maxBytes: number },
   onFile: (file: string, lines: readonly string[]) => void,
 ): Promise<RgRun> {
   const byFile = new Map<number, string[]>();
   let run: RgRun;
   try {
     run = await runRipgrep([...COMMON_ARGS, ...plan.searchArgs, '--', ...batch.fds.map((_, i) => `/dev/fd/${i + 3}`)], {
-      signal, separator: plan.separator, fds: batch.fds, maxBytes,
+      signal,
+      separator: plan.separator,
+      fds: batch.fds,
+      maxBytes,
       onLine: (line) => {
         const index = Number(FD_PATH.exec(plan.fileOf(line) ?? '')?.[1]) - 3;
         if (!(index >= 0 && index < batch.files.length)) return;

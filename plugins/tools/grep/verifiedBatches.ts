@@ -42,7 +42,13 @@ interface DirEntries {
  */
 export async function* verifiedBatches(
   listed: readonly string[],
-  { base, scope, signal, skipped, batchFiles = BATCH_FILES }: { base: string; scope: Scope; signal: AbortSignal; skipped: Set<string>; batchFiles?: number },
+  {
+    base,
+    scope,
+    signal,
+    skipped,
+    batchFiles = BATCH_FILES,
+  }: { base: string; scope: Scope; signal: AbortSignal; skipped: Set<string>; batchFiles?: number },
 ): AsyncGenerator<VerifiedBatch> {
   const known = new Map<string, DirEntries | undefined>();
   const sniff = Buffer.alloc(BINARY_SNIFF_BYTES);
@@ -111,7 +117,8 @@ function readEntries(dir: PinnedDirSync, scope: Scope | undefined, skipped: Set<
     if (e.isFile()) regular.add(e.name);
     else if (e.isFIFO() || e.isSocket() || e.isCharacterDevice() || e.isBlockDevice()) {
       special.add(e.name);
-      if (scope && !e.name.startsWith('.') && scope.permissionAtCanonical(dir.entry(e.name)) !== undefined) skipped.add(dir.entry(e.name));
+      if (scope && !e.name.startsWith('.') && scope.permissionAtCanonical(dir.entry(e.name)) !== undefined)
+        skipped.add(dir.entry(e.name));
     }
   }
   return { regular, special };
@@ -140,7 +147,10 @@ export function closeQuietly(fd: number): void {
 function batchSize(): number {
   let limit = 1024;
   try {
-    const line = fs.readFileSync('/proc/self/limits', 'utf8').split('\n').find((l) => l.startsWith('Max open files'));
+    const line = fs
+      .readFileSync('/proc/self/limits', 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('Max open files'));
     const soft = Number(line?.split(/\s+/)[3]);
     if (soft > 0) limit = soft;
   } catch {

@@ -35,7 +35,10 @@ export class ReadTracker {
   exclusive<T>(file: string, fn: () => Promise<T>): Promise<T> {
     const previous = this.#queues.get(file) ?? Promise.resolve();
     const run = previous.then(fn, fn);
-    const settled = run.then(() => undefined, () => undefined);
+    const settled = run.then(
+      () => undefined,
+      () => undefined,
+    );
     this.#queues.set(file, settled);
     void settled.then(() => {
       if (this.#queues.get(file) === settled) this.#queues.delete(file);

@@ -72,7 +72,13 @@ export class TempJournal {
       const entry = await readEntry(entryFile);
       const temp = entry?.path;
       const tempName = temp === undefined ? '' : path.basename(temp);
-      if (!entry || entry.pid !== writer || !path.isAbsolute(temp!) || !isTempFileName(tempName) || tempFileWriter(tempName) !== writer) {
+      if (
+        !entry ||
+        entry.pid !== writer ||
+        !path.isAbsolute(temp!) ||
+        !isTempFileName(tempName) ||
+        tempFileWriter(tempName) !== writer
+      ) {
         await fs.promises.rm(entryFile, { force: true });
         continue;
       }
@@ -88,7 +94,10 @@ export class TempJournal {
 
 async function readEntry(file: string): Promise<TempJournalEntry | undefined> {
   try {
-    const handle = await fs.promises.open(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
+    const handle = await fs.promises.open(
+      file,
+      fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK,
+    );
     let text: string;
     try {
       const buffer = Buffer.alloc(MAX_ENTRY_BYTES);

@@ -24,7 +24,10 @@ export async function readRegularFile(file: string): Promise<RegularFile | undef
   if (opened.kind === 'special') throw new ToolRefusal(`${file} is not a regular file`);
   const { handle, stats } = opened;
   try {
-    if (stats.size > MAX_FILE_BYTES) throw new ToolRefusal(`${file} is too large (${stats.size} bytes; limit ${MAX_FILE_BYTES}): use Grep to search it`);
+    if (stats.size > MAX_FILE_BYTES)
+      throw new ToolRefusal(
+        `${file} is too large (${stats.size} bytes; limit ${MAX_FILE_BYTES}): use Grep to search it`,
+      );
     return { bytes: await handle.readFile(), mode: stats.mode & 0o7777 };
   } finally {
     await handle.close();

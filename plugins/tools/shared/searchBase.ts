@@ -15,7 +15,9 @@ export async function requireDirectory(dir: string): Promise<void> {
  */
 export function safePattern(pattern: string): string {
   if (path.isAbsolute(pattern) || pattern.split(/[\\/]/).includes('..')) {
-    throw new ToolRefusal(`the pattern ${pattern} must stay below the search directory: give the directory as \`path\` and a relative pattern`);
+    throw new ToolRefusal(
+      `the pattern ${pattern} must stay below the search directory: give the directory as \`path\` and a relative pattern`,
+    );
   }
   return pattern;
 }

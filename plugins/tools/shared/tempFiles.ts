@@ -16,7 +16,8 @@ const TEMP_NAME = /^\..*\.(\d+)\.[0-9a-f]{12}\.yoi-tmp$/s;
  */
 export function tempFileName(target: string, pid: number = process.pid): string {
   const bytes = Buffer.from(target);
-  const kept = bytes.length > MAX_TARGET_BYTES ? bytes.subarray(0, utf8Boundary(bytes, MAX_TARGET_BYTES)).toString() : target;
+  const kept =
+    bytes.length > MAX_TARGET_BYTES ? bytes.subarray(0, utf8Boundary(bytes, MAX_TARGET_BYTES)).toString() : target;
   return `.${kept}.${pid}.${randomBytes(6).toString('hex')}${TEMP_SUFFIX}`;
 }
 

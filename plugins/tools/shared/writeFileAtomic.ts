@@ -24,7 +24,11 @@ export interface AtomicWriteOptions {
  * is created and verified through it, and the rename goes through it too, so a directory on
  * the way swapped for a symlink cannot make the write land elsewhere.
  */
-export async function writeFileAtomic(file: string, content: Uint8Array, { mode, journal }: AtomicWriteOptions = {}): Promise<void> {
+export async function writeFileAtomic(
+  file: string,
+  content: Uint8Array,
+  { mode, journal }: AtomicWriteOptions = {},
+): Promise<void> {
   const dir = await pinDirectory(path.dirname(file));
   try {
     const name = path.basename(file);

@@ -3,7 +3,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import {
-  ClientSideConnection, ndJsonStream, type RequestPermissionRequest, type RequestPermissionResponse, type SessionNotification, type SessionUpdate,
+  ClientSideConnection,
+  ndJsonStream,
+  type RequestPermissionRequest,
+  type RequestPermissionResponse,
+  type SessionNotification,
+  type SessionUpdate,
 } from '@agentclientprotocol/sdk';
 import { BIN } from '../../support/runCli.js';
 
@@ -17,14 +22,20 @@ export interface AcpEditor {
   stderr(): string;
   /** Resolves once an update matching `pred` arrived (past ones included). */
   until(pred: (u: SessionUpdate) => boolean, timeoutMs?: number): Promise<SessionUpdate>;
-  untilAsk(timeoutMs?: number): Promise<{ request: RequestPermissionRequest; answer: (r: RequestPermissionResponse) => void }>;
+  untilAsk(
+    timeoutMs?: number,
+  ): Promise<{ request: RequestPermissionRequest; answer: (r: RequestPermissionResponse) => void }>;
   /** Closes stdin (the editor quits) and waits for the process to exit. */
   close(): Promise<number | null>;
 }
 
 /** The built `yoi acp` as an editor starts it, driven by the SDK's client side over its stdio. */
 export function startEditor(cwd: string, env: NodeJS.ProcessEnv): AcpEditor {
-  const child = spawn(process.execPath, [BIN, 'acp'], { cwd, env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, 'acp'], {
+    cwd,
+    env: { ...process.env, ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let err = '';
   child.stderr.on('data', (d) => (err += d));
   const updates: SessionNotification[] = [];
@@ -34,39 +45,55 @@ export function startEditor(cwd: string, env: NodeJS.ProcessEnv): AcpEditor {
     for (const w of [...wakers]) w();
   };
   const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
-  const stream = ndJsonStream(Writable.toWeb(child.stdin) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>);
-  const conn = new ClientSideConnection(() => ({
-    sessionUpdate: async (n) => {
-      updates.push(n);
-      wake();
-    },
-    requestPermission: (request) => new Promise<RequestPermissionResponse>((answer) => {
-      asks.push({ request, answer });
-      wake();
+  const stream = ndJsonStream(
+    Writable.toWeb(child.stdin) as WritableStream<Uint8Array>,
+    Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>,
+  );
+  const conn = new ClientSideConnection(
+    () => ({
+      sessionUpdate: async (n) => {
+        updates.push(n);
+        wake();
+      },
+      requestPermission: (request) =>
+        new Promise<RequestPermissionResponse>((answer) => {
+          asks.push({ request, answer });
+          wake();
+        }),
     }),
-  }), stream);
-  const waitFor = <T>(find: () => T | undefined, what: string, timeoutMs = 20_000): Promise<T> => new Promise((resolve, reject) => {
-    const check = () => {
-      const found = find();
-      if (found !== undefined) {
-        clearTimeout(timer);
+    stream,
+  );
+  const waitFor = <T>(find: () => T | undefined, what: string, timeoutMs = 20_000): Promise<T> =>
+    new Promise((resolve, reject) => {
+      const check = () => {
+        const found = find();
+        if (found !== undefined) {
+          clearTimeout(timer);
+          wakers.delete(check);
+          resolve(found);
+        }
+      };
+      const timer = setTimeout(() => {
         wakers.delete(check);
-        resolve(found);
-      }
-    };
-    const timer = setTimeout(() => {
-      wakers.delete(check);
-      reject(new Error(`timed out waiting for ${what}; saw ${JSON.stringify(updates.map((u) => u.update.sessionUpdate))}; stderr: ${err}`));
-    }, timeoutMs);
-    wakers.add(check);
-    check();
-  });
+        reject(
+          new Error(
+            `timed out waiting for ${what}; saw ${JSON.stringify(updates.map((u) => u.update.sessionUpdate))}; stderr: ${err}`,
+          ),
+        );
+      }, timeoutMs);
+      wakers.add(check);
+      check();
+    });
   let asked = 0;
   return {
-    conn, child, updates, asks,
+    conn,
+    child,
+    updates,
+    asks,
     stderr: () => err,
     until: (pred, timeoutMs) => waitFor(() => updates.map((u) => u.update).find(pred), 'an update', timeoutMs),
-    untilAsk: (timeoutMs) => waitFor(() => (asks.length > asked ? asks[asked++] : undefined), 'a permission request', timeoutMs),
+    untilAsk: (timeoutMs) =>
+      waitFor(() => (asks.length > asked ? asks[asked++] : undefined), 'a permission request', timeoutMs),
     close: async () => {
       child.stdin.end();
       return exited;
@@ -76,20 +103,30 @@ export function startEditor(cwd: string, env: NodeJS.ProcessEnv): AcpEditor {
 
 /** The text of every agent message chunk so far, joined. */
 export function agentTextOf(updates: readonly SessionNotification[]): string {
-  return updates.map((u) => u.update).filter((u) => u.sessionUpdate === 'agent_message_chunk')
-    .map((u) => ((u as { content: { type: string; text?: string } }).content.text ?? '')).join('');
+  return updates
+    .map((u) => u.update)
+    .filter((u) => u.sessionUpdate === 'agent_message_chunk')
+    .map((u) => (u as { content: { type: string; text?: string } }).content.text ?? '')
+    .join('');
 }
 
 /** A project whose pods run the scripted provider and the stand-in permission plugin. */
-export function acpProject(root: string, script: unknown[], extra: Record<string, unknown> = {}): { dir: string; env: NodeJS.ProcessEnv } {
+export function acpProject(
+  root: string,
+  script: unknown[],
+  extra: Record<string, unknown> = {},
+): { dir: string; env: NodeJS.ProcessEnv } {
   const dir = path.join(root, 'proj');
   fs.mkdirSync(dir, { recursive: true });
   fs.writeFileSync(path.join(dir, 'script.json'), JSON.stringify(script));
   const plugin = JSON.stringify(new URL('../../fixtures/acp/fakePermissions.mjs', import.meta.url).pathname);
-  fs.writeFileSync(path.join(dir, 'yoi.config.mjs'), [
-    "import { defaultPlugins } from 'yoi';",
-    `import { fakePermissions } from ${plugin};`,
-    `export default { model: { provider: 'scripted', script: 'script.json' }, plugins: [...defaultPlugins({ exclude: ['yoi:permissions'] }), fakePermissions()], ...${JSON.stringify(extra)} };`,
-  ].join('\n'));
+  fs.writeFileSync(
+    path.join(dir, 'yoi.config.mjs'),
+    [
+      "import { defaultPlugins } from 'yoi';",
+      `import { fakePermissions } from ${plugin};`,
+      `export default { model: { provider: 'scripted', script: 'script.json' }, plugins: [...defaultPlugins({ exclude: ['yoi:permissions'] }), fakePermissions()], ...${JSON.stringify(extra)} };`,
+    ].join('\n'),
+  );
   return { dir, env: { YOI_RUNTIME_DIR: path.join(root, 'run') } };
 }

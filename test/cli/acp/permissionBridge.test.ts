@@ -3,30 +3,55 @@ import type { RequestPermissionResponse } from '@agentclientprotocol/sdk';
 import { PermissionBridge, type PermissionPort } from '../../../cli/acp/PermissionBridge.js';
 
 function harness(opts: { cancelled?: boolean } = {}) {
-  const asks: Array<{ request: Parameters<PermissionPort['ask']>[0]; signal: AbortSignal; answer: (r: RequestPermissionResponse) => void }> = [];
+  const asks: Array<{
+    request: Parameters<PermissionPort['ask']>[0];
+    signal: AbortSignal;
+    answer: (r: RequestPermissionResponse) => void;
+  }> = [];
   const replies: unknown[] = [];
   const logs: string[] = [];
-  const bridge = new PermissionBridge({
-    ask: (request, signal) => new Promise((answer) => asks.push({ request, signal, answer })),
-    reply: async (id, decision, message) => void replies.push({ id, decision, ...(message ? { message } : {}) }),
-    callOf: (tool) => (tool === 'Write' ? { id: 'call-7', title: 'Write a.txt' } : undefined),
-    kindOf: () => 'edit',
-    log: (l) => void logs.push(l),
-  }, () => opts.cancelled ?? false);
+  const bridge = new PermissionBridge(
+    {
+      ask: (request, signal) => new Promise((answer) => asks.push({ request, signal, answer })),
+      reply: async (id, decision, message) => void replies.push({ id, decision, ...(message ? { message } : {}) }),
+      callOf: (tool) => (tool === 'Write' ? { id: 'call-7', title: 'Write a.txt' } : undefined),
+      kindOf: () => 'edit',
+      log: (l) => void logs.push(l),
+    },
+    () => opts.cancelled ?? false,
+  );
   return { bridge, asks, replies, logs };
 }
-const ask = (id: string, extra: object = {}) => ({ id, tool: 'Write', args: { file_path: 'a.txt' }, summary: 'Write a.txt', options: ['allow_once', 'reject_once'], deadline_ms: 1000, default: 'reject_once', ...extra });
+const ask = (id: string, extra: object = {}) => ({
+  id,
+  tool: 'Write',
+  args: { file_path: 'a.txt' },
+  summary: 'Write a.txt',
+  options: ['allow_once', 'reject_once'],
+  deadline_ms: 1000,
+  default: 'reject_once',
+  ...extra,
+});
 const settle = () => new Promise((r) => setImmediate(r));
 
 describe('permission asks between the pod and the editor', () => {
-  it('forwards the pod\'s options on the call it is about, and replies with the chosen decision', async () => {
+  it("forwards the pod's options on the call it is about, and replies with the chosen decision", async () => {
     const h = harness();
     h.bridge.onRequest(ask('a1', { pod: 'helper' }));
     h.bridge.onRequest(ask('a1')); // re-sent after a reconnect: asked once
     expect(h.asks).toHaveLength(1);
     expect(h.asks[0].request).toEqual({
-      toolCall: { toolCallId: 'call-7', title: '[helper] Write a.txt', kind: 'edit', status: 'pending', rawInput: { file_path: 'a.txt' } },
-      options: [{ optionId: 'allow_once', name: 'Allow once', kind: 'allow_once' }, { optionId: 'reject_once', name: 'Reject', kind: 'reject_once' }],
+      toolCall: {
+        toolCallId: 'call-7',
+        title: '[helper] Write a.txt',
+        kind: 'edit',
+        status: 'pending',
+        rawInput: { file_path: 'a.txt' },
+      },
+      options: [
+        { optionId: 'allow_once', name: 'Allow once', kind: 'allow_once' },
+        { optionId: 'reject_once', name: 'Reject', kind: 'reject_once' },
+      ],
     });
     h.asks[0].answer({ outcome: { outcome: 'selected', optionId: 'allow_once' } });
     await settle();
@@ -48,7 +73,7 @@ describe('permission asks between the pod and the editor', () => {
     expect(h.logs.join('\n')).toContain('an option that was not offered ("allow_always")');
   });
 
-  it('after the editor cancelled the turn, a dismissed ask is left to the pod\'s cancel; malformed asks are ignored', async () => {
+  it("after the editor cancelled the turn, a dismissed ask is left to the pod's cancel; malformed asks are ignored", async () => {
     const h = harness({ cancelled: true });
     h.bridge.onRequest(ask('c1'));
     h.asks[0].answer({ outcome: { outcome: 'cancelled' } });

@@ -19,22 +19,31 @@ describe('ACP prompt blocks as typed segments', () => {
       { type: 'text', text: ' now' },
     ];
     expect(wire(promptSegments(blocks, ctx()))).toEqual([
-      { kind: 'text', content: 'compare' }, { kind: 'file_ref', path: 'src/a b.ts' }, { kind: 'text', content: ' with' },
-      { kind: 'file_ref', path: '/etc/hosts' }, { kind: 'text', content: ' now' },
+      { kind: 'text', content: 'compare' },
+      { kind: 'file_ref', path: 'src/a b.ts' },
+      { kind: 'text', content: ' with' },
+      { kind: 'file_ref', path: '/etc/hosts' },
+      { kind: 'text', content: ' now' },
     ]);
   });
 
   it('an embedded text resource is a paste whose first line names its URI; blobs, images, audio and other links keep their own kind', () => {
-    const segments = wire(promptSegments([
-      { type: 'text', text: 'see' },
-      { type: 'resource', resource: { uri: 'file:///work/proj/x.md', text: 'unsaved\nbuffer' } },
-      { type: 'resource', resource: { uri: 'zed://blob', blob: 'AAAA', mimeType: 'application/octet-stream' } },
-      { type: 'image', data: 'iVBOR', mimeType: 'image/png' },
-      { type: 'audio', data: 'UklG', mimeType: 'audio/wav' },
-      { type: 'resource_link', uri: 'https://example.com/doc', name: 'doc' },
-    ], ctx()));
+    const segments = wire(
+      promptSegments(
+        [
+          { type: 'text', text: 'see' },
+          { type: 'resource', resource: { uri: 'file:///work/proj/x.md', text: 'unsaved\nbuffer' } },
+          { type: 'resource', resource: { uri: 'zed://blob', blob: 'AAAA', mimeType: 'application/octet-stream' } },
+          { type: 'image', data: 'iVBOR', mimeType: 'image/png' },
+          { type: 'audio', data: 'UklG', mimeType: 'audio/wav' },
+          { type: 'resource_link', uri: 'https://example.com/doc', name: 'doc' },
+        ],
+        ctx(),
+      ),
+    );
     expect(segments).toEqual([
-      { kind: 'text', content: 'see' }, { kind: 'text', content: '\n' },
+      { kind: 'text', content: 'see' },
+      { kind: 'text', content: '\n' },
       { kind: 'paste', id: 1, chars: 50, lines: 3, content: '[Resource: file:///work/proj/x.md]\nunsaved\nbuffer\n' },
       { kind: 'resource', uri: 'zed://blob', mimeType: 'application/octet-stream', bytes: 3 },
       { kind: 'image', mimeType: 'image/png', data: 'iVBOR' },
@@ -43,14 +52,18 @@ describe('ACP prompt blocks as typed segments', () => {
     ]);
   });
 
-  it('a leading /slug naming one of the pod\'s commands invokes it; any other slash is text', () => {
+  it("a leading /slug naming one of the pod's commands invokes it; any other slash is text", () => {
     expect(wire(promptSegments([{ type: 'text', text: '/review the parser' }], ctx(['review'])))).toEqual([
-      { kind: 'workflow_invoke', slug: 'review' }, { kind: 'text', content: 'the parser' },
+      { kind: 'workflow_invoke', slug: 'review' },
+      { kind: 'text', content: 'the parser' },
     ]);
     expect(wire(promptSegments([{ type: 'text', text: '/docs:search q=zod' }], ctx(['docs:search'])))).toEqual([
-      { kind: 'workflow_invoke', slug: 'docs:search' }, { kind: 'text', content: 'q=zod' },
+      { kind: 'workflow_invoke', slug: 'docs:search' },
+      { kind: 'text', content: 'q=zod' },
     ]);
-    expect(wire(promptSegments([{ type: 'text', text: '/usr/bin is where' }], ctx(['review'])))).toEqual([{ kind: 'text', content: '/usr/bin is where' }]);
+    expect(wire(promptSegments([{ type: 'text', text: '/usr/bin is where' }], ctx(['review'])))).toEqual([
+      { kind: 'text', content: '/usr/bin is where' },
+    ]);
   });
 
   it('file URIs of another host are not local files', () => {
@@ -60,11 +73,16 @@ describe('ACP prompt blocks as typed segments', () => {
   });
 
   it('segments come back as the blocks the editor sent (history replay)', () => {
-    const segments = wire(promptSegments([
-      { type: 'text', text: 'fix' },
-      { type: 'resource_link', uri: 'file:///work/proj/a.ts', name: 'a.ts' },
-      { type: 'resource', resource: { uri: 'file:///work/proj/b.ts', text: 'let b = 1;\n' } },
-    ], ctx()));
+    const segments = wire(
+      promptSegments(
+        [
+          { type: 'text', text: 'fix' },
+          { type: 'resource_link', uri: 'file:///work/proj/a.ts', name: 'a.ts' },
+          { type: 'resource', resource: { uri: 'file:///work/proj/b.ts', text: 'let b = 1;\n' } },
+        ],
+        ctx(),
+      ),
+    );
     expect(segmentBlocks(segments, '/work/proj')).toEqual([
       { type: 'text', text: 'fix' },
       { type: 'resource_link', uri: 'file:///work/proj/a.ts', name: 'a.ts' },
@@ -72,7 +90,8 @@ describe('ACP prompt blocks as typed segments', () => {
       { type: 'resource', resource: { uri: 'file:///work/proj/b.ts', text: 'let b = 1;\n' } },
     ]);
     expect(segmentBlocks([{ kind: 'jira', key: 'X-1' }, { kind: 'knowledge_ref', slug: 'style' }, null], '/')).toEqual([
-      { type: 'text', text: '[jira]' }, { type: 'text', text: '#style ' },
+      { type: 'text', text: '[jira]' },
+      { type: 'text', text: '#style ' },
     ]);
   });
 });

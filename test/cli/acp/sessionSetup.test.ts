@@ -9,7 +9,7 @@ import { validatePodName } from '../../../core/pod/runtimePaths.js';
 import { makeProject } from '../../support/startTestPod.js';
 
 describe('session setup', () => {
-  it('pod names: the config\'s when it sets one, else the directory and a hash of its path, always valid', () => {
+  it("pod names: the config's when it sets one, else the directory and a hash of its path, always valid", () => {
     expect(podNameFor('api', '/work/x')).toBe('api');
     const a = podNameFor('default', '/work/web app');
     expect(a).toMatch(/^web-app-[0-9a-f]{8}$/);
@@ -20,7 +20,7 @@ describe('session setup', () => {
     }
   });
 
-  it('MCP servers in yoi\'s form: stdio, http and sse kept, names made valid and unique, acp transport skipped', () => {
+  it("MCP servers in yoi's form: stdio, http and sse kept, names made valid and unique, acp transport skipped", () => {
     const { servers, skipped } = mapMcpServers([
       { name: 'git hub', command: 'gh-mcp', args: ['-v'], env: [{ name: 'TOKEN', value: 't' }] },
       { type: 'http', name: 'git hub', url: 'https://x/mcp', headers: [{ name: 'A', value: 'b' }] },
@@ -42,19 +42,35 @@ describe('session setup', () => {
     expect(skipped).toEqual(['MCP server "inproc": the "acp" transport is not supported']);
   });
 
-  it('commands from the pod\'s /slug completions: workflows and MCP prompts', () => {
+  it("commands from the pod's /slug completions: workflows and MCP prompts", () => {
     expect(availableCommands(['review', 'docs:search', 'has space', ''])).toEqual([
       { name: 'review', description: 'yoi workflow review', input: { hint: 'what to apply it to' } },
-      { name: 'docs:search', description: 'MCP prompt search from server docs', input: { hint: 'arguments as key=value' } },
+      {
+        name: 'docs:search',
+        description: 'MCP prompt search from server docs',
+        input: { hint: 'arguments as key=value' },
+      },
     ]);
   });
 
   it('a session id names its pod, and compaction moves it on to the newest session made from it', () => {
     const dir = makeProject();
-    const start = (id: string, pod: string, from?: string) => fs.writeFileSync(path.join(dir, `${id}.jsonl`), `${JSON.stringify({
-      type: 'session_start', v: 1, ts: 1, session_id: id, pod_name: pod, cwd: '/', provider: 'echo', model: 'echo', system_prompt: 'x'.repeat(100_000),
-      ...(from ? { compacted_from: { session_id: from, at: 2 } } : {}),
-    })}\n{"type":"usage"}\n`);
+    const start = (id: string, pod: string, from?: string) =>
+      fs.writeFileSync(
+        path.join(dir, `${id}.jsonl`),
+        `${JSON.stringify({
+          type: 'session_start',
+          v: 1,
+          ts: 1,
+          session_id: id,
+          pod_name: pod,
+          cwd: '/',
+          provider: 'echo',
+          model: 'echo',
+          system_prompt: 'x'.repeat(100_000),
+          ...(from ? { compacted_from: { session_id: from, at: 2 } } : {}),
+        })}\n{"type":"usage"}\n`,
+      );
     const id = (n: number) => `0190${String(n).padStart(4, '0')}-0000-7000-8000-000000000000`;
     start(id(1), 'web');
     start(id(2), 'web', id(1));
@@ -64,6 +80,7 @@ describe('session setup', () => {
     expect(findSession(dir, id(1))).toEqual({ podName: 'web', current: id(4) });
     expect(findSession(dir, id(5).toUpperCase())).toEqual({ podName: 'web', current: id(5) });
     fs.symlinkSync(path.join(dir, `${id(1)}.jsonl`), path.join(dir, `${id(9)}.jsonl`));
-    for (const missing of [id(8), id(9), '../../etc/passwd', 'not-a-uuid']) expect(() => findSession(dir, missing)).toThrow('Resource not found');
+    for (const missing of [id(8), id(9), '../../etc/passwd', 'not-a-uuid'])
+      expect(() => findSession(dir, missing)).toThrow('Resource not found');
   });
 });

@@ -34,21 +34,56 @@ describe('the activity of a live run', () => {
         { event: 'status', data: { status: 'idle', session_id: 's' } },
       ]),
     ).toEqual([
-      'thinking', 'thinking', 'thinking', 'responding', 'preparing Read', 'preparing Read, Grep', 'running Read, Grep', 'running Read, Grep',
-      'running Grep', 'thinking', 'thinking', 'compacting', 'thinking', 'thinking', undefined, undefined,
+      'thinking',
+      'thinking',
+      'thinking',
+      'responding',
+      'preparing Read',
+      'preparing Read, Grep',
+      'running Read, Grep',
+      'running Read, Grep',
+      'running Grep',
+      'thinking',
+      'thinking',
+      'compacting',
+      'thinking',
+      'thinking',
+      undefined,
+      undefined,
     ]);
   });
 
   it('knows a run already live when the client connects, and a failed run ends it', () => {
-    const welcome: Event = { event: 'welcome', data: { protocol_version: 2, pod_name: 'p', session_id: 's', status: 'running', segment_kinds: [], pod_event_kinds: [] } };
-    expect(activities([welcome, { event: 'error', data: { code: 'provider_error', message: 'x' } }])).toEqual(['thinking', undefined]);
+    const welcome: Event = {
+      event: 'welcome',
+      data: {
+        protocol_version: 2,
+        pod_name: 'p',
+        session_id: 's',
+        status: 'running',
+        segment_kinds: [],
+        pod_event_kinds: [],
+      },
+    };
+    expect(activities([welcome, { event: 'error', data: { code: 'provider_error', message: 'x' } }])).toEqual([
+      'thinking',
+      undefined,
+    ]);
     // A refused request of this client (a reply, with a request id) does not end anything.
-    expect(activities([welcome, { event: 'error', request_id: 'r1', data: { code: 'already_running', message: 'x' } }])).toEqual(['thinking', 'thinking']);
+    expect(
+      activities([welcome, { event: 'error', request_id: 'r1', data: { code: 'already_running', message: 'x' } }]),
+    ).toEqual(['thinking', 'thinking']);
   });
 
   it('says how long it has run and how to pause it', () => {
-    expect(activityText({ kind: 'tools', running: true, names: ['Read', 'Read', 'Grep'] }, 65_400)).toBe('running Read ×2, Grep… 1m 05s · Ctrl-C pauses');
+    expect(activityText({ kind: 'tools', running: true, names: ['Read', 'Read', 'Grep'] }, 65_400)).toBe(
+      'running Read ×2, Grep… 1m 05s · Ctrl-C pauses',
+    );
     expect(activityText({ kind: 'compacting' }, 2000)).toBe('compacting… 2s · Ctrl-C stops the compaction');
-    expect([formatElapsed(0), formatElapsed(59_999), formatElapsed(3_600_000 + 125_000)]).toEqual(['0s', '59s', '1h 02m']);
+    expect([formatElapsed(0), formatElapsed(59_999), formatElapsed(3_600_000 + 125_000)]).toEqual([
+      '0s',
+      '59s',
+      '1h 02m',
+    ]);
   });
 });

@@ -41,7 +41,9 @@ describe('yoi attach against a real pod', () => {
       { kind: 'file_ref', path: 'README.md' },
     ]);
     const reply = texts(s).find((t) => t.startsWith('assistant:'));
-    expect(reply).toBe('assistant: [user] look at this:line one\nline two\n and \n[system] [File: README.md]\n# Demo\nhello from the readme\n');
+    expect(reply).toBe(
+      'assistant: [user] look at this:line one\nline two\n and \n[system] [File: README.md]\n# Demo\nhello from the readme\n',
+    );
     expect(inputText(s)).toBe('');
     expect(s.transcript.usage.context).toBeGreaterThan(0);
   });
@@ -81,7 +83,12 @@ describe('yoi attach against a real pod', () => {
   });
 
   it('Ctrl-C pauses a running turn, an empty Enter resumes it, Ctrl-X cancels it', async () => {
-    tp = await startTestPod(scripted([{ delay_ms: 20_000, text: 'never' }, { delay_ms: 20_000, text: 'never either' }]));
+    tp = await startTestPod(
+      scripted([
+        { delay_ms: 20_000, text: 'never' },
+        { delay_ms: 20_000, text: 'never either' },
+      ]),
+    );
     h = await attachTo(tp.socket);
     await h.until((s) => s.connection === 'connected');
     h.type('go\r');
@@ -134,7 +141,9 @@ describe('yoi attach against a real pod', () => {
     await h.until((s) => s.transcript.status === 'running');
     h.type('\x04');
     expect(h.store.getState().question).toEqual({ kind: 'shutdown' });
-    expect(hintLine(h.store.getState())).toMatch(/^Shut down pod test\? It stops for all clients .*press Ctrl-D again or y: shut down · n\/Esc: keep it$/);
+    expect(hintLine(h.store.getState())).toMatch(
+      /^Shut down pod test\? It stops for all clients .*press Ctrl-D again or y: shut down · n\/Esc: keep it$/,
+    );
     // Esc keeps the pod; so does any other key, which then does what it always does.
     h.type('\x1b');
     await h.until((s) => s.question === undefined && s.notice === 'the pod keeps running');
@@ -161,9 +170,15 @@ describe('yoi attach against a real pod', () => {
     h.type('while away\r'); // queued until the pod is back
     expect(h.store.getState().queue).toHaveLength(1);
     h.type('\x03');
-    expect(h.store.getState().notice).toBe('press Ctrl-C again to quit (the pod keeps running; 1 queued input is not sent)');
+    expect(h.store.getState().notice).toBe(
+      'press Ctrl-C again to quit (the pod keeps running; 1 queued input is not sent)',
+    );
     tp = await startTestPod({ name: 'again', dir: tp.dir, resume: true });
-    const s = await h.until((st) => st.connection === 'connected' && has(st, 'assistant: [user] while away') && st.transcript.status === 'idle', 15_000);
+    const s = await h.until(
+      (st) =>
+        st.connection === 'connected' && has(st, 'assistant: [user] while away') && st.transcript.status === 'idle',
+      15_000,
+    );
     expect(has(s, 'assistant: [user] before')).toBe(true); // restored session, replayed from history
     expect(has(s, '[pod] shut down')).toBe(true);
   });

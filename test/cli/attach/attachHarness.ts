@@ -23,7 +23,10 @@ export interface AttachHarness {
  * Connects an attach client to the pod at `socketPath`. Its input history lives under
  * `env.XDG_STATE_HOME` (a fresh temp dir unless given, so tests never touch the user's).
  */
-export async function attachTo(socketPath: string, opts: { now?: () => number; env?: NodeJS.ProcessEnv } = {}): Promise<AttachHarness> {
+export async function attachTo(
+  socketPath: string,
+  opts: { now?: () => number; env?: NodeJS.ProcessEnv } = {},
+): Promise<AttachHarness> {
   const store = new AttachStore();
   const env = opts.env ?? { XDG_STATE_HOME: fs.mkdtempSync(path.join(os.tmpdir(), 'yoi-state-')) };
   const h: AttachHarness = {
@@ -71,9 +74,20 @@ export function blockText(b: Block): string {
 
 /** The input as text, with pastes as their chip labels. */
 export function inputText(s: AttachState): string {
-  return s.input.atoms.map((a) => (a.kind === 'char' ? a.ch : a.kind === 'paste' ? `[paste #${a.paste.id}]` : `[chip ${JSON.stringify(a.segment)}]`)).join('');
+  return s.input.atoms
+    .map((a) =>
+      a.kind === 'char' ? a.ch : a.kind === 'paste' ? `[paste #${a.paste.id}]` : `[chip ${JSON.stringify(a.segment)}]`,
+    )
+    .join('');
 }
 
 function describe(s: AttachState): string {
-  return JSON.stringify({ connection: s.connection, status: s.transcript.status, queue: s.queue.length, notice: s.notice, input: inputText(s), blocks: texts(s) }).slice(0, 3000);
+  return JSON.stringify({
+    connection: s.connection,
+    status: s.transcript.status,
+    queue: s.queue.length,
+    notice: s.notice,
+    input: inputText(s),
+    blocks: texts(s),
+  }).slice(0, 3000);
 }

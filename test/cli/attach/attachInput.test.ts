@@ -80,8 +80,14 @@ describe('input history', () => {
     h.type('\x15');
     h.type(UP);
     h.type('\r');
-    await h.until((s) => texts(s).filter((t) => t.startsWith('assistant: [user] see pasted')).length === 2 && s.transcript.status === 'idle');
-    const users = h.store.getState().transcript.blocks.flatMap((b) => (b.kind === 'user' ? [JSON.stringify(b.segments)] : []));
+    await h.until(
+      (s) =>
+        texts(s).filter((t) => t.startsWith('assistant: [user] see pasted')).length === 2 &&
+        s.transcript.status === 'idle',
+    );
+    const users = h.store
+      .getState()
+      .transcript.blocks.flatMap((b) => (b.kind === 'user' ? [JSON.stringify(b.segments)] : []));
     expect(users[2]).toBe(users[1]);
 
     // Another client of the same project finds them; one with another state dir (another user) does not.
@@ -138,7 +144,9 @@ describe('Enter while paused', () => {
     expect(tp.pod.status).toBe('paused');
     h.type('\r');
     h.type('\r');
-    const s = await h.until((st) => st.transcript.status === 'idle' && has(st, 'assistant: ') && has(st, '[user] instead'));
+    const s = await h.until(
+      (st) => st.transcript.status === 'idle' && has(st, 'assistant: ') && has(st, '[user] instead'),
+    );
     expect(inputText(s)).toBe('');
     expect(waitCalls).toHaveLength(1); // the paused call was closed, not run again
     const items = tp.pod.controller.history.map((i) => JSON.stringify(i));

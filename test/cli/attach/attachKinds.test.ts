@@ -25,7 +25,9 @@ const attach = async (socket: string) => {
 const has = (s: Parameters<typeof texts>[0], needle: string) => texts(s).some((t) => t.includes(needle));
 const screen = (h: AttachHarness, details = false) => {
   const s = h.store.getState();
-  return viewport(s.transcript.blocks, [], 100, 200, 'follow', details, s.transcript.kinds).lines.map((l) => stripVTControlCharacters(l).trimEnd());
+  return viewport(s.transcript.blocks, [], 100, 200, 'follow', details, s.transcript.kinds).lines.map((l) =>
+    stripVTControlCharacters(l).trimEnd(),
+  );
 };
 
 /**
@@ -78,7 +80,10 @@ describe('segment kinds from the welcome', () => {
     expect(h.store.getState().transcript.kinds.kind('env_ref')).toBeUndefined();
     const c = await tp.connect();
     const ended = runEnded(c);
-    await c.request({ method: 'run', params: { input: [text('env '), new UnknownSegment({ kind: 'env_ref', name: 'PUBLIC_ATTACH_TEST' })] } });
+    await c.request({
+      method: 'run',
+      params: { input: [text('env '), new UnknownSegment({ kind: 'env_ref', name: 'PUBLIC_ATTACH_TEST' })] },
+    });
     await ended;
     await h.until((s) => s.transcript.status === 'idle' && has(s, 'assistant: '));
     expect(screen(h)).toContain('❯ env [env_ref: PUBLIC_ATTACH_TEST]');
@@ -87,7 +92,12 @@ describe('segment kinds from the welcome', () => {
     await replay.until((s) => s.transcript.blocks.some((b) => b.kind === 'user'));
     expect(screen(replay)).toContain('❯ env [env_ref: PUBLIC_ATTACH_TEST]');
     // No sigil is `$` here: typed, it is text.
-    expect(h.store.getState().transcript.kinds.sigils.map((k) => k.sigil).sort()).toEqual(['#', '&', '/', '@']);
+    expect(
+      h.store
+        .getState()
+        .transcript.kinds.sigils.map((k) => k.sigil)
+        .sort(),
+    ).toEqual(['#', '&', '/', '@']);
     h.type('$HOME\r');
     await h.until((s) => s.transcript.status === 'idle' && has(s, 'assistant: [user] $HOME'));
     await c.close();
@@ -97,7 +107,9 @@ describe('segment kinds from the welcome', () => {
 describe('notifications', () => {
   it('shows a notification and a child report as they arrive, one line each, expanded with Ctrl-O', async () => {
     tp = await startTestPod({
-      files: { 'r.json': JSON.stringify([{ tool_calls: [{ name: 'Wait', arguments: { ms: 1500 } }] }, { text: 'noted' }]) },
+      files: {
+        'r.json': JSON.stringify([{ tool_calls: [{ name: 'Wait', arguments: { ms: 1500 } }] }, { text: 'noted' }]),
+      },
       config: { model: { provider: 'scripted', script: 'r.json' } },
       plugins: [...defaultPlugins(), waitTool()],
     });
@@ -112,13 +124,24 @@ describe('notifications', () => {
     // Live: shown while the tool still runs, before the model sees them.
     const live = await h.until((s) => texts(s).filter((t) => t.startsWith('notification')).length === 2);
     expect(live.transcript.blocks.some((b) => b.kind === 'tool' && b.state === 'running')).toBe(true);
-    expect(screen(h)).toEqual(expect.arrayContaining(['  ◆ notification: build finished (+2 lines, Ctrl-O shows them)', '  ◆ child pod: Pod `kid` finished a turn.']));
-    expect(screen(h, true)).toEqual(expect.arrayContaining(['  ◆ notification: build finished', '    │ all 212 tests passed', '    │ coverage 91%']));
+    expect(screen(h)).toEqual(
+      expect.arrayContaining([
+        '  ◆ notification: build finished (+2 lines, Ctrl-O shows them)',
+        '  ◆ child pod: Pod `kid` finished a turn.',
+      ]),
+    );
+    expect(screen(h, true)).toEqual(
+      expect.arrayContaining(['  ◆ notification: build finished', '    │ all 212 tests passed', '    │ coverage 91%']),
+    );
 
     // Once committed, a rebuild from history shows each once.
     await h.until((s) => s.transcript.status === 'idle');
     h.controller.resync();
-    await h.until((s) => has(s, 'assistant: noted') && s.transcript.blocks.filter((b) => b.kind === 'notification').every((b) => b.kind === 'notification' && !b.live));
+    await h.until(
+      (s) =>
+        has(s, 'assistant: noted') &&
+        s.transcript.blocks.filter((b) => b.kind === 'notification').every((b) => b.kind === 'notification' && !b.live),
+    );
     expect(texts(h.store.getState()).filter((t) => t.startsWith('notification'))).toEqual([
       'notification: build finished\nall 212 tests passed\ncoverage 91%',
       'notification: Pod `kid` finished a turn.',

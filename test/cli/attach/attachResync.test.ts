@@ -28,10 +28,25 @@ function fakePod(): Promise<{ socket: string; methods: Method[]; send(e: Event):
         methods.push(m.value);
         const request_id = m.value.request_id;
         if (m.value.method === 'hello') {
-          write({ event: 'welcome', request_id, data: { protocol_version: 2, pod_name: 'fake', session_id: 's-1', status: 'idle', segment_kinds: [], pod_event_kinds: [] } });
+          write({
+            event: 'welcome',
+            request_id,
+            data: {
+              protocol_version: 2,
+              pod_name: 'fake',
+              session_id: 's-1',
+              status: 'idle',
+              segment_kinds: [],
+              pod_event_kinds: [],
+            },
+          });
         } else if (m.value.method === 'get_history') {
           const n = methods.filter((x) => x.method === 'get_history').length;
-          write({ event: 'history', request_id, data: { greeting, items: [{ type: 'message', role: 'user', content: [{ type: 'text', text: `v${n}` }] }] } });
+          write({
+            event: 'history',
+            request_id,
+            data: { greeting, items: [{ type: 'message', role: 'user', content: [{ type: 'text', text: `v${n}` }] }] },
+          });
         }
       },
       onError: () => undefined,
@@ -75,7 +90,11 @@ describe('yoi attach keeping up with the pod', () => {
       pod.send({ event: 'lagged', data: { from_seq: 11, to_seq: 500 } });
       s = await h.until((st) => texts(st).includes('user: v2'));
       expect(pod.methods.map((m) => m.method)).toEqual(['hello', 'get_history', 'get_history']);
-      expect(texts(s)).toEqual(['user: v2', 'alert: [notice] pod: replayed on connect', 'info: [resync] events 11–500 were skipped; reloading the history']);
+      expect(texts(s)).toEqual([
+        'user: v2',
+        'alert: [notice] pod: replayed on connect',
+        'info: [resync] events 11–500 were skipped; reloading the history',
+      ]);
     } finally {
       pod.close();
     }
@@ -83,7 +102,10 @@ describe('yoi attach keeping up with the pod', () => {
 
   it('takes every keystroke typed while 10 000 deltas stream in, rendering in batches', async () => {
     const chunks = Array.from({ length: 10_000 }, (_, i) => `${i % 10}`);
-    tp = await startTestPod({ files: { 'replies.json': JSON.stringify([{ chunks }]) }, config: { model: { provider: 'scripted', script: 'replies.json' } } });
+    tp = await startTestPod({
+      files: { 'replies.json': JSON.stringify([{ chunks }]) },
+      config: { model: { provider: 'scripted', script: 'replies.json' } },
+    });
     h = await attachTo(tp.socket);
     await h.until((s) => s.connection === 'connected');
     let updates = 0;
@@ -95,7 +117,11 @@ describe('yoi attach keeping up with the pod', () => {
       h.type(ch);
       await new Promise((r) => setImmediate(r));
     }
-    const s = await h.until((st) => st.transcript.status === 'idle' && st.transcript.blocks.some((b) => b.kind === 'note' && b.tone === 'stats'), 30_000);
+    const s = await h.until(
+      (st) =>
+        st.transcript.status === 'idle' && st.transcript.blocks.some((b) => b.kind === 'note' && b.tone === 'stats'),
+      30_000,
+    );
     const answer = s.transcript.blocks.find((b) => b.kind === 'assistant');
     expect(answer?.kind === 'assistant' && answer.text).toBe(chunks.join(''));
     expect(s.input.atoms.map((a) => (a.kind === 'char' ? a.ch : '')).join('')).toBe(typed);

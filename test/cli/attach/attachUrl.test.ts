@@ -25,12 +25,25 @@ describe('yoi attach --url', () => {
     await local.close();
     const store = new AttachStore();
     const env = { XDG_STATE_HOME: fs.mkdtempSync(path.join(os.tmpdir(), 'yoi-state-')) };
-    controller = new AttachController({ socketPath: tp.socket, url: tp.url, token: tp.token, store, onQuit: () => undefined, env });
+    controller = new AttachController({
+      socketPath: tp.socket,
+      url: tp.url,
+      token: tp.token,
+      store,
+      onQuit: () => undefined,
+      env,
+    });
     await controller.start();
-    await waitUntil(() => store.getState().connection === 'connected' && store.getState().transcript.status === 'idle', 'connected');
+    await waitUntil(
+      () => store.getState().connection === 'connected' && store.getState().transcript.status === 'idle',
+      'connected',
+    );
     await waitUntil(() => texts(store.getState()).some((t) => t.includes('said before attach')), 'the history over ws');
     controller.terminal.write(Buffer.from('hello over the network\r'));
-    await waitUntil(() => texts(store.getState()).some((t) => t.startsWith('assistant:') && t.includes('hello over the network')), 'the echoed reply');
+    await waitUntil(
+      () => texts(store.getState()).some((t) => t.startsWith('assistant:') && t.includes('hello over the network')),
+      'the echoed reply',
+    );
     // Every client connection the pod has is a WebSocket one now (the socket client left).
     expect(tp.pod.bus.size).toBe(1);
   });
@@ -38,7 +51,14 @@ describe('yoi attach --url', () => {
   it('a wrong token fails the first connection with one line', async () => {
     tp = await startWsPod();
     const store = new AttachStore();
-    const c = new AttachController({ socketPath: tp.socket, url: tp.url, token: 'wrong-wrong-wrong-wrong', store, onQuit: () => undefined, env: { XDG_STATE_HOME: os.tmpdir() } });
+    const c = new AttachController({
+      socketPath: tp.socket,
+      url: tp.url,
+      token: 'wrong-wrong-wrong-wrong',
+      store,
+      onQuit: () => undefined,
+      env: { XDG_STATE_HOME: os.tmpdir() },
+    });
     await expect(c.start()).rejects.toMatchObject({ code: 'YOI_ERR_AUTH' });
     await c.stop();
   });

@@ -3,7 +3,13 @@ import { InputBuffer } from '../../../cli/attach/InputBuffer.js';
 import { newPaste, pasteLabel } from '../../../cli/attach/pasteChip.js';
 import type { PasteSegment } from '../../../core/protocol/index.js';
 
-const paste = (content: string, id = 7): PasteSegment => ({ kind: 'paste', id, chars: [...content].length, lines: 1, content });
+const paste = (content: string, id = 7): PasteSegment => ({
+  kind: 'paste',
+  id,
+  chars: [...content].length,
+  lines: 1,
+  content,
+});
 
 describe('paste chips', () => {
   it('count code points and lines as Rust does, number pastes from 1 per process, and read CR line breaks as lines', () => {
@@ -35,7 +41,12 @@ describe('InputBuffer', () => {
     const p1 = paste('one', 1);
     const p2 = paste('two', 2);
     const input = InputBuffer.empty.insertText('see ').insertPaste(p1).insertPaste(p2).insertText(' and\nthen');
-    expect(input.toSegments()).toEqual([{ kind: 'text', content: 'see ' }, p1, p2, { kind: 'text', content: ' and\nthen' }]);
+    expect(input.toSegments()).toEqual([
+      { kind: 'text', content: 'see ' },
+      p1,
+      p2,
+      { kind: 'text', content: ' and\nthen' },
+    ]);
   });
 
   it('moves between logical lines keeping the column, and Home/End stay on the line', () => {
@@ -80,16 +91,26 @@ describe('InputBuffer', () => {
 
 describe('readline editing', () => {
   const text = (b: InputBuffer) => b.atoms.map((a) => (a.kind === 'char' ? a.ch : '▣')).join('');
-  const at = (s: string, cursor: number) => InputBuffer.of([...s].map((ch) => ({ kind: 'char' as const, ch })), cursor);
+  const at = (s: string, cursor: number) =>
+    InputBuffer.of(
+      [...s].map((ch) => ({ kind: 'char' as const, ch })),
+      cursor,
+    );
   const kill = (b: InputBuffer, to: Parameters<InputBuffer['boundary']>[0]) => b.deleteRange(b.boundary(to), b.cursor);
 
   it('moves by words (Alt-B/F): letters, digits and _ make a word, a chip is a word of its own', () => {
     const b = at('git commit --amend_x   now', 26);
-    expect([b.wordLeft().cursor, b.wordLeft().wordLeft().cursor, b.wordLeft().wordLeft().wordLeft().cursor]).toEqual([23, 13, 4]);
+    expect([b.wordLeft().cursor, b.wordLeft().wordLeft().cursor, b.wordLeft().wordLeft().wordLeft().cursor]).toEqual([
+      23, 13, 4,
+    ]);
     expect(b.home().wordRight().cursor).toBe(3);
     expect(b.home().wordRight().wordRight().wordRight().cursor).toBe(20);
     const chip = InputBuffer.empty.insertText('a ').insertPaste(paste('p')).insertText(' b');
-    expect([chip.wordLeft().cursor, chip.wordLeft().wordLeft().cursor, chip.home().wordRight().wordRight().cursor]).toEqual([4, 2, 3]);
+    expect([
+      chip.wordLeft().cursor,
+      chip.wordLeft().wordLeft().cursor,
+      chip.home().wordRight().wordRight().cursor,
+    ]).toEqual([4, 2, 3]);
   });
 
   it('deletes to the line start (Ctrl-U), line end (Ctrl-K), the word before (Ctrl-W, Alt-Backspace), the word after (Alt-D)', () => {
@@ -108,6 +129,11 @@ describe('readline editing', () => {
 
   it('tells whether the cursor is on the first or last line (where Up/Down recall history)', () => {
     const b = at('a\nb\nc', 3);
-    expect([b.onFirstLine, b.onLastLine, b.home().up().onFirstLine, b.end().down().onLastLine]).toEqual([false, false, true, true]);
+    expect([b.onFirstLine, b.onLastLine, b.home().up().onFirstLine, b.end().down().onLastLine]).toEqual([
+      false,
+      false,
+      true,
+      true,
+    ]);
   });
 });

@@ -30,7 +30,10 @@ describe('the input history file', () => {
 
     const again = new InputHistory();
     again.open('/projects/a', env(dir));
-    expect(texts(again)).toEqual(['[{"kind":"jira","ref":"X-1"}]', '[{"kind":"text","content":"first "},{"kind":"file_ref","path":"x.ts"}]']);
+    expect(texts(again)).toEqual([
+      '[{"kind":"jira","ref":"X-1"}]',
+      '[{"kind":"text","content":"first "},{"kind":"file_ref","path":"x.ts"}]',
+    ]);
     expect(again.prev()).toBeUndefined(); // already at the oldest
     const other = new InputHistory();
     other.open('/projects/b', env(dir));
@@ -82,7 +85,11 @@ describe('the input history file', () => {
     const dir = stateDir();
     const file = InputHistoryFile.forProject('/q', env(dir)).file;
     fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-    fs.writeFileSync(file, `not json\n{"at":1,"segments":[{"kind":"paste","id":"x"}]}\n{"at":2,"segments":[{"kind":"text","content":"kept"}]}\n{"at":3}\n`, { mode: 0o644 });
+    fs.writeFileSync(
+      file,
+      `not json\n{"at":1,"segments":[{"kind":"paste","id":"x"}]}\n{"at":2,"segments":[{"kind":"text","content":"kept"}]}\n{"at":3}\n`,
+      { mode: 0o644 },
+    );
     const h = new InputHistory();
     h.open('/q', env(dir));
     expect(texts(h)).toEqual(['[{"kind":"text","content":"kept"}]']);

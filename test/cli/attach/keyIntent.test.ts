@@ -5,7 +5,9 @@ import { TerminalInput } from '../../../cli/attach/TerminalInput.js';
 /** The intents the bytes a terminal sends for each key produce. */
 function intents(bytes: string): (Intent | undefined)[] {
   const out: (Intent | undefined)[] = [];
-  const input = new TerminalInput((e) => out.push(e.type === 'key' ? keyIntent(e.key) : { type: 'insert', text: `<paste ${e.text}>` }));
+  const input = new TerminalInput((e) =>
+    out.push(e.type === 'key' ? keyIntent(e.key) : { type: 'insert', text: `<paste ${e.text}>` }),
+  );
   input.write(bytes);
   input.dispose();
   return out;
@@ -53,10 +55,11 @@ describe('key bindings', () => {
       ['\x1bx', undefined], // Alt-x: nothing
       ['\x1b[15~', undefined], // F5: nothing
     ];
-    for (const [bytes, intent] of keys) expect([JSON.stringify(bytes), intents(bytes)]).toEqual([JSON.stringify(bytes), [intent]]);
+    for (const [bytes, intent] of keys)
+      expect([JSON.stringify(bytes), intents(bytes)]).toEqual([JSON.stringify(bytes), [intent]]);
   });
 
-  it('read a lone Escape (after the terminal\'s escape timeout) as Escape', async () => {
+  it("read a lone Escape (after the terminal's escape timeout) as Escape", async () => {
     const out: (Intent | undefined)[] = [];
     const input = new TerminalInput((e) => out.push(e.type === 'key' ? keyIntent(e.key) : undefined));
     input.write('\x1b');
@@ -67,7 +70,9 @@ describe('key bindings', () => {
 
   it('keep a pasted Enter or Ctrl-C as text inside the paste', () => {
     expect(intents('x\x1b[200~a\r\x03b\x1b[201~\r')).toEqual([
-      { type: 'insert', text: 'x' }, { type: 'insert', text: '<paste a\r\x03b>' }, { type: 'submit' },
+      { type: 'insert', text: 'x' },
+      { type: 'insert', text: '<paste a\r\x03b>' },
+      { type: 'submit' },
     ]);
   });
 });

@@ -36,11 +36,24 @@ const REPLY = [
 ].join('\n');
 
 describe('assistant replies as markdown', () => {
-  it('renders headings (with their #), emphasis, lists, code blocks, quotes and rules, with the reply\'s own blank lines', () => {
+  it("renders headings (with their #), emphasis, lists, code blocks, quotes and rules, with the reply's own blank lines", () => {
     const lines = markdownLines(nextId++, REPLY, true, 40);
     expect(plain(lines)).toEqual([
-      '  # Plan', '  Some bold and em text with code.', '', '  ## Steps', '', '    1. first', '    2. second', '      * nested', '',
-      '    const answer: number = 42;', '', '  │ quoted', '', `  ${'─'.repeat(38)}`, '  done',
+      '  # Plan',
+      '  Some bold and em text with code.',
+      '',
+      '  ## Steps',
+      '',
+      '    1. first',
+      '    2. second',
+      '      * nested',
+      '',
+      '    const answer: number = 42;',
+      '',
+      '  │ quoted',
+      '',
+      `  ${'─'.repeat(38)}`,
+      '  done',
     ]);
     const styled = lines.join('\n');
     expect(styled).toContain('\x1b[1m'); // bold (the heading, **bold**)

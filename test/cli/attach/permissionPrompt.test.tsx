@@ -23,7 +23,10 @@ const has = (s: Parameters<typeof texts>[0], needle: string) => texts(s).some((t
 
 describe('yoi attach and permission asks, against a real pod', () => {
   it('shows the ask as a modal that takes the keys; y allows it once and the call runs', async () => {
-    tp = await scriptedPod([call('Read', { file_path: 'a.txt' }), { text: 'read it' }], { permissions: askRead, files: { 'a.txt': 'alpha\n' } });
+    tp = await scriptedPod([call('Read', { file_path: 'a.txt' }), { text: 'read it' }], {
+      permissions: askRead,
+      files: { 'a.txt': 'alpha\n' },
+    });
     h = await attachTo(tp.socket);
     await h.until((s) => s.connection === 'connected' && s.transcript.status === 'idle');
     h.type('read a.txt\r');
@@ -37,16 +40,27 @@ describe('yoi attach and permission asks, against a real pod', () => {
     // The countdown's clock moves on by itself while the ask is shown.
     await h.until((s) => s.askClock !== asked.askClock);
     h.type('y');
-    const done = await h.until((s) => has(s, '[permission] Read a.txt: allow_once (yoi-attach)') && s.transcript.status === 'idle', 20_000);
+    const done = await h.until(
+      (s) => has(s, '[permission] Read a.txt: allow_once (yoi-attach)') && s.transcript.status === 'idle',
+      20_000,
+    );
     expect(done.asks).toEqual([]);
     expect(texts(done)).toContain('tool Read done');
   });
 
   it('a client attaching later gets the pending ask; 3 rejects it; an answer given elsewhere takes the modal away', async () => {
-    tp = await scriptedPod([
-      { tool_calls: [{ name: 'Read', arguments: { file_path: 'a.txt' } }, { name: 'Read', arguments: { file_path: 'b.txt' } }] },
-      { text: 'done' },
-    ], { permissions: askRead, files: { 'a.txt': 'alpha\n', 'b.txt': 'beta\n' } });
+    tp = await scriptedPod(
+      [
+        {
+          tool_calls: [
+            { name: 'Read', arguments: { file_path: 'a.txt' } },
+            { name: 'Read', arguments: { file_path: 'b.txt' } },
+          ],
+        },
+        { text: 'done' },
+      ],
+      { permissions: askRead, files: { 'a.txt': 'alpha\n', 'b.txt': 'beta\n' } },
+    );
     const other = await Watch.on(tp, 'test/other');
     await other.client.request({ method: 'run', params: { input: [{ kind: 'text', content: 'read both' }] } });
     const first = await other.request((r) => r.summary === 'Read a.txt');
@@ -69,12 +83,24 @@ describe('yoi attach and permission asks, against a real pod', () => {
 
 describe('the permission modal', () => {
   const request: PermissionRequest = {
-    id: '3f9a1c2e', tool: 'Bash', args: { command: 'npm test -- --watch=false', timeout_ms: 60000 }, summary: 'Bash: npm test -- --watch=false',
-    options: ['allow_once', 'reject_once', 'reject_always'], deadline_ms: 0, default: 'reject_once', pod: 'worker', expires_at: 1_000_000,
+    id: '3f9a1c2e',
+    tool: 'Bash',
+    args: { command: 'npm test -- --watch=false', timeout_ms: 60000 },
+    summary: 'Bash: npm test -- --watch=false',
+    options: ['allow_once', 'reject_once', 'reject_always'],
+    deadline_ms: 0,
+    default: 'reject_once',
+    pod: 'worker',
+    expires_at: 1_000_000,
   };
 
   it('shows who asks, the call and its arguments, the options with their keys and a countdown that ticks', async () => {
-    const store = new AttachStore({ ...initialAttachState, connection: 'connected', asks: [request, { ...request, id: '0b0b0b0b' }], askClock: 1_000_000 - 125_000 });
+    const store = new AttachStore({
+      ...initialAttachState,
+      connection: 'connected',
+      asks: [request, { ...request, id: '0b0b0b0b' }],
+      askClock: 1_000_000 - 125_000,
+    });
     const app = render(<AttachApp store={store} podName="lead" columns={80} rows={24} />);
     await new Promise((r) => setTimeout(r, 20));
     const screen = () => stripVTControlCharacters(app.lastFrame() ?? '');

@@ -32,8 +32,17 @@ function feed(chunks: Buffer[]): InputPiece[] {
 
 // Keys with multi-byte characters, a paste holding newlines, escape sequences (even a fake end
 // marker prefix) and emoji, then more keys and a second paste right after the first.
-const STREAM = Buffer.from(`hé€${START}line 1\r\n\x1b[31mred\x1b[0m \x1b[201 😀\nlast${END}x\x1b[A${START}${END}${START}2${END}ü`);
-const EXPECTED = ['hé€', { paste: 'line 1\r\n\x1b[31mred\x1b[0m \x1b[201 😀\nlast' }, 'x\x1b[A', { paste: '' }, { paste: '2' }, 'ü'];
+const STREAM = Buffer.from(
+  `hé€${START}line 1\r\n\x1b[31mred\x1b[0m \x1b[201 😀\nlast${END}x\x1b[A${START}${END}${START}2${END}ü`,
+);
+const EXPECTED = [
+  'hé€',
+  { paste: 'line 1\r\n\x1b[31mred\x1b[0m \x1b[201 😀\nlast' },
+  'x\x1b[A',
+  { paste: '' },
+  { paste: '2' },
+  'ü',
+];
 
 describe('BracketedPasteFilter', () => {
   it('cuts pastes out of the key stream, whole and in order', () => {
@@ -76,16 +85,36 @@ function collect(): { input: TerminalInput; events: TerminalInputEvent[] } {
 }
 
 const summary = (events: TerminalInputEvent[]) =>
-  events.map((e) => (e.type === 'paste' ? `paste:${e.text}` : `${e.key.ctrl ? 'C-' : ''}${e.key.meta ? 'M-' : ''}${e.key.name ?? ''}${e.key.text !== undefined ? `"${e.key.text}"` : ''}`));
+  events.map((e) =>
+    e.type === 'paste'
+      ? `paste:${e.text}`
+      : `${e.key.ctrl ? 'C-' : ''}${e.key.meta ? 'M-' : ''}${e.key.name ?? ''}${e.key.text !== undefined ? `"${e.key.text}"` : ''}`,
+  );
 
 describe('TerminalInput', () => {
   it('decodes keys and pastes in the order they were typed, pasted escapes and newlines as content', () => {
     const { input, events } = collect();
-    input.write(Buffer.from(`ab${START}x\ry\x1b[A${END}c\r\x1b\r\x03\x18\x04\x7f\x1b[3~\x1b[5~\x1b[6~\x1b[1;5H\x1b[1;5F\t`));
+    input.write(
+      Buffer.from(`ab${START}x\ry\x1b[A${END}c\r\x1b\r\x03\x18\x04\x7f\x1b[3~\x1b[5~\x1b[6~\x1b[1;5H\x1b[1;5F\t`),
+    );
     input.dispose();
     expect(summary(events)).toEqual([
-      'a"a"', 'b"b"', 'paste:x\ry\x1b[A', 'c"c"', 'return', 'M-return', 'C-c', 'C-x', 'C-d', 'backspace', 'delete',
-      'pageup', 'pagedown', 'C-home', 'C-end', 'tab',
+      'a"a"',
+      'b"b"',
+      'paste:x\ry\x1b[A',
+      'c"c"',
+      'return',
+      'M-return',
+      'C-c',
+      'C-x',
+      'C-d',
+      'backspace',
+      'delete',
+      'pageup',
+      'pagedown',
+      'C-home',
+      'C-end',
+      'tab',
     ]);
   });
 

@@ -1,12 +1,21 @@
 import { describe, expect, it } from '@jest/globals';
 import type { Block } from '../../../cli/attach/Block.js';
-import { emptyTranscript, formatTokens, reduceEvents, reduceTranscript, type TranscriptState } from '../../../cli/attach/transcriptReducer.js';
+import {
+  emptyTranscript,
+  formatTokens,
+  reduceEvents,
+  reduceTranscript,
+  type TranscriptState,
+} from '../../../cli/attach/transcriptReducer.js';
 import type { Event, Segment } from '../../../core/protocol/index.js';
 
 const greeting = { pod_name: 'p', cwd: '/', provider: 'echo', model: 'echo', scope_summary: '', tools: [] };
 const apply = (events: Event[], state: TranscriptState = emptyTranscript) => events.reduce(reduceTranscript, state);
 const shape = (blocks: readonly Block[]) => blocks.map(({ id: _id, ...rest }) => rest);
-const alert = (message: string, ts = 1): Event => ({ event: 'alert', data: { level: 'warn', source: 'pod', message, timestamp_ms: ts } });
+const alert = (message: string, ts = 1): Event => ({
+  event: 'alert',
+  data: { level: 'warn', source: 'pod', message, timestamp_ms: ts },
+});
 const msg = (role: string, text: string) => ({ type: 'message', role, content: [{ type: 'text', text }] });
 
 const typed: Segment[] = [
@@ -18,7 +27,17 @@ const typed: Segment[] = [
 describe('the transcript reducer', () => {
   it('builds a user block from typed segments, streams assistant text, and sums usage per run', () => {
     const s = apply([
-      { event: 'welcome', data: { protocol_version: 2, pod_name: 'p', session_id: 's1', status: 'idle', segment_kinds: [], pod_event_kinds: [] } },
+      {
+        event: 'welcome',
+        data: {
+          protocol_version: 2,
+          pod_name: 'p',
+          session_id: 's1',
+          status: 'idle',
+          segment_kinds: [],
+          pod_event_kinds: [],
+        },
+      },
       { event: 'status', data: { status: 'running', session_id: 's1' } },
       { event: 'user_message', data: { segments: typed } },
       { event: 'turn_start', data: { turn: 0 } },
@@ -38,7 +57,12 @@ describe('the transcript reducer', () => {
       { kind: 'assistant', text: 'again', done: false },
       { kind: 'note', tone: 'stats', text: '2 requests · ↑1.3k ↓12', keep: false },
     ]);
-    expect([s.podName, s.sessionId, s.status, s.usage]).toEqual(['p', 's1', 'running', { requests: 2, context: 1300, output: 12 }]);
+    expect([s.podName, s.sessionId, s.status, s.usage]).toEqual([
+      'p',
+      's1',
+      'running',
+      { requests: 2, context: 1300, output: 12 },
+    ]);
   });
 
   it('follows a tool call from start to result, and marks calls that never ran as incomplete', () => {
@@ -55,9 +79,25 @@ describe('the transcript reducer', () => {
       { event: 'tool_result', data: { id: 'c3', summary: 'no such file', output: undefined, is_error: true } },
     ]);
     expect(shape(s.blocks)).toEqual([
-      { kind: 'tool', callId: 'c1', name: 'Read', args: '{"path":"x"}', state: 'done', summary: 'Read 3 bytes', output: 'abc' },
+      {
+        kind: 'tool',
+        callId: 'c1',
+        name: 'Read',
+        args: '{"path":"x"}',
+        state: 'done',
+        summary: 'Read 3 bytes',
+        output: 'abc',
+      },
       { kind: 'tool', callId: 'c2', name: 'Grep', args: '', state: 'incomplete' },
-      { kind: 'tool', callId: 'c3', name: 'Edit', args: '{}', state: 'error', summary: 'no such file', output: undefined },
+      {
+        kind: 'tool',
+        callId: 'c3',
+        name: 'Edit',
+        args: '{}',
+        state: 'error',
+        summary: 'no such file',
+        output: undefined,
+      },
     ]);
   });
 
@@ -82,7 +122,12 @@ describe('the transcript reducer', () => {
   });
 
   it('keeps alerts (once each) across history reloads, and rebuilds chips for user items it saw typed', () => {
-    let s = apply([alert('replayed'), alert('replayed'), { event: 'user_message', data: { segments: typed } }, { event: 'text_delta', data: { text: 'partial' } }]);
+    let s = apply([
+      alert('replayed'),
+      alert('replayed'),
+      { event: 'user_message', data: { segments: typed } },
+      { event: 'text_delta', data: { text: 'partial' } },
+    ]);
     s = reduceTranscript(s, {
       event: 'history',
       data: {
@@ -108,11 +153,18 @@ describe('the transcript reducer', () => {
       { kind: 'note', tone: 'alert', text: '[notice] pod: new', keep: true },
     ]);
     // After the rebuild, deltas start a new assistant block instead of appending to a dropped one.
-    expect(shape(reduceTranscript(s, { event: 'text_delta', data: { text: 'x' } }).blocks).at(-1)).toEqual({ kind: 'assistant', text: 'x', done: false });
+    expect(shape(reduceTranscript(s, { event: 'text_delta', data: { text: 'x' } }).blocks).at(-1)).toEqual({
+      kind: 'assistant',
+      text: 'x',
+      done: false,
+    });
   });
 
   it('matches a typed message whose unresolved references left placeholders in the history text', () => {
-    const segments: Segment[] = [{ kind: 'text', content: 'look ' }, { kind: 'knowledge_ref', slug: 'nope' }];
+    const segments: Segment[] = [
+      { kind: 'text', content: 'look ' },
+      { kind: 'knowledge_ref', slug: 'nope' },
+    ];
     const s = apply([
       { event: 'user_message', data: { segments } },
       { event: 'history', data: { greeting, items: [msg('user', 'look [unresolved knowledge_ref: nope]')] } },
@@ -132,6 +184,13 @@ describe('the transcript reducer', () => {
   });
 
   it('formats token counts compactly', () => {
-    expect([null, 999, 1000, 1234, 56_789, 2_500_000].map(formatTokens)).toEqual(['?', '999', '1k', '1.2k', '56.8k', '2.5M']);
+    expect([null, 999, 1000, 1234, 56_789, 2_500_000].map(formatTokens)).toEqual([
+      '?',
+      '999',
+      '1k',
+      '1.2k',
+      '56.8k',
+      '2.5M',
+    ]);
   });
 });

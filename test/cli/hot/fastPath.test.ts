@@ -63,20 +63,42 @@ describe('the fast path of bin/run.js', () => {
     ['history', '-h'],
   ];
 
-  it.each(lines.map((l) => [l.join(' '), l]))('`yoi %s`: the same stdout, stderr and exit code as through oclif', (_name, args) => {
-    const { fast, oclif } = both(args as string[]);
-    // What differs between two runs in a row is the pod's, not the client's: the context grows
-    // with the history, and seq and turn numbers count on. Compare the rest.
-    const normal = (s: string) => s.replace(/context [\d,]+ tokens/g, 'context N tokens').replace(/"(input_tokens|output_tokens|seq|turn)":\d+/g, '"$1":N')
-      .replace(/"(id|session_id|new_session_id)":"[^"]*"/g, '"$1":"…"').replace(/"ts":\d+/g, '"ts":N');
-    expect({ status: fast.status, stdout: normal(fast.stdout), stderr: fast.stderr }).toEqual({ status: oclif.status, stdout: normal(oclif.stdout), stderr: oclif.stderr });
-  }, 60_000);
+  it.each(lines.map((l) => [l.join(' '), l]))(
+    '`yoi %s`: the same stdout, stderr and exit code as through oclif',
+    (_name, args) => {
+      const { fast, oclif } = both(args as string[]);
+      // What differs between two runs in a row is the pod's, not the client's: the context grows
+      // with the history, and seq and turn numbers count on. Compare the rest.
+      const normal = (s: string) =>
+        s
+          .replace(/context [\d,]+ tokens/g, 'context N tokens')
+          .replace(/"(input_tokens|output_tokens|seq|turn)":\d+/g, '"$1":N')
+          .replace(/"(id|session_id|new_session_id)":"[^"]*"/g, '"$1":"…"')
+          .replace(/"ts":\d+/g, '"ts":N');
+      expect({ status: fast.status, stdout: normal(fast.stdout), stderr: fast.stderr }).toEqual({
+        status: oclif.status,
+        stdout: normal(oclif.stdout),
+        stderr: oclif.stderr,
+      });
+    },
+    60_000,
+  );
 
   it('takes only the hot commands, and leaves to oclif what oclif itself answers', () => {
     expect(hotCommand(['send', 'hi'], {})).toEqual({ id: 'send', argv: ['hi'] });
     expect(hotCommand(['pod', 'status', '--json'], {})).toEqual({ id: 'pod:status', argv: ['--json'] });
     expect(hotCommand(['send', 'a', '--', '--help'], {})).toEqual({ id: 'send', argv: ['a', '--', '--help'] });
-    for (const argv of [['send', '--help'], ['cancel', '-h'], ['history', 'x'], ['pod', 'list'], ['pod:status'], ['attach'], ['sessions'], ['pod'], []]) {
+    for (const argv of [
+      ['send', '--help'],
+      ['cancel', '-h'],
+      ['history', 'x'],
+      ['pod', 'list'],
+      ['pod:status'],
+      ['attach'],
+      ['sessions'],
+      ['pod'],
+      [],
+    ]) {
       expect(hotCommand(argv, {})).toBeUndefined();
     }
     expect(hotCommand(['send', 'hi'], { DEBUG: '*' })).toBeUndefined();

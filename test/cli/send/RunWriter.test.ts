@@ -9,7 +9,15 @@ function sink() {
 
 const pieces: Piece[] = [
   { to: 'out', spans: [{ text: 'reply \u001b]0;pwned\u0007 text\r\n', style: 'reply' }] },
-  { to: 'out', spans: [{ text: '✓', style: 'ok' }, { text: ' Read', style: 'name' }, { text: ' → 6 lines', style: 'dim' }, { text: '\n', style: 'reply' }] },
+  {
+    to: 'out',
+    spans: [
+      { text: '✓', style: 'ok' },
+      { text: ' Read', style: 'name' },
+      { text: ' → 6 lines', style: 'dim' },
+      { text: '\n', style: 'reply' },
+    ],
+  },
   { to: 'err', spans: [{ text: '[warn] careful\n', style: 'warn' }] },
 ];
 
@@ -30,7 +38,9 @@ describe('RunWriter', () => {
     const w = new RunWriter({ out: out.stream, err: err.stream, interactive: true, color: true });
     w.write(pieces);
     w.stop();
-    expect(out.chunks).toEqual(['reply \ufffd]0;pwned\ufffd text\n\u001b[32m✓\u001b[39m\u001b[1m Read\u001b[22m\u001b[2m → 6 lines\u001b[22m\n']);
+    expect(out.chunks).toEqual([
+      'reply \ufffd]0;pwned\ufffd text\n\u001b[32m✓\u001b[39m\u001b[1m Read\u001b[22m\u001b[2m → 6 lines\u001b[22m\n',
+    ]);
     expect(err.chunks[0]).toBe('\u001b[33m[warn] careful\n\u001b[39m');
   });
 

@@ -8,7 +8,16 @@ const file = (value: string): SendToken => ({ type: 'file', value });
 
 describe('commandLineSegments', () => {
   it('keeps the command-line order; words join with spaces, text after a reference starts with one', () => {
-    expect(commandLineSegments([file('a.ts'), file('b.ts'), text('explain'), text('this'), { type: 'knowledge', value: 'style' }, text('please')])).toEqual([
+    expect(
+      commandLineSegments([
+        file('a.ts'),
+        file('b.ts'),
+        text('explain'),
+        text('this'),
+        { type: 'knowledge', value: 'style' },
+        text('please'),
+      ]),
+    ).toEqual([
       { kind: 'file_ref', path: 'a.ts' },
       { kind: 'file_ref', path: 'b.ts' },
       { kind: 'text', content: 'explain this' },
@@ -31,7 +40,10 @@ describe('commandLineSegments', () => {
   });
 
   it('--segment: known kinds are checked, other kinds go as written, in order', () => {
-    const [a, b] = commandLineSegments([{ type: 'segment', value: '{"kind":"ticket_ref","id":"T-1","extra":[1]}' }, { type: 'segment', value: '{"kind":"file_ref","path":"x"}' }]);
+    const [a, b] = commandLineSegments([
+      { type: 'segment', value: '{"kind":"ticket_ref","id":"T-1","extra":[1]}' },
+      { type: 'segment', value: '{"kind":"file_ref","path":"x"}' },
+    ]);
     expect(a).toBeInstanceOf(UnknownSegment);
     expect(JSON.stringify(a)).toBe('{"kind":"ticket_ref","id":"T-1","extra":[1]}');
     expect(b).toEqual({ kind: 'file_ref', path: 'x' });

@@ -8,7 +8,9 @@ import { startV1Pod, type V1Pod } from '../../support/v1Pod.js';
 
 /** The golden v1 wire of each named vector. */
 const WIRE = Object.fromEntries(
-  readFileSync(new URL('../../fixtures/yoi-v1/vectors.jsonl', import.meta.url), 'utf8').split('\n').filter(Boolean)
+  readFileSync(new URL('../../fixtures/yoi-v1/vectors.jsonl', import.meta.url), 'utf8')
+    .split('\n')
+    .filter(Boolean)
     .map((l) => JSON.parse(l) as { type: string; name: string; wire: string })
     .map((v) => [`${v.type}/${v.name}`, v.wire]),
 );
@@ -26,7 +28,12 @@ async function v1(opts: Parameters<typeof startV1Pod>[0] = {}): Promise<V1Pod> {
 
 async function connect(socketPath: string, extra: Partial<Parameters<typeof PodClient.connect>[0]> = {}) {
   const events: Event[] = [];
-  const client = await PodClient.connect({ socketPath, clientName: 'test/1', onEvent: (e) => events.push(e), ...extra });
+  const client = await PodClient.connect({
+    socketPath,
+    clientName: 'test/1',
+    onEvent: (e) => events.push(e),
+    ...extra,
+  });
   cleanups.push(() => client.close());
   return { client, events };
 }
@@ -48,11 +55,18 @@ describe('the stand-in v1 pod answers like the golden vectors', () => {
     expect(lines[0]).toBe(WIRE['Event/error_internal']);
     sock.write(`${WIRE['Method/cancel']}\n`);
     await until(2);
-    expect(JSON.parse(lines[1])).toEqual({ event: 'error', data: { code: 'not_running', message: 'Pod is not running' } });
+    expect(JSON.parse(lines[1])).toEqual({
+      event: 'error',
+      data: { code: 'not_running', message: 'Pod is not running' },
+    });
     sock.write(`${WIRE['Method/run_text_only']}\n`);
     sock.write(`${WIRE['Method/run_text_only']}\n`);
     await until(6);
-    expect(lines.slice(2, 5)).toEqual([WIRE['Event/user_message_text'].replace('hello 世界', 'Hello'), WIRE['Event/turn_start_0'], '{"event":"text_delta","data":{"text":"working"}}']);
+    expect(lines.slice(2, 5)).toEqual([
+      WIRE['Event/user_message_text'].replace('hello 世界', 'Hello'),
+      WIRE['Event/turn_start_0'],
+      '{"event":"text_delta","data":{"text":"working"}}',
+    ]);
     expect(lines[5]).toBe(WIRE['Event/error_already_running']);
     sock.write(`${WIRE['Method/pause']}\n`);
     await until(7);
@@ -85,7 +99,11 @@ describe('PodClient against a v1 pod', () => {
     await client.request({ method: 'run', params: { input: [{ kind: 'text', content: 'Hello' }] } });
     await client.request({ method: 'pause' });
     expect(pod.received[0]).toMatch(/^\{"method":"hello",/);
-    expect(pod.received.slice(1)).toEqual([WIRE['Method/get_history'], WIRE['Method/run_text_only'], WIRE['Method/pause']]);
+    expect(pod.received.slice(1)).toEqual([
+      WIRE['Method/get_history'],
+      WIRE['Method/run_text_only'],
+      WIRE['Method/pause'],
+    ]);
   });
 
   it('a run: a synthetic ack before user_message, the run events, a derived status', async () => {
@@ -96,7 +114,18 @@ describe('PodClient against a v1 pod', () => {
     expect(reply).toEqual({ event: 'ack', data: { method: 'run' } });
     await until(events, (e) => e.event === 'run_end');
     await until(events, (e) => e.event === 'status' && e.data.status === 'idle');
-    expect(names(events)).toEqual(['ack', 'user_message', 'status', 'turn_start', 'text_delta', 'text_done', 'usage', 'turn_end', 'run_end', 'status']);
+    expect(names(events)).toEqual([
+      'ack',
+      'user_message',
+      'status',
+      'turn_start',
+      'text_delta',
+      'text_done',
+      'usage',
+      'turn_end',
+      'run_end',
+      'status',
+    ]);
     expect(events.filter(isSynthetic).map((e) => e.event)).toEqual(['ack', 'status', 'status']);
   });
 
@@ -133,7 +162,9 @@ describe('PodClient against a v1 pod', () => {
     const pod = await v1();
     const { client } = await connect(pod.socket);
     await expect(client.request({ method: 'compact' })).rejects.toMatchObject({ code: 'YOI_ERR_UNSUPPORTED' });
-    await expect(client.request({ method: 'list_completions', params: { kind: 'file_ref', prefix: '' } })).rejects.toMatchObject({ code: 'YOI_ERR_UNSUPPORTED' });
+    await expect(
+      client.request({ method: 'list_completions', params: { kind: 'file_ref', prefix: '' } }),
+    ).rejects.toMatchObject({ code: 'YOI_ERR_UNSUPPORTED' });
     await client.request({ method: 'notify', params: { message: 'turn done' } });
     await pod.receivedCount(2);
     expect(pod.received.slice(1)).toEqual([WIRE['Method/notify']]);
@@ -155,10 +186,15 @@ describe('PodClient against a v1 pod', () => {
 
   it('a welcome that comes after the bound upgrades the connection to v2', async () => {
     let answer: (() => void) | undefined;
-    const server = net.createServer((s) => s.on('data', (d) => {
-      const hello = JSON.parse(d.toString().split('\n')[0]) as { request_id: string };
-      answer = () => s.write(`${JSON.stringify({ event: 'welcome', request_id: hello.request_id, data: { protocol_version: 2, pod_name: 'late', session_id: 's', status: 'idle', segment_kinds: [], pod_event_kinds: [] } })}\n`);
-    }));
+    const server = net.createServer((s) =>
+      s.on('data', (d) => {
+        const hello = JSON.parse(d.toString().split('\n')[0]) as { request_id: string };
+        answer = () =>
+          s.write(
+            `${JSON.stringify({ event: 'welcome', request_id: hello.request_id, data: { protocol_version: 2, pod_name: 'late', session_id: 's', status: 'idle', segment_kinds: [], pod_event_kinds: [] } })}\n`,
+          );
+      }),
+    );
     const pod = await v1(); // only for a socket directory
     const socket = `${pod.socket}.late`;
     await new Promise<void>((r) => server.listen(socket, r));

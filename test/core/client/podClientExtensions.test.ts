@@ -14,7 +14,8 @@ const bell = definePlugin({
     const rang = api.event({ name: 'bell_rang', schema: z.object({ rings: z.int() }) });
     const count = api.event({ name: 'bell_count', schema: z.object({ rings: z.int() }) });
     api.method({
-      name: 'bell_ring', params: z.object({ loud: z.boolean() }),
+      name: 'bell_ring',
+      params: z.object({ loud: z.boolean() }),
       handle({ loud }) {
         if (!loud) throw new MethodError('invalid_request', 'ring it loud');
         rang.emit({ rings: ++rings });
@@ -40,11 +41,25 @@ describe('PodClient and plugin-defined protocol extensions', () => {
     const known: string[] = [];
     watcher.onEvent((e) => known.push(e.event));
 
-    const heard = new Promise<UnknownEvent>((resolve) => watcher.onUnknownEvent((e) => e.event === 'bell_rang' && resolve(e)));
-    await expect(ringer.requestExtension('bell_ring', { loud: true })).resolves.toMatchObject({ event: 'ack', data: { method: 'bell_ring' } });
-    expect(await heard).toEqual({ event: 'bell_rang', seq: expect.any(Number), data: { rings: 1 }, line: expect.stringContaining('"bell_rang"') });
+    const heard = new Promise<UnknownEvent>((resolve) =>
+      watcher.onUnknownEvent((e) => e.event === 'bell_rang' && resolve(e)),
+    );
+    await expect(ringer.requestExtension('bell_ring', { loud: true })).resolves.toMatchObject({
+      event: 'ack',
+      data: { method: 'bell_ring' },
+    });
+    expect(await heard).toEqual({
+      event: 'bell_rang',
+      seq: expect.any(Number),
+      data: { rings: 1 },
+      line: expect.stringContaining('"bell_rang"'),
+    });
 
-    await expect(ringer.requestExtension('bell_count')).resolves.toMatchObject({ event: 'bell_count', request_id: expect.any(String), data: { rings: 1 } });
+    await expect(ringer.requestExtension('bell_count')).resolves.toMatchObject({
+      event: 'bell_count',
+      request_id: expect.any(String),
+      data: { rings: 1 },
+    });
     const refused = ringer.requestExtension('bell_ring', { loud: false });
     await expect(refused).rejects.toBeInstanceOf(PodRequestError);
     await expect(refused).rejects.toThrow('invalid_request: ring it loud');

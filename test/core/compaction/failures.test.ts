@@ -18,7 +18,11 @@ afterEach(async () => {
 const big = { input_tokens: 5000, output_tokens: 5 };
 
 function scripted(script: unknown[], compaction: Record<string, unknown>, plugins = [...defaultPlugins(), waitTool()]) {
-  return { files: { 's.json': JSON.stringify(script) }, config: { model: { provider: 'scripted', script: 's.json' }, systemPrompt: 'You help.', compaction }, plugins };
+  return {
+    files: { 's.json': JSON.stringify(script) },
+    config: { model: { provider: 'scripted', script: 's.json' }, systemPrompt: 'You help.', compaction },
+    plugins,
+  };
 }
 
 /** A strategy that always throws (replaces the default one). */
@@ -64,7 +68,11 @@ describe('compaction failures', () => {
     const v1 = await RawClient.connect(tp.socket);
     const events = recorder(c);
     await run(c, 'hi');
-    const before = { id: tp.pod.sessionId, history: [...tp.pod.controller.history], bytes: fs.readFileSync(tp.pod.runtime.session.file, 'utf8') };
+    const before = {
+      id: tp.pod.sessionId,
+      history: [...tp.pod.controller.history],
+      bytes: fs.readFileSync(tp.pod.runtime.session.file, 'utf8'),
+    };
     const failed = await compact(c);
     const error = 'plugin test:broken-compact failed in compact: no summary today';
     expect(failed).toMatchObject({ event: 'compact_failed', data: { error } });
@@ -72,14 +80,22 @@ describe('compaction failures', () => {
     const ack = events.findIndex((e) => e.event === 'ack' && e.data.method === 'compact');
     expect(ack).toBeGreaterThan(-1);
     expect(ack).toBeLessThan(events.findIndex((e) => e.event === 'compact_start'));
-    expect(alerts(events)).toEqual([{ level: 'warn', source: 'compactor', message: `compaction failed: ${error}`, timestamp_ms: expect.any(Number) }]);
-    await until(events, (e) => e.event === 'status' && e.data.status === 'idle' && events.indexOf(e) > events.indexOf(failed));
+    expect(alerts(events)).toEqual([
+      { level: 'warn', source: 'compactor', message: `compaction failed: ${error}`, timestamp_ms: expect.any(Number) },
+    ]);
+    await until(
+      events,
+      (e) => e.event === 'status' && e.data.status === 'idle' && events.indexOf(e) > events.indexOf(failed),
+    );
     expect(tp.pod.sessionId).toBe(before.id);
     expect(tp.pod.controller.history).toEqual(before.history);
     expect(fs.readFileSync(tp.pod.runtime.session.file, 'utf8')).toBe(before.bytes);
     expect(sessionFiles(tp)).toHaveLength(1);
     await v1.until((e) => e.event === 'compact_failed');
-    expect(v1.lines.filter((l) => l.includes('compact_'))).toEqual(['{"event":"compact_start"}', `{"event":"compact_failed","data":{"error":"${error}"}}`]);
+    expect(v1.lines.filter((l) => l.includes('compact_'))).toEqual([
+      '{"event":"compact_start"}',
+      `{"event":"compact_failed","data":{"error":"${error}"}}`,
+    ]);
     // The pod goes on in the old session.
     expect(await run(c, 'again')).toMatchObject({ event: 'run_end' });
     expect(readSession(tp.pod.runtime.session.file).history).toEqual(tp.pod.controller.history);
@@ -88,13 +104,23 @@ describe('compaction failures', () => {
   });
 
   it('a provider error during the summary fails the compaction, not the pod', async () => {
-    tp = await startTestPod(scripted([{ text: 'hello', usage: big }, { error: 'provider 429' }, { text: 'still here' }], { threshold: 1000 }));
+    tp = await startTestPod(
+      scripted([{ text: 'hello', usage: big }, { error: 'provider 429' }, { text: 'still here' }], { threshold: 1000 }),
+    );
     const c = await tp.connect();
     const events = recorder(c);
     const failed = c.waitFor((e) => e.event === 'compact_failed');
     await run(c, 'hi');
-    expect(await failed).toMatchObject({ data: { error: 'plugin yoi:compact-summary failed in compact: provider 429' } });
-    expect(alerts(events)).toEqual([expect.objectContaining({ level: 'warn', source: 'compactor', message: 'post-run compaction failed: plugin yoi:compact-summary failed in compact: provider 429' })]);
+    expect(await failed).toMatchObject({
+      data: { error: 'plugin yoi:compact-summary failed in compact: provider 429' },
+    });
+    expect(alerts(events)).toEqual([
+      expect.objectContaining({
+        level: 'warn',
+        source: 'compactor',
+        message: 'post-run compaction failed: plugin yoi:compact-summary failed in compact: provider 429',
+      }),
+    ]);
     await tp.pod.runtime.work.settled();
     expect(tp.pod.status).toBe('idle');
     expect(sessionFiles(tp)).toHaveLength(1);
@@ -102,14 +128,23 @@ describe('compaction failures', () => {
   });
 
   it('three failures in a row disable automatic compaction; a manual compaction that succeeds enables it again', async () => {
-    tp = await startTestPod(scripted([
-      { text: 'a', usage: big }, { error: 'e1' },
-      { text: 'b', usage: big }, { error: 'e2' },
-      { text: 'c', usage: big }, { error: 'e3' },
-      { text: 'd', usage: big },
-      { text: 'MANUAL SUMMARY' },
-      { text: 'e', usage: big }, { text: 'AUTO SUMMARY' },
-    ], { threshold: 1000 }));
+    tp = await startTestPod(
+      scripted(
+        [
+          { text: 'a', usage: big },
+          { error: 'e1' },
+          { text: 'b', usage: big },
+          { error: 'e2' },
+          { text: 'c', usage: big },
+          { error: 'e3' },
+          { text: 'd', usage: big },
+          { text: 'MANUAL SUMMARY' },
+          { text: 'e', usage: big },
+          { text: 'AUTO SUMMARY' },
+        ],
+        { threshold: 1000 },
+      ),
+    );
     const c = await tp.connect();
     const events = recorder(c);
     for (const input of ['1', '2', '3']) {
@@ -121,7 +156,9 @@ describe('compaction failures', () => {
     const messages = alerts(events).map((a) => a.message);
     expect(messages).toHaveLength(3);
     expect(messages[0]).toBe('post-run compaction failed: plugin yoi:compact-summary failed in compact: e1');
-    expect(messages[2]).toBe('post-run compaction failed: plugin yoi:compact-summary failed in compact: e3; automatic compaction is disabled after 3 consecutive failures until a manual compaction (yoi compact) succeeds');
+    expect(messages[2]).toBe(
+      'post-run compaction failed: plugin yoi:compact-summary failed in compact: e3; automatic compaction is disabled after 3 consecutive failures until a manual compaction (yoi compact) succeeds',
+    );
     expect(tp.pod.compactor.disabled).toBe(true);
 
     await run(c, '4'); // over the threshold, but disabled
@@ -135,18 +172,25 @@ describe('compaction failures', () => {
     const done = c.waitFor((e) => e.event === 'compact_done');
     await run(c, '5');
     await done;
-    expect(tp.pod.controller.history[0]).toMatchObject({ role: 'system', content: [{ text: '[Compacted context summary]\n\nAUTO SUMMARY' }] });
+    expect(tp.pod.controller.history[0]).toMatchObject({
+      role: 'system',
+      content: [{ text: '[Compacted context summary]\n\nAUTO SUMMARY' }],
+    });
     await c.close();
   });
 
   it('a manual compact while compacting or with an empty history is refused', async () => {
     tp = await startTestPod(scripted([{ text: 'hello' }, { text: 'SUMMARY', delay_ms: 500 }], {}));
     const c = await tp.connect();
-    await expect(c.request({ method: 'compact' })).rejects.toThrow('invalid_request: nothing to compact: the history is empty');
+    await expect(c.request({ method: 'compact' })).rejects.toThrow(
+      'invalid_request: nothing to compact: the history is empty',
+    );
     await run(c, 'hi');
     const done = c.waitFor((e) => e.event === 'compact_done');
     await c.request({ method: 'compact' });
-    await expect(c.request({ method: 'compact' })).rejects.toThrow('already_running: Pod is already compacting its history');
+    await expect(c.request({ method: 'compact' })).rejects.toThrow(
+      'already_running: Pod is already compacting its history',
+    );
     await expect(c.request({ method: 'run', params: { input: [text('x')] } })).rejects.toThrow(/^already_running/);
     await done;
     await c.close();
@@ -155,7 +199,11 @@ describe('compaction failures', () => {
 
 describe('stopping a compaction', () => {
   it('pause during a post-run compaction aborts it; the session is unchanged and the pod idle', async () => {
-    tp = await startTestPod(scripted([{ text: 'hello', usage: big }, { text: 'SUMMARY', delay_ms: 10_000 }, { text: 'next' }], { threshold: 1000 }));
+    tp = await startTestPod(
+      scripted([{ text: 'hello', usage: big }, { text: 'SUMMARY', delay_ms: 10_000 }, { text: 'next' }], {
+        threshold: 1000,
+      }),
+    );
     const c = await tp.connect();
     const events = recorder(c);
     const started = c.waitFor((e) => e.event === 'compact_start');
@@ -177,10 +225,15 @@ describe('stopping a compaction', () => {
   });
 
   it('cancel during a mid-turn compaction aborts it and ends the run with its terminal event', async () => {
-    tp = await startTestPod(scripted([
-      { tool_calls: [{ name: 'Wait', arguments: { ms: 1 } }], usage: big },
-      { text: 'SUMMARY', delay_ms: 10_000 },
-    ], { requestThreshold: 1000 }));
+    tp = await startTestPod(
+      scripted(
+        [
+          { tool_calls: [{ name: 'Wait', arguments: { ms: 1 } }], usage: big },
+          { text: 'SUMMARY', delay_ms: 10_000 },
+        ],
+        { requestThreshold: 1000 },
+      ),
+    );
     const c = await tp.connect();
     const events = recorder(c);
     const ended = runEnded(c);
@@ -191,7 +244,9 @@ describe('stopping a compaction', () => {
     expect(await ended).toMatchObject({ event: 'run_end', data: { result: 'cancelled' } });
     const kinds = events.map((e) => e.event).filter((n) => n.startsWith('compact_') || n === 'run_end');
     expect(kinds).toEqual(['compact_start', 'compact_failed', 'run_end']);
-    expect(events.find((e) => e.event === 'compact_failed')).toMatchObject({ data: { error: 'aborted: the run was paused or cancelled' } });
+    expect(events.find((e) => e.event === 'compact_failed')).toMatchObject({
+      data: { error: 'aborted: the run was paused or cancelled' },
+    });
     await tp.pod.runtime.work.settled();
     expect(tp.pod.status).toBe('idle');
     expect(tp.pod.sessionId).toBe(oldId);
@@ -203,12 +258,17 @@ describe('stopping a compaction', () => {
   });
 
   it('pause during a mid-turn compaction pauses the run; resume compacts again and continues', async () => {
-    tp = await startTestPod(scripted([
-      { tool_calls: [{ name: 'Wait', arguments: { ms: 1 } }], usage: big },
-      { text: 'SUMMARY', delay_ms: 10_000 },
-      { text: 'SUMMARY 2' },
-      { text: 'resumed' },
-    ], { requestThreshold: 1000 }));
+    tp = await startTestPod(
+      scripted(
+        [
+          { tool_calls: [{ name: 'Wait', arguments: { ms: 1 } }], usage: big },
+          { text: 'SUMMARY', delay_ms: 10_000 },
+          { text: 'SUMMARY 2' },
+          { text: 'resumed' },
+        ],
+        { requestThreshold: 1000 },
+      ),
+    );
     const c = await tp.connect();
     const events = recorder(c);
     let ended = runEnded(c);
@@ -220,17 +280,27 @@ describe('stopping a compaction', () => {
     ended = runEnded(c);
     await c.request({ method: 'resume' });
     expect(await ended).toMatchObject({ data: { result: 'finished' } });
-    expect(compactEvents(events).map((e) => e.event)).toEqual(['compact_start', 'compact_failed', 'compact_start', 'compact_done']);
+    expect(compactEvents(events).map((e) => e.event)).toEqual([
+      'compact_start',
+      'compact_failed',
+      'compact_start',
+      'compact_done',
+    ]);
     expect(tp.pod.controller.history.at(-1)).toMatchObject({ role: 'assistant', content: [{ text: 'resumed' }] });
     await c.close();
   });
 
   it('a manual compact while paused keeps the waiting tool call; resume is refused until it is done, then runs the call', async () => {
-    tp = await startTestPod(scripted([
-      { text: 'first', tool_calls: [{ name: 'Wait', arguments: { ms: 1000 } }] },
-      { text: 'SUMMARY', delay_ms: 300 },
-      { text: 'after' },
-    ], {}));
+    tp = await startTestPod(
+      scripted(
+        [
+          { text: 'first', tool_calls: [{ name: 'Wait', arguments: { ms: 1000 } }] },
+          { text: 'SUMMARY', delay_ms: 300 },
+          { text: 'after' },
+        ],
+        {},
+      ),
+    );
     const c = await tp.connect();
     const events = recorder(c);
     let ended = runEnded(c);
@@ -242,18 +312,28 @@ describe('stopping a compaction', () => {
     await c.request({ method: 'compact' });
     await expect(c.request({ method: 'resume' })).rejects.toThrow('already_running: Pod is compacting its history');
     await done;
-    await until(events, (e) => e.event === 'status' && e.data.status === 'paused' && events.indexOf(e) > events.findIndex((x) => x.event === 'compact_done'));
+    await until(
+      events,
+      (e) =>
+        e.event === 'status' &&
+        e.data.status === 'paused' &&
+        events.indexOf(e) > events.findIndex((x) => x.event === 'compact_done'),
+    );
     expect(tp.pod.controller.history.map((i) => i.type)).toEqual(['message', 'tool_call']);
     ended = runEnded(c);
     await c.request({ method: 'resume' });
     expect(await ended).toMatchObject({ data: { result: 'finished' } });
-    expect(tp.pod.controller.history.map((i) => (i.type === 'message' ? i.content[0].text.split('\n')[0] : i.type))).toEqual(['[Compacted context summary]', 'tool_call', 'tool_result', 'after']);
+    expect(
+      tp.pod.controller.history.map((i) => (i.type === 'message' ? i.content[0].text.split('\n')[0] : i.type)),
+    ).toEqual(['[Compacted context summary]', 'tool_call', 'tool_result', 'after']);
     expect(readSession(tp.pod.runtime.session.file).history).toEqual(tp.pod.controller.history);
     await c.close();
   }, 20_000);
 
   it('a strategy that ignores its signal cannot hold the pod: cancel still ends the compaction', async () => {
-    tp = await startTestPod(scripted([{ text: 'hello' }], {}, [...defaultPlugins({ exclude: ['yoi:compact-summary'] }), stuckStrategy()]));
+    tp = await startTestPod(
+      scripted([{ text: 'hello' }], {}, [...defaultPlugins({ exclude: ['yoi:compact-summary'] }), stuckStrategy()]),
+    );
     const c = await tp.connect();
     await run(c, 'hi');
     const failed = c.waitFor((e) => e.event === 'compact_failed');
@@ -278,6 +358,8 @@ describe('stopping a compaction', () => {
     await c.closed;
     const tail = events.map((e) => e.event).filter((n) => n.startsWith('compact_') || n === 'shutdown');
     expect(tail).toEqual(['compact_start', 'compact_failed', 'shutdown']);
-    expect(events.find((e) => e.event === 'compact_failed')).toMatchObject({ data: { error: 'aborted: the pod is stopping' } });
+    expect(events.find((e) => e.event === 'compact_failed')).toMatchObject({
+      data: { error: 'aborted: the pod is stopping' },
+    });
   });
 });

@@ -18,14 +18,26 @@ const big = { input_tokens: 5000, output_tokens: 5 };
 
 // A short system prompt keeps the first request's context far below the thresholds.
 function scripted(script: unknown[], compaction: Record<string, unknown>, plugins = [...defaultPlugins(), waitTool()]) {
-  return { files: { 's.json': JSON.stringify(script) }, config: { model: { provider: 'scripted', script: 's.json' }, systemPrompt: 'You help.', compaction }, plugins };
+  return {
+    files: { 's.json': JSON.stringify(script) },
+    config: { model: { provider: 'scripted', script: 's.json' }, systemPrompt: 'You help.', compaction },
+    plugins,
+  };
 }
 
 const names = (events: Event[]) => events.map((e) => e.event);
 const compactEvents = (events: Event[]) => events.filter((e) => e.event.startsWith('compact_'));
-const statuses = (events: Event[]) => events.flatMap((e) => (e.event === 'status' ? [`${e.data.status}:${e.data.session_id}`] : []));
+const statuses = (events: Event[]) =>
+  events.flatMap((e) => (e.event === 'status' ? [`${e.data.status}:${e.data.session_id}`] : []));
 const alerts = (events: Event[]) => events.flatMap((e) => (e.event === 'alert' ? [e.data] : []));
-const texts = (tp: TestPod) => tp.pod.controller.history.map((i) => (i.type === 'message' ? `${i.role}: ${i.content[0].text}` : i.type === 'tool_call' ? `call ${i.name}` : `result ${i.summary}`));
+const texts = (tp: TestPod) =>
+  tp.pod.controller.history.map((i) =>
+    i.type === 'message'
+      ? `${i.role}: ${i.content[0].text}`
+      : i.type === 'tool_call'
+        ? `call ${i.name}`
+        : `result ${i.summary}`,
+  );
 const sessionsDir = (tp: TestPod) => path.join(tp.dir, '.yoi', 'sessions');
 
 async function run(c: Awaited<ReturnType<TestPod['connect']>>, input: string) {
@@ -36,7 +48,9 @@ async function run(c: Awaited<ReturnType<TestPod['connect']>>, input: string) {
 
 describe('post-run compaction', () => {
   it('rotates the session when a run leaves the context above compaction.threshold; every client sees it', async () => {
-    tp = await startTestPod(scripted([{ text: 'hello', usage: big }, { text: 'SUMMARY of the greeting' }], { threshold: 1000 }));
+    tp = await startTestPod(
+      scripted([{ text: 'hello', usage: big }, { text: 'SUMMARY of the greeting' }], { threshold: 1000 }),
+    );
     const sender = await tp.connect();
     const other = await tp.connect();
     const v1 = await RawClient.connect(tp.socket);
@@ -65,7 +79,11 @@ describe('post-run compaction', () => {
     const fresh = readSession(tp.pod.runtime.session.file);
     // A new hash chain, linked to the old one by the hash of the old log's last line.
     const oldLastLine = JSON.parse(fs.readFileSync(oldFile, 'utf8').trimEnd().split('\n').at(-1)!);
-    expect(fresh.start.compacted_from).toEqual({ session_id: oldId, at: expect.any(Number), at_hash: oldLastLine.hash });
+    expect(fresh.start.compacted_from).toEqual({
+      session_id: oldId,
+      at: expect.any(Number),
+      at_hash: oldLastLine.hash,
+    });
     expect(fresh.chain).toMatchObject({ status: 'intact' });
     expect(JSON.parse(fs.readFileSync(tp.pod.runtime.session.file, 'utf8').split('\n')[0]).prev_hash).toBeNull();
     expect(fresh.history).toEqual(tp.pod.controller.history);
@@ -80,7 +98,10 @@ describe('post-run compaction', () => {
     const history = await sender.request({ method: 'get_history' });
     expect(history.event === 'history' && history.data.items).toEqual(tp.pod.controller.history);
     await v1.until((e) => e.event === 'compact_done');
-    expect(v1.lines.filter((l) => l.includes('compact_'))).toEqual(['{"event":"compact_start"}', `{"event":"compact_done","data":{"new_session_id":"${newId}"}}`]);
+    expect(v1.lines.filter((l) => l.includes('compact_'))).toEqual([
+      '{"event":"compact_start"}',
+      `{"event":"compact_done","data":{"new_session_id":"${newId}"}}`,
+    ]);
     expect(v1.lines.some((l) => /"seq"|"status"/.test(l))).toBe(false);
     v1.destroy();
     await sender.close();
@@ -101,12 +122,22 @@ describe('post-run compaction', () => {
     expect(summary).toContain('[User] remember the number 42');
     expect(summary).toContain('[Assistant] noted');
     expect(summary).toContain('- /w/src/a.ts');
-    expect(refs).toBe('system: [Referenced files — touched before compaction, contents not included]\n- /w/src/a.ts\nRead them again if you need their current contents.');
+    expect(refs).toBe(
+      'system: [Referenced files — touched before compaction, contents not included]\n- /w/src/a.ts\nRead them again if you need their current contents.',
+    );
     await c.close();
   });
 
   it('is off without a threshold, and does not run while the context is under it', async () => {
-    tp = await startTestPod(scripted([{ text: 'a', usage: big }, { text: 'b', usage: { input_tokens: 10, output_tokens: 1 } }], { threshold: 100_000 }));
+    tp = await startTestPod(
+      scripted(
+        [
+          { text: 'a', usage: big },
+          { text: 'b', usage: { input_tokens: 10, output_tokens: 1 } },
+        ],
+        { threshold: 100_000 },
+      ),
+    );
     const c = await tp.connect();
     const events = recorder(c);
     await run(c, 'x');
@@ -119,19 +150,31 @@ describe('post-run compaction', () => {
 
 describe('mid-turn compaction', () => {
   it('compacts before a request that would exceed requestThreshold; the turn continues in the new session', async () => {
-    tp = await startTestPod(scripted([
-      { tool_calls: [{ name: 'Wait', arguments: { ms: 1 } }], usage: big },
-      { text: 'SUMMARY: waiting' },
-      { text: 'continued' },
-    ], { requestThreshold: 1000 }));
+    tp = await startTestPod(
+      scripted(
+        [
+          { tool_calls: [{ name: 'Wait', arguments: { ms: 1 } }], usage: big },
+          { text: 'SUMMARY: waiting' },
+          { text: 'continued' },
+        ],
+        { requestThreshold: 1000 },
+      ),
+    );
     const c = await tp.connect();
     const events = recorder(c);
     const oldFile = tp.pod.runtime.session.file;
     expect(await run(c, 'go')).toMatchObject({ event: 'run_end', data: { result: 'finished' } });
-    const order = names(events).filter((n) => ['tool_result', 'compact_start', 'compact_done', 'turn_start', 'run_end'].includes(n));
+    const order = names(events).filter((n) =>
+      ['tool_result', 'compact_start', 'compact_done', 'turn_start', 'run_end'].includes(n),
+    );
     expect(order).toEqual(['turn_start', 'tool_result', 'compact_start', 'compact_done', 'turn_start', 'run_end']);
     expect(statuses(events).map((s) => s.split(':')[0])).toEqual(['running', 'compacting', 'running', 'idle']);
-    expect(texts(tp)).toEqual(['system: [Compacted context summary]\n\nSUMMARY: waiting', 'call Wait', 'result waited 1 ms', 'assistant: continued']);
+    expect(texts(tp)).toEqual([
+      'system: [Compacted context summary]\n\nSUMMARY: waiting',
+      'call Wait',
+      'result waited 1 ms',
+      'assistant: continued',
+    ]);
     // The rest of the run is logged in the new session, which ends it; the old one stops where it was cut.
     const fresh = readSession(tp.pod.runtime.session.file);
     expect(fresh.history).toEqual(tp.pod.controller.history);
@@ -140,22 +183,35 @@ describe('mid-turn compaction', () => {
     await c.close();
   });
 
-  it('a manual compact during a run is done before the run\'s next request', async () => {
-    tp = await startTestPod(scripted([{ tool_calls: [{ name: 'Wait', arguments: { ms: 300 } }] }, { text: 'SUMMARY' }, { text: 'after' }], {}));
+  it("a manual compact during a run is done before the run's next request", async () => {
+    tp = await startTestPod(
+      scripted(
+        [{ tool_calls: [{ name: 'Wait', arguments: { ms: 300 } }] }, { text: 'SUMMARY' }, { text: 'after' }],
+        {},
+      ),
+    );
     const c = await tp.connect();
     const events = recorder(c);
     const ended = runEnded(c);
     await c.request({ method: 'run', params: { input: [text('go')] } });
     await until(events, (e) => e.event === 'tool_call_done');
-    await expect(c.request({ method: 'compact' })).resolves.toMatchObject({ event: 'ack', data: { method: 'compact' } });
+    await expect(c.request({ method: 'compact' })).resolves.toMatchObject({
+      event: 'ack',
+      data: { method: 'compact' },
+    });
     expect(compactEvents(events)).toEqual([]);
     await ended;
-    expect(names(events).filter((n) => ['tool_result', 'compact_done', 'turn_start'].includes(n))).toEqual(['turn_start', 'tool_result', 'compact_done', 'turn_start']);
+    expect(names(events).filter((n) => ['tool_result', 'compact_done', 'turn_start'].includes(n))).toEqual([
+      'turn_start',
+      'tool_result',
+      'compact_done',
+      'turn_start',
+    ]);
     expect(texts(tp).at(-1)).toBe('assistant: after');
     await c.close();
   });
 
-  it('a manual compact during a run\'s last request is done right after the run ends', async () => {
+  it("a manual compact during a run's last request is done right after the run ends", async () => {
     tp = await startTestPod(scripted([{ text: 'slow answer', delay_ms: 300 }, { text: 'SUMMARY' }], {}));
     const c = await tp.connect();
     const events = recorder(c);
@@ -173,7 +229,15 @@ describe('mid-turn compaction', () => {
   });
 
   it('notifications that arrive during a post-run compaction start their run once it is done', async () => {
-    tp = await startTestPod(scripted([{ text: 'hello', usage: big }, { text: 'SUMMARY', delay_ms: 300 }], { threshold: 1000 }));
+    tp = await startTestPod(
+      scripted(
+        [
+          { text: 'hello', usage: big },
+          { text: 'SUMMARY', delay_ms: 300 },
+        ],
+        { threshold: 1000 },
+      ),
+    );
     const c = await tp.connect();
     const events = recorder(c);
     await run(c, 'hi');
@@ -190,11 +254,16 @@ describe('mid-turn compaction', () => {
 
   it('a compaction that leaves the context above the threshold is not repeated before the next request', async () => {
     const long = 'word '.repeat(400);
-    tp = await startTestPod(scripted([
-      { tool_calls: [{ name: 'Wait', arguments: { ms: 1 } }], usage: big },
-      { text: long },
-      { text: 'done', usage: big },
-    ], { requestThreshold: 50 }));
+    tp = await startTestPod(
+      scripted(
+        [
+          { tool_calls: [{ name: 'Wait', arguments: { ms: 1 } }], usage: big },
+          { text: long },
+          { text: 'done', usage: big },
+        ],
+        { requestThreshold: 50 },
+      ),
+    );
     const c = await tp.connect();
     const events = recorder(c);
     expect(await run(c, 'go')).toMatchObject({ data: { result: 'finished' } });
@@ -202,7 +271,9 @@ describe('mid-turn compaction', () => {
     expect(texts(tp).at(-1)).toBe('assistant: done');
     const [alert] = alerts(events);
     expect(alert).toMatchObject({ level: 'error', source: 'compactor' });
-    expect(alert.message).toMatch(/^mid-run compaction left about \d+ tokens, still above compaction.requestThreshold \(50\)/);
+    expect(alert.message).toMatch(
+      /^mid-run compaction left about \d+ tokens, still above compaction.requestThreshold \(50\)/,
+    );
     await c.close();
   });
 });

@@ -10,7 +10,8 @@ import { asOther, otherUser, sharedTmp } from '../../support/otherUser.js';
 import { tempProject } from '../../support/tempProject.js';
 
 // Evaluating this module leaves a file behind: proof that something ran it.
-const RUNS = (marker: string) => `import fs from 'node:fs';\nfs.writeFileSync(${JSON.stringify(marker)}, 'ran');\nexport default {};\n`;
+const RUNS = (marker: string) =>
+  `import fs from 'node:fs';\nfs.writeFileSync(${JSON.stringify(marker)}, 'ran');\nexport default {};\n`;
 
 describe('configSources (the digest a spawned pod compares)', () => {
   it('covers the config and every local module it imports statically, not packages or builtins', async () => {
@@ -37,9 +38,15 @@ describe('configSources (the digest a spawned pod compares)', () => {
       'node_modules/dep/package.json': '{"name":"dep","main":"index.js"}',
     });
     const sources = await configSources(p.path('yoi.config.ts'));
-    expect(sources.files.map((f) => path.relative(p.root, f.path)).sort()).toEqual(
-      ['data.json', 'lib/a.ts', 'lib/b.ts', 'lib/c.ts', 'lib/r.cjs', 'lib/types.ts', 'yoi.config.ts'],
-    );
+    expect(sources.files.map((f) => path.relative(p.root, f.path)).sort()).toEqual([
+      'data.json',
+      'lib/a.ts',
+      'lib/b.ts',
+      'lib/c.ts',
+      'lib/r.cjs',
+      'lib/types.ts',
+      'yoi.config.ts',
+    ]);
     expect(sources.digest).toMatch(/^[0-9a-f]{64}$/);
     expect((await configSources(p.path('yoi.config.ts'))).digest).toBe(sources.digest);
     // Any covered file changing changes the digest; the computed import does not.
@@ -64,7 +71,7 @@ describe('configSources (the digest a spawned pod compares)', () => {
 
   // (What jiti loaded, a dynamic import included, is checked in a real process by
   // test/cli/controlPlane.test.ts: jest's module registry hides Node's require cache.)
-  it('loadConfig records the digest and the config\'s files', async () => {
+  it("loadConfig records the digest and the config's files", async () => {
     const p = tempProject({
       'yoi.config.ts': "const m = await import('./lib/' + 'dyn.ts');\nexport default { name: m.name };\n",
       'lib/dyn.ts': "export const name = 'dyn';\n",
@@ -86,14 +93,16 @@ describe('finding the config without running it', () => {
     expect(await findConfigFile({ cwd: p.path('sub/dir'), env: {} })).toBe(p.path('yoi.config.ts'));
     expect(fs.existsSync(p.path('ran'))).toBe(false);
     expect(await findConfigFile({ cwd: p.root, env: { YOI_CONFIG: 'other.ts' } })).toBe(p.path('other.ts'));
-    expect(await findConfigFile({ cwd: p.root, configFile: 'x.json', env: { YOI_CONFIG: 'other.ts' } })).toBe(p.path('x.json'));
+    expect(await findConfigFile({ cwd: p.root, configFile: 'x.json', env: { YOI_CONFIG: 'other.ts' } })).toBe(
+      p.path('x.json'),
+    );
     const none = tempProject({ 'package.json': '{"name":"x"}' });
     expect(await findConfigFile({ cwd: none.root, env: {} })).toBeNull();
   });
 });
 
 describe('verifyConfigTrust (a spawned pod, before loading its config)', () => {
-  it('accepts the parent\'s content, refuses a change without running it, accepts it once trusted', async () => {
+  it("accepts the parent's content, refuses a change without running it, accepts it once trusted", async () => {
     const p = tempProject({ 'yoi.config.ts': 'export default {};\n' });
     const env = { XDG_CONFIG_HOME: p.path('xdg') };
     const expected = (await configSources(p.path('yoi.config.ts'))).digest;
@@ -108,7 +117,12 @@ describe('verifyConfigTrust (a spawned pod, before loading its config)', () => {
     expect(fs.existsSync(p.path('ran'))).toBe(false);
 
     const now = await configSources(p.path('yoi.config.ts'));
-    new TrustStore(env).trust({ path: p.path('yoi.config.ts'), digest: now.digest, files: now.files.map((f) => f.path), trusted_at: 1 });
+    new TrustStore(env).trust({
+      path: p.path('yoi.config.ts'),
+      digest: now.digest,
+      files: now.files.map((f) => f.path),
+      trusted_at: 1,
+    });
     expect((await verifyConfigTrust(options)).digest).toBe(now.digest);
     // Trust is for that content: another change is refused again.
     p.write('yoi.config.ts', 'export default { name: "x" };\n');
@@ -118,7 +132,9 @@ describe('verifyConfigTrust (a spawned pod, before loading its config)', () => {
   it('a config that appeared where the parent had none is refused too', async () => {
     const p = tempProject({ 'package.json': '{"name":"x"}' });
     p.write('.yoirc.json', '{"name":"planted"}');
-    await expect(verifyConfigTrust({ cwd: p.root, env: { XDG_CONFIG_HOME: p.path('xdg') }, expected: NO_CONFIG_DIGEST })).rejects.toMatchObject({
+    await expect(
+      verifyConfigTrust({ cwd: p.root, env: { XDG_CONFIG_HOME: p.path('xdg') }, expected: NO_CONFIG_DIGEST }),
+    ).rejects.toMatchObject({
       code: 'YOI_ERR_CONFIG_UNTRUSTED',
       message: `config ${p.path('.yoirc.json')} appeared since the spawning pod started without one; a spawned pod loads a changed config only once you trust it: run \`yoi trust\` in ${p.root}`,
     });
@@ -126,7 +142,12 @@ describe('verifyConfigTrust (a spawned pod, before loading its config)', () => {
 });
 
 describe('the trust store', () => {
-  const entry = (n: number) => ({ path: `/p/${n}/yoi.config.ts`, digest: n.toString(16).padStart(64, '0'), files: [`/p/${n}/yoi.config.ts`], trusted_at: n });
+  const entry = (n: number) => ({
+    path: `/p/${n}/yoi.config.ts`,
+    digest: n.toString(16).padStart(64, '0'),
+    files: [`/p/${n}/yoi.config.ts`],
+    trusted_at: n,
+  });
 
   it('0600 in a 0700 directory; one entry per config; bounded', () => {
     const p = tempProject();
@@ -153,26 +174,45 @@ describe('the trust store', () => {
     const store = new TrustStore({ XDG_CONFIG_HOME: p.path('xdg') });
     fs.mkdirSync(path.dirname(store.file), { recursive: true, mode: 0o700 });
     fs.writeFileSync(store.file, '{"version":1,"configs":[{"path":"/x"}]}', { mode: 0o600 });
-    const expected = expect.objectContaining({ code: 'YOI_ERR_TRUST_STORE', message: expect.stringMatching(/^the trust store .*trust\.json cannot be used: configs\[0\]\.digest: .*; fix or remove it, then run yoi trust again$/) });
+    const expected = expect.objectContaining({
+      code: 'YOI_ERR_TRUST_STORE',
+      message: expect.stringMatching(
+        /^the trust store .*trust\.json cannot be used: configs\[0\]\.digest: .*; fix or remove it, then run yoi trust again$/,
+      ),
+    });
     expect(() => store.read()).toThrow(expected);
     expect(() => store.trust(entry(1))).toThrow(expected);
     expect(fs.readFileSync(store.file, 'utf8')).toBe('{"version":1,"configs":[{"path":"/x"}]}');
   });
 
   const other = otherUser();
-  (('skip' in other) ? it.skip : it)('a store another user planted (or made a link to hers) is refused, never read', () => {
-    const her = other as Exclude<typeof other, { skip: string }>;
-    const tmp = sharedTmp();
-    const xdg = path.join(tmp, 'xdg');
-    asOther(her, `const fs = require('fs'); fs.mkdirSync(process.argv[1] + '/yoi', { recursive: true });
-      fs.writeFileSync(process.argv[1] + '/yoi/trust.json', JSON.stringify({ version: 1, configs: [] }));`, [xdg]);
-    const store = new TrustStore({ XDG_CONFIG_HOME: xdg });
-    expect(() => store.isTrusted('/x', 'a'.repeat(64))).toThrow(expect.objectContaining({ code: 'YOI_ERR_UNTRUSTED_PATH', message: expect.stringContaining(`is owned by uid ${her.uid}`) }));
-    expect(() => store.trust(entry(1))).toThrow(expect.objectContaining({ code: 'YOI_ERR_UNTRUSTED_PATH' }));
-    // Our own directory, her file behind a link in it.
-    const mine = path.join(tmp, 'mine');
-    fs.mkdirSync(path.join(mine, 'yoi'), { recursive: true, mode: 0o700 });
-    fs.symlinkSync(path.join(xdg, 'yoi', 'trust.json'), path.join(mine, 'yoi', 'trust.json'));
-    expect(() => new TrustStore({ XDG_CONFIG_HOME: mine }).read()).toThrow(`trust store ${path.join(mine, 'yoi', 'trust.json')} is a symbolic link`);
-  });
+  ('skip' in other ? it.skip : it)(
+    'a store another user planted (or made a link to hers) is refused, never read',
+    () => {
+      const her = other as Exclude<typeof other, { skip: string }>;
+      const tmp = sharedTmp();
+      const xdg = path.join(tmp, 'xdg');
+      asOther(
+        her,
+        `const fs = require('fs'); fs.mkdirSync(process.argv[1] + '/yoi', { recursive: true });
+      fs.writeFileSync(process.argv[1] + '/yoi/trust.json', JSON.stringify({ version: 1, configs: [] }));`,
+        [xdg],
+      );
+      const store = new TrustStore({ XDG_CONFIG_HOME: xdg });
+      expect(() => store.isTrusted('/x', 'a'.repeat(64))).toThrow(
+        expect.objectContaining({
+          code: 'YOI_ERR_UNTRUSTED_PATH',
+          message: expect.stringContaining(`is owned by uid ${her.uid}`),
+        }),
+      );
+      expect(() => store.trust(entry(1))).toThrow(expect.objectContaining({ code: 'YOI_ERR_UNTRUSTED_PATH' }));
+      // Our own directory, her file behind a link in it.
+      const mine = path.join(tmp, 'mine');
+      fs.mkdirSync(path.join(mine, 'yoi'), { recursive: true, mode: 0o700 });
+      fs.symlinkSync(path.join(xdg, 'yoi', 'trust.json'), path.join(mine, 'yoi', 'trust.json'));
+      expect(() => new TrustStore({ XDG_CONFIG_HOME: mine }).read()).toThrow(
+        `trust store ${path.join(mine, 'yoi', 'trust.json')} is a symbolic link`,
+      );
+    },
+  );
 });

@@ -26,15 +26,20 @@ async function configWith(files: Record<string, string>) {
 describe('createHostFromConfig', () => {
   it('applies the plugins and accepts a registered provider', async () => {
     const host = createHostFromConfig(await configWith({ 'yoi.config.json': '{"model":{"provider":"fake"}}' }));
-    expect(host.describePlugins().map(({ name, hooks }) => ({ name, hooks }))).toEqual([{ name: 'test:fake-provider', hooks: ['providers(fake)', 'providers(other)'] }]);
+    expect(host.describePlugins().map(({ name, hooks }) => ({ name, hooks }))).toEqual([
+      { name: 'test:fake-provider', hooks: ['providers(fake)', 'providers(other)'] },
+    ]);
     expect(host.started).toBe(false);
   });
 
   it('names the file, the key and the available providers for an unknown provider', async () => {
     const config = await configWith({ 'yoi.config.ts': "export default { model: { provider: 'foo' } };" });
-    expect(() => createHostFromConfig(config)).toThrow(expect.objectContaining({
-      code: 'YOI_ERR_UNKNOWN_PROVIDER', message: 'yoi.config.ts: model.provider: unknown provider "foo" (available: fake, other)',
-    }));
+    expect(() => createHostFromConfig(config)).toThrow(
+      expect.objectContaining({
+        code: 'YOI_ERR_UNKNOWN_PROVIDER',
+        message: 'yoi.config.ts: model.provider: unknown provider "foo" (available: fake, other)',
+      }),
+    );
   });
 
   it('says when the default provider is missing', async () => {
@@ -47,7 +52,9 @@ describe('createHostFromConfig', () => {
 
 describe('configToJson', () => {
   it('shows plugins by name and masks credentials', async () => {
-    const config = await configWith({ 'yoi.config.json': '{"model":{"provider":"fake","apiKey":"sk-123","model":"m1"}}' });
+    const config = await configWith({
+      'yoi.config.json': '{"model":{"provider":"fake","apiKey":"sk-123","model":"m1"}}',
+    });
     const json = configToJson(config);
     expect(json.plugins).toEqual(['test:fake-provider']);
     expect(json.model).toEqual({ provider: 'fake', apiKey: '***', model: 'm1' });

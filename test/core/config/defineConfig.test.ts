@@ -6,7 +6,11 @@ import { definePlugin } from '../../../core/plugin/definePlugin.js';
 describe('defineConfig', () => {
   it('returns its argument, typed (the @ts-expect-error lines are checked by tsc)', () => {
     const plugin = definePlugin({ name: 'acme:x', apply() {} })();
-    const config = defineConfig({ model: { provider: 'anthropic', model: 'm', maxTokens: 1024 }, plugins: [plugin], limits: { toolOutputBytes: 1 } });
+    const config = defineConfig({
+      model: { provider: 'anthropic', model: 'm', maxTokens: 1024 },
+      plugins: [plugin],
+      limits: { toolOutputBytes: 1 },
+    });
     expect(YoiConfigSchema.parse(config).plugins).toEqual([plugin]);
 
     // @ts-expect-error unknown key

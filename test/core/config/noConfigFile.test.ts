@@ -29,8 +29,18 @@ function nested(): { root: string; a: string; cwd: string } {
 async function cosmiconfigFinds(cwd: string): Promise<string | null> {
   const found = () => ({});
   const explorer = cosmiconfig('yoi', {
-    ...SEARCH_OPTIONS, searchPlaces: [...SEARCH_OPTIONS.searchPlaces],
-    loaders: { '.ts': found, '.js': found, '.mjs': found, '.cjs': found, '.json': found, '.yaml': found, '.yml': found, noExt: found },
+    ...SEARCH_OPTIONS,
+    searchPlaces: [...SEARCH_OPTIONS.searchPlaces],
+    loaders: {
+      '.ts': found,
+      '.js': found,
+      '.mjs': found,
+      '.cjs': found,
+      '.json': found,
+      '.yaml': found,
+      '.yml': found,
+      noExt: found,
+    },
   });
   return (await explorer.search(cwd))?.filepath ?? null;
 }
@@ -49,14 +59,17 @@ describe('surelyNoConfigFile', () => {
     expect(await cosmiconfigFinds(cwd)).toBeNull();
   });
 
-  it.each([...SEARCH_PLACES, 'package.yaml'])('is false when %s is in the cwd or a directory above it (even empty)', (place) => {
-    const { a, cwd } = nested();
-    fs.writeFileSync(path.join(a, place), '');
-    expect(surelyNoConfigFile(cwd)).toBe(false);
-    fs.rmSync(path.join(a, place));
-    fs.writeFileSync(path.join(cwd, place), '');
-    expect(surelyNoConfigFile(cwd)).toBe(false);
-  });
+  it.each([...SEARCH_PLACES, 'package.yaml'])(
+    'is false when %s is in the cwd or a directory above it (even empty)',
+    (place) => {
+      const { a, cwd } = nested();
+      fs.writeFileSync(path.join(a, place), '');
+      expect(surelyNoConfigFile(cwd)).toBe(false);
+      fs.rmSync(path.join(a, place));
+      fs.writeFileSync(path.join(cwd, place), '');
+      expect(surelyNoConfigFile(cwd)).toBe(false);
+    },
+  );
 
   it('is false with a cosmiconfig meta config in the process cwd, a dangling link, or a file where a directory should be', () => {
     const { root, cwd } = nested();

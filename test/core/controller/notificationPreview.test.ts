@@ -9,7 +9,9 @@ describe('notificationPreview', () => {
 
   it('cuts a longer one to its head and says how much more the history has', () => {
     const text = 'y'.repeat(NOTIFICATION_PREVIEW_CHARS + 10);
-    expect(notificationPreview(text)).toBe(`${'y'.repeat(NOTIFICATION_PREVIEW_CHARS)} … [10 more characters: the whole text is in the history]`);
+    expect(notificationPreview(text)).toBe(
+      `${'y'.repeat(NOTIFICATION_PREVIEW_CHARS)} … [10 more characters: the whole text is in the history]`,
+    );
   });
 
   it('never splits a surrogate pair', () => {

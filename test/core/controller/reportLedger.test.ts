@@ -2,21 +2,38 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import { ReportLedger } from '../../../core/controller/ReportLedger.js';
 import { PodClient } from '../../../core/client/PodClient.js';
 import type { Event } from '../../../core/protocol/index.js';
-import { childReporter, recorder, runEnded, startTestPod, text, treeOf, type TestPod, until } from '../../support/startTestPod.js';
+import {
+  childReporter,
+  recorder,
+  runEnded,
+  startTestPod,
+  text,
+  treeOf,
+  type TestPod,
+  until,
+} from '../../support/startTestPod.js';
 
 const cleanups: (() => Promise<unknown> | unknown)[] = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-const errored = (message: string) => ({ method: 'pod_event' as const, params: { kind: 'errored' as const, pod_name: 'kid', message } });
+const errored = (message: string) => ({
+  method: 'pod_event' as const,
+  params: { kind: 'errored' as const, pod_name: 'kid', message },
+});
 const notesAbout = (tp: TestPod, what: string) =>
-  tp.pod.runtime.history.filter((i) => i.type === 'message' && i.role === 'system' && JSON.stringify(i.content).includes(what)).length;
+  tp.pod.runtime.history.filter(
+    (i) => i.type === 'message' && i.role === 'system' && JSON.stringify(i.content).includes(what),
+  ).length;
 
 async function start(script: unknown[], dir?: string, resume?: true): Promise<TestPod> {
   const tp = await startTestPod({
-    name: 'parent', ...(dir ? { dir } : {}), ...(resume ? { resume } : {}),
-    files: { 's.json': JSON.stringify(script) }, config: { model: { provider: 'scripted', script: 's.json' } },
+    name: 'parent',
+    ...(dir ? { dir } : {}),
+    ...(resume ? { resume } : {}),
+    files: { 's.json': JSON.stringify(script) },
+    config: { model: { provider: 'scripted', script: 's.json' } },
   });
   cleanups.push(() => tp.stop());
   return tp;
@@ -38,7 +55,9 @@ describe('ReportLedger', () => {
       ledger.record('kid', 'a', 'note a');
     });
     let repeatDone = false;
-    const repeat = ledger.once('kid', 'a', async () => void applied.push('again')).then((ran) => ((repeatDone = true), ran));
+    const repeat = ledger
+      .once('kid', 'a', async () => void applied.push('again'))
+      .then((ran) => ((repeatDone = true), ran));
     await new Promise((r) => setImmediate(r));
     expect(repeatDone).toBe(false); // its ack must not precede the first one's record
     release();

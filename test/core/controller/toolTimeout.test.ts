@@ -50,14 +50,28 @@ async function runOnce(pod: TestPod, input = 'go') {
 describe('every tool call has a timeout (limits.toolTimeoutMs)', () => {
   it('a tool that never resolves gets a timeout result, its signal aborted; the pod keeps running', async () => {
     tp = await startTestPod({
-      files: { 's.json': JSON.stringify([{ tool_calls: [{ name: 'Hang', arguments: {} }, { name: 'Wait', arguments: { ms: 1 } }] }, { text: 'after' }]) },
+      files: {
+        's.json': JSON.stringify([
+          {
+            tool_calls: [
+              { name: 'Hang', arguments: {} },
+              { name: 'Wait', arguments: { ms: 1 } },
+            ],
+          },
+          { text: 'after' },
+        ]),
+      },
       config: { model: { provider: 'scripted', script: 's.json' }, limits: { toolTimeoutMs: 300 } },
       plugins: [...defaultPlugins(), hangTool(), waitTool()],
     });
     const { events, end } = await runOnce(tp);
     expect(end).toMatchObject({ event: 'run_end', data: { result: 'finished' } });
     expect(results(events)).toEqual([
-      { id: 'call_1', summary: 'Timed out: Hang did not finish within 300 ms (limits.toolTimeoutMs) and was stopped', is_error: true },
+      {
+        id: 'call_1',
+        summary: 'Timed out: Hang did not finish within 300 ms (limits.toolTimeoutMs) and was stopped',
+        is_error: true,
+      },
       { id: 'call_2', summary: 'waited 1 ms', output: 'done after 1 ms', is_error: false },
     ]);
     expect(hangSignals).toHaveLength(1);
@@ -65,7 +79,9 @@ describe('every tool call has a timeout (limits.toolTimeoutMs)', () => {
     const alerts = events.filter((e) => e.event === 'alert').map((e) => e.event === 'alert' && e.data.message);
     expect(alerts).toContain('tool `Hang` timed out after 300 ms (limits.toolTimeoutMs)');
     // The timeout is in the history like any result, and the pod answers the next run.
-    expect(tp.pod.controller.history.find((i) => i.type === 'tool_result' && i.call_id === 'call_1')).toMatchObject({ is_error: true });
+    expect(tp.pod.controller.history.find((i) => i.type === 'tool_result' && i.call_id === 'call_1')).toMatchObject({
+      is_error: true,
+    });
     const next = await runOnce(tp, 'still there?');
     expect(next.end).toMatchObject({ event: 'run_end', data: { result: 'finished' } });
     expect(tp.pod.status).toBe('idle');
@@ -73,17 +89,30 @@ describe('every tool call has a timeout (limits.toolTimeoutMs)', () => {
 
   it('stops a Grep that ripgrep cannot finish (a FIFO as the ignore file), killing ripgrep', async () => {
     tp = await startTestPod({
-      files: { 's.json': JSON.stringify([{ tool_calls: [{ name: 'Grep', arguments: { pattern: 'needle' } }] }, { text: 'after' }]), 'a.txt': 'needle\n' },
+      files: {
+        's.json': JSON.stringify([
+          { tool_calls: [{ name: 'Grep', arguments: { pattern: 'needle' } }] },
+          { text: 'after' },
+        ]),
+        'a.txt': 'needle\n',
+      },
       config: { model: { provider: 'scripted', script: 's.json' }, limits: { toolTimeoutMs: 1000 } },
     });
     fs.mkdirSync(path.join(tp.dir, '.git'));
     execFileSync('mkfifo', [path.join(tp.dir, '.gitignore')]); // ripgrep blocks opening it
     const { events, end } = await runOnce(tp);
     expect(end).toMatchObject({ event: 'run_end', data: { result: 'finished' } });
-    expect(results(events)).toEqual([{ id: 'call_1', summary: 'Timed out: Grep did not finish within 1 s (limits.toolTimeoutMs) and was stopped', is_error: true }]);
+    expect(results(events)).toEqual([
+      {
+        id: 'call_1',
+        summary: 'Timed out: Grep did not finish within 1 s (limits.toolTimeoutMs) and was stopped',
+        is_error: true,
+      },
+    ]);
     // ripgrep was killed with the call (SIGKILL takes effect asynchronously: wait for it to be gone).
     const dir = tp.dir;
-    for (const deadline = Date.now() + 10_000; ripgrepsIn(dir).length > 0 && Date.now() < deadline;) await new Promise((r) => setTimeout(r, 20));
+    for (const deadline = Date.now() + 10_000; ripgrepsIn(dir).length > 0 && Date.now() < deadline;)
+      await new Promise((r) => setTimeout(r, 20));
     expect(ripgrepsIn(dir)).toEqual([]);
   });
 
@@ -108,16 +137,27 @@ describe('every tool call has a timeout (limits.toolTimeoutMs)', () => {
 describe('callWithDeadline', () => {
   it('returns the value, or times out, or rejects with the abort reason, without waiting for the call', async () => {
     const never = () => new Promise<number>(() => undefined);
-    expect(await callWithDeadline(async () => 7, { signal: new AbortController().signal, timeoutMs: 10_000 })).toEqual({ timedOut: false, value: 7 });
-    expect(await callWithDeadline(never, { signal: new AbortController().signal, timeoutMs: 5 })).toEqual({ timedOut: true });
+    expect(await callWithDeadline(async () => 7, { signal: new AbortController().signal, timeoutMs: 10_000 })).toEqual({
+      timedOut: false,
+      value: 7,
+    });
+    expect(await callWithDeadline(never, { signal: new AbortController().signal, timeoutMs: 5 })).toEqual({
+      timedOut: true,
+    });
     const abort = new AbortController();
     const pending = callWithDeadline(never, { signal: abort.signal, timeoutMs: 10_000 });
     abort.abort(new Error('stop'));
     await expect(pending).rejects.toThrow('stop');
     // A call that fails after it was abandoned is not an unhandled rejection.
-    expect(await callWithDeadline(() => new Promise<number>((_, reject) => setTimeout(() => reject(new Error('late')), 20)), {
-      signal: new AbortController().signal, timeoutMs: 1,
-    })).toEqual({ timedOut: true });
+    expect(
+      await callWithDeadline(
+        () => new Promise<number>((_, reject) => setTimeout(() => reject(new Error('late')), 20)),
+        {
+          signal: new AbortController().signal,
+          timeoutMs: 1,
+        },
+      ),
+    ).toEqual({ timedOut: true });
     await new Promise((r) => setTimeout(r, 40));
   });
 });

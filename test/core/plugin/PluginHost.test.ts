@@ -17,14 +17,16 @@ function hostWith(...plugins: ReturnType<ReturnType<typeof definePlugin>>[]) {
 
 describe('PluginHost tap wrapping', () => {
   it('turns a sync throw into a PluginError naming the plugin and the hook label', () => {
-    const host = hostWith(definePlugin({
-      name: 'acme:render',
-      apply(h) {
-        h.hooks.renderPodEvent.for('shut_down').tap('acme:render', () => {
-          throw new Error('boom');
-        });
-      },
-    })());
+    const host = hostWith(
+      definePlugin({
+        name: 'acme:render',
+        apply(h) {
+          h.hooks.renderPodEvent.for('shut_down').tap('acme:render', () => {
+            throw new Error('boom');
+          });
+        },
+      })(),
+    );
     let caught: unknown;
     try {
       host.hooks.renderPodEvent.for('shut_down').call(shutDown);
@@ -38,62 +40,83 @@ describe('PluginHost tap wrapping', () => {
   });
 
   it('turns an async rejection into a PluginError', async () => {
-    const host = hostWith(definePlugin({
-      name: 'acme:jira',
-      apply(h) {
-        h.hooks.resolveSegment.for('jira').tapPromise('acme:jira', async () => {
-          throw new Error('HTTP 503');
-        });
-      },
-    })());
+    const host = hostWith(
+      definePlugin({
+        name: 'acme:jira',
+        apply(h) {
+          h.hooks.resolveSegment.for('jira').tapPromise('acme:jira', async () => {
+            throw new Error('HTTP 503');
+          });
+        },
+      })(),
+    );
     await expect(host.hooks.resolveSegment.for('jira').promise(segment, ctx)).rejects.toMatchObject({
-      code: 'YOI_ERR_PLUGIN', plugin: 'acme:jira', hook: 'resolveSegment(jira)',
+      code: 'YOI_ERR_PLUGIN',
+      plugin: 'acme:jira',
+      hook: 'resolveSegment(jira)',
       message: 'plugin acme:jira failed in resolveSegment(jira): HTTP 503',
     });
   });
 
   it('attributes a synchronous throw inside tapPromise, and non-Error values', async () => {
-    const host = hostWith(definePlugin({
-      name: 'acme:sloppy',
-      apply(h) {
-        h.hooks.beforeTurn.tapPromise('acme:sloppy', () => {
-          throw 'plain string';
-        });
-      },
-    })());
+    const host = hostWith(
+      definePlugin({
+        name: 'acme:sloppy',
+        apply(h) {
+          h.hooks.beforeTurn.tapPromise('acme:sloppy', () => {
+            throw 'plain string';
+          });
+        },
+      })(),
+    );
     await expect(host.hooks.beforeTurn.promise({} as never, ctx)).rejects.toMatchObject({
-      plugin: 'acme:sloppy', hook: 'beforeTurn', message: 'plugin acme:sloppy failed in beforeTurn: plain string',
+      plugin: 'acme:sloppy',
+      hook: 'beforeTurn',
+      message: 'plugin acme:sloppy failed in beforeTurn: plain string',
     });
   });
 
   it('keeps the innermost attribution instead of wrapping a PluginError twice', async () => {
-    const host = hostWith(definePlugin({
-      name: 'acme:inner',
-      apply(h) {
-        h.hooks.renderPodEvent.for('errored').tap('acme:inner', () => {
-          throw new Error('inner');
-        });
-      },
-    })(), definePlugin({
-      name: 'acme:outer',
-      apply(h) {
-        h.hooks.beforeTurn.tapPromise('acme:outer', async (request) => {
-          h.hooks.renderPodEvent.for('errored').call(shutDown);
-          return request;
-        });
-      },
-    })());
-    await expect(host.hooks.beforeTurn.promise({} as never, ctx)).rejects.toMatchObject({ plugin: 'acme:inner', hook: 'renderPodEvent(errored)' });
+    const host = hostWith(
+      definePlugin({
+        name: 'acme:inner',
+        apply(h) {
+          h.hooks.renderPodEvent.for('errored').tap('acme:inner', () => {
+            throw new Error('inner');
+          });
+        },
+      })(),
+      definePlugin({
+        name: 'acme:outer',
+        apply(h) {
+          h.hooks.beforeTurn.tapPromise('acme:outer', async (request) => {
+            h.hooks.renderPodEvent.for('errored').call(shutDown);
+            return request;
+          });
+        },
+      })(),
+    );
+    await expect(host.hooks.beforeTurn.promise({} as never, ctx)).rejects.toMatchObject({
+      plugin: 'acme:inner',
+      hook: 'renderPodEvent(errored)',
+    });
   });
 
   it('passes results through unchanged', async () => {
-    const host = hostWith(definePlugin({
-      name: 'acme:ok',
-      apply(h) {
-        h.hooks.resolveSegment.for('jira').tapPromise('acme:ok', async () => ({ type: 'inline', text: 'ACME-1' }) as never);
-      },
-    })());
-    await expect(host.hooks.resolveSegment.for('jira').promise(segment, ctx)).resolves.toEqual({ type: 'inline', text: 'ACME-1' });
+    const host = hostWith(
+      definePlugin({
+        name: 'acme:ok',
+        apply(h) {
+          h.hooks.resolveSegment
+            .for('jira')
+            .tapPromise('acme:ok', async () => ({ type: 'inline', text: 'ACME-1' }) as never);
+        },
+      })(),
+    );
+    await expect(host.hooks.resolveSegment.for('jira').promise(segment, ctx)).resolves.toEqual({
+      type: 'inline',
+      text: 'ACME-1',
+    });
   });
 });
 
@@ -104,23 +127,32 @@ describe('PluginHost isolated hooks', () => {
     const reported: PluginError[] = [];
     host.onTapError = (error) => reported.push(error);
     host.applyPlugins([
-      definePlugin({ name: 'acme:a', apply(h) {
-        h.hooks.podEvent.for('shut_down').tapPromise('acme:a', async () => {
-          ran.push('a');
-          throw new Error('registry locked');
-        });
-      } })(),
-      definePlugin({ name: 'acme:b', apply(h) {
-        h.hooks.podEvent.for('shut_down').tap('acme:b', () => {
-          ran.push('b');
-          throw new Error('sync too');
-        });
-      } })(),
-      definePlugin({ name: 'acme:c', apply(h) {
-        h.hooks.podEvent.for('shut_down').tapPromise('acme:c', async () => {
-          ran.push('c');
-        });
-      } })(),
+      definePlugin({
+        name: 'acme:a',
+        apply(h) {
+          h.hooks.podEvent.for('shut_down').tapPromise('acme:a', async () => {
+            ran.push('a');
+            throw new Error('registry locked');
+          });
+        },
+      })(),
+      definePlugin({
+        name: 'acme:b',
+        apply(h) {
+          h.hooks.podEvent.for('shut_down').tap('acme:b', () => {
+            ran.push('b');
+            throw new Error('sync too');
+          });
+        },
+      })(),
+      definePlugin({
+        name: 'acme:c',
+        apply(h) {
+          h.hooks.podEvent.for('shut_down').tapPromise('acme:c', async () => {
+            ran.push('c');
+          });
+        },
+      })(),
     ]);
     await expect(host.hooks.podEvent.for('shut_down').promise(shutDown, ctx)).resolves.toBeUndefined();
     expect(ran).toEqual(['a', 'b', 'c']);
@@ -138,14 +170,19 @@ describe('PluginHost isolated hooks', () => {
     const write = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
     let later = false;
     try {
-      host.applyPlugins([definePlugin({ name: 'acme:obs', apply(h) {
-        h.hooks.afterTurn.tapPromise('acme:obs', async () => {
-          throw new Error('observer down');
-        });
-        h.hooks.afterTurn.tapPromise('acme:obs', async () => {
-          later = true;
-        });
-      } })()]);
+      host.applyPlugins([
+        definePlugin({
+          name: 'acme:obs',
+          apply(h) {
+            h.hooks.afterTurn.tapPromise('acme:obs', async () => {
+              throw new Error('observer down');
+            });
+            h.hooks.afterTurn.tapPromise('acme:obs', async () => {
+              later = true;
+            });
+          },
+        })(),
+      ]);
       await host.hooks.afterTurn.promise({} as never, ctx);
       expect(write).toHaveBeenCalledWith('yoi: plugin acme:obs failed in afterTurn: observer down\n');
     } finally {
@@ -156,15 +193,20 @@ describe('PluginHost isolated hooks', () => {
 
   it('does not isolate other hooks: a failing beforeTurn tap stops the hook', async () => {
     let later = false;
-    const host = hostWith(definePlugin({ name: 'acme:x', apply(h) {
-      h.hooks.beforeTurn.tapPromise('acme:x', async () => {
-        throw new Error('no');
-      });
-      h.hooks.beforeTurn.tapPromise('acme:x', async (r) => {
-        later = true;
-        return r;
-      });
-    } })());
+    const host = hostWith(
+      definePlugin({
+        name: 'acme:x',
+        apply(h) {
+          h.hooks.beforeTurn.tapPromise('acme:x', async () => {
+            throw new Error('no');
+          });
+          h.hooks.beforeTurn.tapPromise('acme:x', async (r) => {
+            later = true;
+            return r;
+          });
+        },
+      })(),
+    );
     await expect(host.hooks.beforeTurn.promise({} as never, ctx)).rejects.toBeInstanceOf(PluginError);
     expect(later).toBe(false);
   });
@@ -173,13 +215,18 @@ describe('PluginHost isolated hooks', () => {
 describe('PluginHost registration rules', () => {
   it('refuses tapAsync with a readable error naming the plugin', () => {
     const host = new PluginHost();
-    const plugin = definePlugin({ name: 'acme:cb', apply(h) {
-      h.hooks.podStart.tapAsync('acme:cb', (_pod, done) => done());
-    } })();
-    expect(() => host.applyPlugins([plugin])).toThrow(expect.objectContaining({
-      code: 'YOI_ERR_PLUGIN_TAP_ASYNC',
-      message: 'plugin acme:cb used tapAsync() on podStart: callback-style taps are not supported, use tapPromise()',
-    }));
+    const plugin = definePlugin({
+      name: 'acme:cb',
+      apply(h) {
+        h.hooks.podStart.tapAsync('acme:cb', (_pod, done) => done());
+      },
+    })();
+    expect(() => host.applyPlugins([plugin])).toThrow(
+      expect.objectContaining({
+        code: 'YOI_ERR_PLUGIN_TAP_ASYNC',
+        message: 'plugin acme:cb used tapAsync() on podStart: callback-style taps are not supported, use tapPromise()',
+      }),
+    );
   });
 
   it('refuses an async function passed to tap()', () => {
@@ -193,11 +240,16 @@ describe('PluginHost registration rules', () => {
     const host = hostWith();
     host.start();
     expect(host.started).toBe(true);
-    expect(() => host.hooks.resolveSegment.for('late').tapPromise('acme:late', async () => undefined)).toThrow(expect.objectContaining({
-      code: 'YOI_ERR_PLUGIN_FROZEN',
-      message: "plugin acme:late tapped resolveSegment(late) after the pod started: taps must be added in a plugin's apply()",
-    }));
-    expect(() => host.hooks.podStop.tap('acme:late', () => undefined)).toThrow(/taps must be added in a plugin's apply\(\)/);
+    expect(() => host.hooks.resolveSegment.for('late').tapPromise('acme:late', async () => undefined)).toThrow(
+      expect.objectContaining({
+        code: 'YOI_ERR_PLUGIN_FROZEN',
+        message:
+          "plugin acme:late tapped resolveSegment(late) after the pod started: taps must be added in a plugin's apply()",
+      }),
+    );
+    expect(() => host.hooks.podStop.tap('acme:late', () => undefined)).toThrow(
+      /taps must be added in a plugin's apply\(\)/,
+    );
     expect(() => host.applyPlugins([definePlugin({ name: 'acme:x', apply() {} })()])).toThrow(
       expect.objectContaining({ code: 'YOI_ERR_PLUGIN_FROZEN' }),
     );
@@ -205,9 +257,12 @@ describe('PluginHost registration rules', () => {
 
   it('rejects duplicate plugin names', () => {
     const make = definePlugin({ name: 'acme:twice', apply() {} });
-    expect(() => hostWith(make(), make())).toThrow(expect.objectContaining({
-      code: 'YOI_ERR_PLUGIN_DUPLICATE', message: 'plugin acme:twice is applied twice (plugin names must be unique)',
-    }));
+    expect(() => hostWith(make(), make())).toThrow(
+      expect.objectContaining({
+        code: 'YOI_ERR_PLUGIN_DUPLICATE',
+        message: 'plugin acme:twice is applied twice (plugin names must be unique)',
+      }),
+    );
     const host = hostWith(make());
     expect(() => host.applyPlugins([make()])).toThrow(expect.objectContaining({ code: 'YOI_ERR_PLUGIN_DUPLICATE' }));
   });
@@ -215,27 +270,42 @@ describe('PluginHost registration rules', () => {
   it('checks dependsOn against the plugins applied before', () => {
     const base = definePlugin({ name: 'acme:base', apply() {} });
     const child = definePlugin({ name: 'acme:child', dependsOn: ['acme:base'], apply() {} });
-    expect(() => hostWith(child())).toThrow(expect.objectContaining({
-      code: 'YOI_ERR_PLUGIN_DEPENDENCY', message: 'plugin acme:child depends on acme:base, which is not in the plugin list',
-    }));
-    expect(() => hostWith(child(), base())).toThrow('plugin acme:child depends on acme:base, which comes after it: list acme:base first');
+    expect(() => hostWith(child())).toThrow(
+      expect.objectContaining({
+        code: 'YOI_ERR_PLUGIN_DEPENDENCY',
+        message: 'plugin acme:child depends on acme:base, which is not in the plugin list',
+      }),
+    );
+    expect(() => hostWith(child(), base())).toThrow(
+      'plugin acme:child depends on acme:base, which comes after it: list acme:base first',
+    );
     expect(hostWith(base(), child()).plugins.map((p) => p.name)).toEqual(['acme:base', 'acme:child']);
   });
 
   it('rethrows an apply() failure naming the plugin', () => {
-    const broken = definePlugin({ name: 'acme:broken', apply() {
-      throw new TypeError('cannot read properties of undefined');
-    } });
-    expect(() => hostWith(broken())).toThrow(expect.objectContaining({
-      code: 'YOI_ERR_PLUGIN', plugin: 'acme:broken', hook: 'apply',
-      message: 'plugin acme:broken failed in apply: cannot read properties of undefined',
-    }));
+    const broken = definePlugin({
+      name: 'acme:broken',
+      apply() {
+        throw new TypeError('cannot read properties of undefined');
+      },
+    });
+    expect(() => hostWith(broken())).toThrow(
+      expect.objectContaining({
+        code: 'YOI_ERR_PLUGIN',
+        plugin: 'acme:broken',
+        hook: 'apply',
+        message: 'plugin acme:broken failed in apply: cannot read properties of undefined',
+      }),
+    );
   });
 
   it('rejects values that are not plugins', () => {
     const host = new PluginHost();
     expect(() => host.applyPlugins([{ name: 'fake', apply() {} } as never])).toThrow(
-      expect.objectContaining({ code: 'YOI_ERR_PLUGIN_INVALID', message: 'plugins[0]: expected a plugin made with definePlugin()' }),
+      expect.objectContaining({
+        code: 'YOI_ERR_PLUGIN_INVALID',
+        message: 'plugins[0]: expected a plugin made with definePlugin()',
+      }),
     );
   });
 });
@@ -243,16 +313,22 @@ describe('PluginHost registration rules', () => {
 describe('PluginHost introspection', () => {
   it('describes every plugin with its hook labels, HookMap keys included', () => {
     const host = hostWith(
-      definePlugin({ name: 'yoi:paste', apply(h) {
-        h.hooks.resolveSegment.for('paste').tapPromise('yoi:paste', async () => undefined);
-        h.hooks.completeSegment.for('paste').tapPromise('yoi:paste', async (items) => items);
-        h.hooks.resolveSegment.for('paste').tapPromise('yoi:paste', async () => undefined);
-      } })(),
+      definePlugin({
+        name: 'yoi:paste',
+        apply(h) {
+          h.hooks.resolveSegment.for('paste').tapPromise('yoi:paste', async () => undefined);
+          h.hooks.completeSegment.for('paste').tapPromise('yoi:paste', async (items) => items);
+          h.hooks.resolveSegment.for('paste').tapPromise('yoi:paste', async () => undefined);
+        },
+      })(),
       definePlugin({ name: 'acme:idle', apply() {} })(),
-      definePlugin({ name: 'acme:policy', apply(h) {
-        h.hooks.beforeToolCall.tapPromise('acme:policy', async () => undefined);
-        h.hooks.providers.for('fake').tap('acme:policy', () => undefined);
-      } })(),
+      definePlugin({
+        name: 'acme:policy',
+        apply(h) {
+          h.hooks.beforeToolCall.tapPromise('acme:policy', async () => undefined);
+          h.hooks.providers.for('fake').tap('acme:policy', () => undefined);
+        },
+      })(),
     );
     expect(host.describePlugins().map(({ name, hooks }) => ({ name, hooks }))).toEqual([
       { name: 'yoi:paste', hooks: ['resolveSegment(paste)', 'completeSegment(paste)'] },
@@ -262,11 +338,16 @@ describe('PluginHost introspection', () => {
   });
 
   it('lists HookMap keys that have taps, not keys merely looked up', () => {
-    const host = hostWith(definePlugin({ name: 'acme:p', apply(h) {
-      h.hooks.providers.for('echo').tap('acme:p', () => undefined);
-      h.hooks.providers.for('scripted').tap('acme:p', () => undefined);
-      h.hooks.podEvent.for('shut_down').tapPromise('acme:p', async () => undefined);
-    } })());
+    const host = hostWith(
+      definePlugin({
+        name: 'acme:p',
+        apply(h) {
+          h.hooks.providers.for('echo').tap('acme:p', () => undefined);
+          h.hooks.providers.for('scripted').tap('acme:p', () => undefined);
+          h.hooks.podEvent.for('shut_down').tapPromise('acme:p', async () => undefined);
+        },
+      })(),
+    );
     host.hooks.providers.for('nobody');
     expect(host.keysOf('providers')).toEqual(['echo', 'scripted']);
     expect(host.keysOf('podEvent')).toEqual(['shut_down']);
@@ -274,13 +355,22 @@ describe('PluginHost introspection', () => {
   });
 
   it('attributes taps made inside apply() to the applying plugin', async () => {
-    const host = hostWith(definePlugin({ name: 'acme:jira', apply(h) {
-      h.hooks.resolveSegment.for('jira').tapPromise('jira-cache', async () => {
-        throw new Error('x');
-      });
-    } })());
-    expect(host.describePlugins().map(({ name, hooks }) => ({ name, hooks }))).toEqual([{ name: 'acme:jira', hooks: ['resolveSegment(jira)'] }]);
-    await expect(host.hooks.resolveSegment.for('jira').promise(segment, ctx)).rejects.toMatchObject({ plugin: 'acme:jira' });
+    const host = hostWith(
+      definePlugin({
+        name: 'acme:jira',
+        apply(h) {
+          h.hooks.resolveSegment.for('jira').tapPromise('jira-cache', async () => {
+            throw new Error('x');
+          });
+        },
+      })(),
+    );
+    expect(host.describePlugins().map(({ name, hooks }) => ({ name, hooks }))).toEqual([
+      { name: 'acme:jira', hooks: ['resolveSegment(jira)'] },
+    ]);
+    await expect(host.hooks.resolveSegment.for('jira').promise(segment, ctx)).rejects.toMatchObject({
+      plugin: 'acme:jira',
+    });
   });
 });
 
@@ -288,12 +378,16 @@ describe('PluginHost stages', () => {
   it('runs an early-stage tap before taps applied earlier', async () => {
     const { STAGE_EARLY, STAGE_LATE } = await import('../../../core/plugin/stages.js');
     const order: string[] = [];
-    const tapAt = (name: string, stage?: number) => definePlugin({ name, apply(h) {
-      h.hooks.resolveSegment.for('paste').tapPromise({ name, stage }, async () => {
-        order.push(name);
-        return undefined;
-      });
-    } })();
+    const tapAt = (name: string, stage?: number) =>
+      definePlugin({
+        name,
+        apply(h) {
+          h.hooks.resolveSegment.for('paste').tapPromise({ name, stage }, async () => {
+            order.push(name);
+            return undefined;
+          });
+        },
+      })();
     const host = hostWith(tapAt('yoi:paste'), tapAt('acme:late', STAGE_LATE), tapAt('acme:override', STAGE_EARLY));
     await host.hooks.resolveSegment.for('paste').promise(segment, ctx);
     expect(order).toEqual(['acme:override', 'yoi:paste', 'acme:late']);

@@ -16,7 +16,11 @@ describe('bad input: the pod keeps running, only the offender hears about it', (
   it.each([
     ['malformed JSON', '{"method":"run",\n', /invalid method: malformed JSON/],
     ['unknown method', '{"method":"frobnicate"}\n', /unknown method `frobnicate`/],
-    ['wrong field types', '{"method":"run","params":{"input":[{"kind":"text","content":42}]}}\n', /input\[0\]\.content: expected a string/],
+    [
+      'wrong field types',
+      '{"method":"run","params":{"input":[{"kind":"text","content":42}]}}\n',
+      /input\[0\]\.content: expected a string/,
+    ],
     ['binary garbage', Buffer.from([0xff, 0xfe, 0x00, 0x9c, 0x0a]), /not valid UTF-8/],
     ['a BOM', '\ufeff{"method":"pause"}\n', /malformed JSON/],
   ])('%s', async (_name, line, pattern) => {
@@ -44,7 +48,9 @@ describe('bad input: the pod keeps running, only the offender hears about it', (
     c.write(`{"method":"notify","params":{"message":"${'x'.repeat(5000)}`);
     c.write(`${'y'.repeat(5000)}"}}\n{"method":"get_history"}\n`);
     await c.until((e) => e.event === 'history');
-    expect(errorsOf(c).map((e) => e.event === 'error' && e.data.message)).toEqual(['invalid method: line exceeds the 1 KiB limit; the rest of the line was discarded']);
+    expect(errorsOf(c).map((e) => e.event === 'error' && e.data.message)).toEqual([
+      'invalid method: line exceeds the 1 KiB limit; the rest of the line was discarded',
+    ]);
     c.destroy();
   });
 
@@ -65,7 +71,9 @@ describe('bad input: the pod keeps running, only the offender hears about it', (
     const watcher = await tp.connect();
     const ended = runEnded(watcher);
     await new Promise<void>((resolve) => {
-      const s = net.connect(tp!.socket, () => s.end('{"method":"run","params":{"input":[{"kind":"text","content":"fire and forget"}]}}\n', () => resolve()));
+      const s = net.connect(tp!.socket, () =>
+        s.end('{"method":"run","params":{"input":[{"kind":"text","content":"fire and forget"}]}}\n', () => resolve()),
+      );
     });
     expect(await ended).toMatchObject({ event: 'run_end', data: { result: 'finished' } });
     const h = await watcher.request({ method: 'get_history' });
@@ -75,7 +83,10 @@ describe('bad input: the pod keeps running, only the offender hears about it', (
 
   it('survives 500 connect/disconnect cycles during a run', async () => {
     const chunks = Array.from({ length: 2000 }, (_, i) => `d${i} `);
-    tp = await startTestPod({ files: { 'script.json': JSON.stringify([{ chunks, delay_ms: 10 }]) }, config: { model: { provider: 'scripted', script: 'script.json' } } });
+    tp = await startTestPod({
+      files: { 'script.json': JSON.stringify([{ chunks, delay_ms: 10 }]) },
+      config: { model: { provider: 'scripted', script: 'script.json' } },
+    });
     const c = await tp.connect();
     const events = recorder(c);
     const ended = runEnded(c, 30_000);
@@ -95,12 +106,17 @@ describe('bad input: the pod keeps running, only the offender hears about it', (
   });
 
   it('rejections go to the requester only, with its request_id', async () => {
-    tp = await startTestPod({ files: { 's.json': JSON.stringify([{ text: 'slow', delay_ms: 2000 }]) }, config: { model: { provider: 'scripted', script: 's.json' } } });
+    tp = await startTestPod({
+      files: { 's.json': JSON.stringify([{ text: 'slow', delay_ms: 2000 }]) },
+      config: { model: { provider: 'scripted', script: 's.json' } },
+    });
     const a = await tp.connect();
     const b = await tp.connect();
     const bEvents = recorder(b);
     await a.request({ method: 'run', params: { input: [text('one')] } });
-    await expect(a.request({ method: 'run', params: { input: [text('two')] } })).rejects.toThrow('already_running: Pod is already executing a turn');
+    await expect(a.request({ method: 'run', params: { input: [text('two')] } })).rejects.toThrow(
+      'already_running: Pod is already executing a turn',
+    );
     await expect(a.request({ method: 'resume' })).rejects.toThrow('already_running');
     expect(bEvents.filter((e) => e.event === 'error')).toEqual([]);
     await a.request({ method: 'cancel' });

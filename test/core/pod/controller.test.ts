@@ -3,7 +3,15 @@ import { readSession } from '../../../core/session/readSession.js';
 import { UnknownSegment, type Event } from '../../../core/protocol/index.js';
 import { defaultPlugins } from '../../../plugins/index.js';
 import { RawClient } from '../../support/rawClient.js';
-import { recorder, runEnded, startTestPod, text, until, type TestPod, childReporter } from '../../support/startTestPod.js';
+import {
+  recorder,
+  runEnded,
+  startTestPod,
+  text,
+  until,
+  type TestPod,
+  childReporter,
+} from '../../support/startTestPod.js';
 import { throwingResolver, waitCalls, waitTool } from '../../support/testPlugins.js';
 
 let tp: TestPod | undefined;
@@ -20,12 +28,31 @@ const scripted = (script: unknown[], extra: Record<string, unknown> = {}) => ({
   config: { model: { provider: 'scripted', script: 's.json' }, ...extra },
   plugins: [...defaultPlugins(), waitTool(), throwingResolver()],
 });
-const messages = (tp: TestPod) => tp.pod.controller.history.map((i) => (i.type === 'message' ? `${i.role}: ${i.content[0].text}` : i.type === 'tool_call' ? `call ${i.name}` : `result ${i.summary}`));
-const statusChanges = (events: Event[]) => events.filter((e) => e.event === 'status').map((e) => e.event === 'status' && e.data.status);
+const messages = (tp: TestPod) =>
+  tp.pod.controller.history.map((i) =>
+    i.type === 'message'
+      ? `${i.role}: ${i.content[0].text}`
+      : i.type === 'tool_call'
+        ? `call ${i.name}`
+        : `result ${i.summary}`,
+  );
+const statusChanges = (events: Event[]) =>
+  events.filter((e) => e.event === 'status').map((e) => e.event === 'status' && e.data.status);
 
 describe('tool loop', () => {
   it('runs tool calls, feeds results back and loops until a reply without tools', async () => {
-    tp = await startTestPod(scripted([{ text: 'let me wait', tool_calls: [{ name: 'Wait', arguments: { ms: 1 } }, { name: 'Nope', arguments: {} }] }, { text: 'done' }]));
+    tp = await startTestPod(
+      scripted([
+        {
+          text: 'let me wait',
+          tool_calls: [
+            { name: 'Wait', arguments: { ms: 1 } },
+            { name: 'Nope', arguments: {} },
+          ],
+        },
+        { text: 'done' },
+      ]),
+    );
     const c = await tp.connect();
     const events = recorder(c);
     const ended = runEnded(c);
@@ -36,7 +63,15 @@ describe('tool loop', () => {
       { id: 'call_1', summary: 'waited 1 ms', output: 'done after 1 ms', is_error: false },
       { id: 'call_2', summary: "Tool 'Nope' not found", is_error: true },
     ]);
-    expect(messages(tp)).toEqual(['user: go', 'assistant: let me wait', 'call Wait', 'call Nope', 'result waited 1 ms', "result Tool 'Nope' not found", 'assistant: done']);
+    expect(messages(tp)).toEqual([
+      'user: go',
+      'assistant: let me wait',
+      'call Wait',
+      'call Nope',
+      'result waited 1 ms',
+      "result Tool 'Nope' not found",
+      'assistant: done',
+    ]);
     const names = events.map((e) => e.event);
     expect(names.indexOf('turn_end')).toBeLessThan(names.indexOf('tool_result'));
     await c.close();
@@ -93,7 +128,10 @@ describe('pause, resume, cancel', () => {
     expect(await ended).toMatchObject({ event: 'run_end', data: { result: 'cancelled' } });
     await v1.until((e) => e.event === 'run_end');
     const tail = v1.lines.slice(-2);
-    expect(tail).toEqual(['{"event":"error","data":{"code":"internal","message":"Cancelled"}}', '{"event":"run_end","data":{"result":"finished"}}']);
+    expect(tail).toEqual([
+      '{"event":"error","data":{"code":"internal","message":"Cancelled"}}',
+      '{"event":"run_end","data":{"result":"finished"}}',
+    ]);
     expect(v1.lines.some((l) => /"seq"|"status"|"ack"|"request_id"/.test(l))).toBe(false);
     expect(messages(tp)).toEqual(['user: go', 'call Wait', 'result [Cancelled by user]']);
     const logged = readSession(tp.pod.runtime.session.file).history;
@@ -116,9 +154,12 @@ describe('pause, resume, cancel', () => {
     await c.request({ method: 'run', params: { input: [text('second')] } });
     await ended;
     expect(messages(tp)).toEqual([
-      'user: first', 'call Wait', 'result [Interrupted by user]',
+      'user: first',
+      'call Wait',
+      'result [Interrupted by user]',
       "system: [The previous turn was interrupted by the user. The user's next request follows.]",
-      'user: second', 'assistant: ok',
+      'user: second',
+      'assistant: ok',
     ]);
     expect(readSession(tp.pod.runtime.session.file).history).toEqual(tp.pod.controller.history);
     await c.close();
@@ -135,7 +176,9 @@ describe('notifications and input', () => {
     await ended;
     expect(events.some((e) => e.event === 'user_message')).toBe(false);
     const note = tp.pod.controller.history[0];
-    expect(note.type === 'message' && note.role === 'system' && note.content[0].text).toMatch(/^\[Notification\]\nbuild finished\n\nThis is a notification, not a blocking request/);
+    expect(note.type === 'message' && note.role === 'system' && note.content[0].text).toMatch(
+      /^\[Notification\]\nbuild finished\n\nThis is a notification, not a blocking request/,
+    );
     expect(readSession(tp.pod.runtime.session.file).history[0]).toEqual(note);
     await c.close();
   });
@@ -150,7 +193,12 @@ describe('notifications and input', () => {
     await c.request({ method: 'notify', params: { message: 'ping' } });
     await ended;
     const got = messages(tp);
-    expect(got.filter((m) => !m.startsWith('system:'))).toEqual(['user: go', 'call Wait', 'result waited 300 ms', 'assistant: seen']);
+    expect(got.filter((m) => !m.startsWith('system:'))).toEqual([
+      'user: go',
+      'call Wait',
+      'result waited 300 ms',
+      'assistant: seen',
+    ]);
     expect(got[3]).toMatch(/^system: \[Notification\]\nping\n/);
     await c.close();
   });
@@ -188,12 +236,17 @@ describe('notifications and input', () => {
     const c = await tp.connect();
     const events = recorder(c);
     const ended = runEnded(c);
-    await c.request({ method: 'run', params: { input: [text('see '), new UnknownSegment({ kind: 'image', url: 'x' }), { kind: 'boom' } as never] } });
+    await c.request({
+      method: 'run',
+      params: { input: [text('see '), new UnknownSegment({ kind: 'image', url: 'x' }), { kind: 'boom' } as never] },
+    });
     await ended;
     const alerts = events.filter((e) => e.event === 'alert').map((e) => e.event === 'alert' && e.data.message);
     expect(alerts).toEqual([
       'image segment (x) was not resolved (no plugin handles segments of kind "image"); the model sees a placeholder',
-      expect.stringMatching(/^boom segment was not resolved \(plugin test:boom failed in resolveSegment\(boom\): kaboom\)/),
+      expect.stringMatching(
+        /^boom segment was not resolved \(plugin test:boom failed in resolveSegment\(boom\): kaboom\)/,
+      ),
     ]);
     expect(messages(tp)[0]).toBe('user: see [unknown input: kind=image][unresolved boom: boom]');
     const um = events.find((e) => e.event === 'user_message');

@@ -22,11 +22,17 @@ const HOSTILE = unbrokenRun(3_300_000, 0x4e00, 2000, 42);
 async function hostilePod() {
   const dir = makeProject({ 'script.json': JSON.stringify([{ text: 'ok' }, { text: 'ok' }]) });
   // Thresholds make the pod load the tokenizer and count the context before every request.
-  fs.writeFileSync(path.join(dir, 'yoi.config.json'), JSON.stringify({
-    model: { provider: 'scripted', script: 'script.json' },
-    compaction: { threshold: 1e9, requestThreshold: 1e9 },
-  }));
-  const pod = await startPodProcess(['--name', 'hostile'], { cwd: dir, env: { YOI_RUNTIME_DIR: path.join(dir, 'run') } });
+  fs.writeFileSync(
+    path.join(dir, 'yoi.config.json'),
+    JSON.stringify({
+      model: { provider: 'scripted', script: 'script.json' },
+      compaction: { threshold: 1e9, requestThreshold: 1e9 },
+    }),
+  );
+  const pod = await startPodProcess(['--name', 'hostile'], {
+    cwd: dir,
+    env: { YOI_RUNTIME_DIR: path.join(dir, 'run') },
+  });
   cleanups.push(() => pod.child.kill('SIGKILL'));
   const hello = (c: RawClient) => {
     c.write('{"method":"hello","params":{"protocol_version":2,"client":"test/1"}}\n');
@@ -35,7 +41,10 @@ async function hostilePod() {
   // Replies carry the whole history: the input twice (the run's segments and its message).
   const worker = await RawClient.connect(pod.socket, { maxLineBytes: 64 * 1024 * 1024 });
   const other = await RawClient.connect(pod.socket, { maxLineBytes: 64 * 1024 * 1024 });
-  cleanups.push(() => worker.destroy(), () => other.destroy());
+  cleanups.push(
+    () => worker.destroy(),
+    () => other.destroy(),
+  );
   await Promise.all([hello(worker), hello(other)]);
   return { ...pod, worker, other };
 }
@@ -72,7 +81,9 @@ describe('a huge unbroken input does not freeze the pod', () => {
 
   it('run: the other client is answered while the input is counted, and `shutdown` stops the pod', async () => {
     const pod = await hostilePod();
-    pod.worker.write(`${JSON.stringify({ method: 'run', params: { input: [{ kind: 'text', content: HOSTILE }] }, request_id: 'r1' })}\n`);
+    pod.worker.write(
+      `${JSON.stringify({ method: 'run', params: { input: [{ kind: 'text', content: HOSTILE }] }, request_id: 'r1' })}\n`,
+    );
     await pod.worker.until((e) => e.event === 'ack', 60_000);
     pod.other.write('{"method":"get_history","request_id":"h1"}\n');
     await pod.other.until((e) => e.event === 'history', 60_000);

@@ -15,7 +15,9 @@ afterEach(async () => {
 const notifications = async (client: Awaited<ReturnType<TestPod['connect']>>) => {
   const h = await client.request({ method: 'get_history' });
   // System items: the echo provider's replies repeat them as assistant text.
-  return (h.event === 'history' ? h.data.items : []).filter((i) => (i as { role?: string }).role === 'system' && JSON.stringify(i).includes('[Notification]'));
+  return (h.event === 'history' ? h.data.items : []).filter(
+    (i) => (i as { role?: string }).role === 'system' && JSON.stringify(i).includes('[Notification]'),
+  );
 };
 
 // The core's handling of reports, without the pod tree's check of who sends them (see
@@ -37,7 +39,10 @@ describe('pod_event requests', () => {
     retry.write('{"method":"hello","params":{"protocol_version":2}}\n');
     retry.write(line);
     retry.write('{"method":"pod_event","request_id":"ab12-1","params":{"kind":"turn_ended","pod_name":"other"}}\n');
-    await retry.until((e) => e.event === 'ack' && e.request_id === 'ab12-1' && retry.events.filter((x) => x.event === 'ack').length === 2);
+    await retry.until(
+      (e) =>
+        e.event === 'ack' && e.request_id === 'ab12-1' && retry.events.filter((x) => x.event === 'ack').length === 2,
+    );
     await c.waitFor((e) => e.event === 'run_end');
     const texts = (await notifications(c)).map((i) => JSON.stringify(i));
     expect(texts.filter((t) => t.includes('Pod `kid` finished a turn.'))).toHaveLength(1);
@@ -51,7 +56,9 @@ describe('pod_event requests', () => {
     tp = await unchecked();
     const c = await tp.connect();
     const raw = await RawClient.connect(tp.socket);
-    raw.write('{"method":"pod_event","params":{"kind":"shut_down","pod_name":"old"}}\n{"method":"pod_event","params":{"kind":"shut_down","pod_name":"old"}}\n');
+    raw.write(
+      '{"method":"pod_event","params":{"kind":"shut_down","pod_name":"old"}}\n{"method":"pod_event","params":{"kind":"shut_down","pod_name":"old"}}\n',
+    );
     const deadline = Date.now() + 10_000;
     let stopped = 0;
     while (stopped < 2 && Date.now() < deadline) {
@@ -80,7 +87,10 @@ describe('pod_event requests', () => {
 describe('runEnd knows who started a run', () => {
   it('carries the hello client name of the requesting connection, not of others', async () => {
     const ends: RunEndInfo[] = [];
-    const probe = definePlugin({ name: 'test:run-end', apply: (host) => host.hooks.runEnd.tapPromise('test:run-end', async (info) => void ends.push(info)) });
+    const probe = definePlugin({
+      name: 'test:run-end',
+      apply: (host) => host.hooks.runEnd.tapPromise('test:run-end', async (info) => void ends.push(info)),
+    });
     tp = await startTestPod({ plugins: [...defaultPlugins(), probe()] });
     const named = await tp.connect(); // hello client "test/1"
     const v1 = await tp.connect(1);
@@ -94,7 +104,11 @@ describe('runEnd knows who started a run', () => {
     await named.request({ method: 'notify', params: { message: 'note' } });
     await ended;
     await new Promise((r) => setTimeout(r, 50));
-    expect(ends.map((e) => [e.trigger, e.client?.name, e.client?.protocol])).toEqual([['run', 'test/1', 2], ['run', undefined, 1], ['notify', undefined, undefined]]);
+    expect(ends.map((e) => [e.trigger, e.client?.name, e.client?.protocol])).toEqual([
+      ['run', 'test/1', 2],
+      ['run', undefined, 1],
+      ['notify', undefined, undefined],
+    ]);
     await named.close();
     await v1.close();
   });

@@ -26,38 +26,54 @@ const line: fc.Arbitrary<Buffer> = fc
     fc.uint8Array({ maxLength: 48 }).map((b) => Buffer.from(b)),
     fc.constantFrom(Buffer.from('\n'), Buffer.from('\r\n'), Buffer.from([0xff, 0x0a]), Buffer.from('{"method":"ru')),
   )
-  .filter((b) => !b.toString().split('\n').some((l) => {
-    const d = decodeMethodLine(l.trim());
-    return d.ok && d.value.method === 'shutdown';
-  }));
+  .filter(
+    (b) =>
+      !b
+        .toString()
+        .split('\n')
+        .some((l) => {
+          const d = decodeMethodLine(l.trim());
+          return d.ok && d.value.method === 'shutdown';
+        }),
+  );
 
 describe('a pod fed random lines', () => {
-  it('keeps answering every client; errors go to the sender, one line each', async () => {
-    let probes = 0;
-    let errors = 0;
-    await fuzzAssert('pod: random lines', fc.asyncProperty(fc.array(line, { minLength: 1, maxLength: 12 }), async (lines) => {
-      const fuzzer = await RawClient.connect(tp.socket);
-      const bystander = await RawClient.connect(tp.socket);
-      try {
-        for (const l of lines) fuzzer.write(l);
-        fuzzer.write('\n');
-        const id = `probe-${++probes}`;
-        bystander.write(`{"method":"hello","params":{"protocol_version":2,"client":"test/1"}}\n{"method":"get_history","request_id":"${id}"}\n`);
-        await bystander.until((e) => e.event === 'history' && e.request_id === id, 20_000);
-        expect(bystander.events.filter((e) => e.event === 'error' && e.request_id !== undefined)).toEqual([]);
-        for (const e of fuzzer.events) {
-          if (e.event !== 'error') continue;
-          errors++;
-          expect(e.data.message.length).toBeGreaterThan(0);
-          expect(e.data.message).not.toMatch(/[\n\r\u2028\u2029]/);
-        }
-      } finally {
-        fuzzer.destroy();
-        bystander.destroy();
-      }
-    }), CASES);
-    expect(errors).toBeGreaterThan(0); // the bad lines were seen, and answered
-    await tp.pod.runtime.work.settled();
-    expect(tp.pod.status).not.toBe('running');
-  }, 120_000 + fuzzRuns(CASES) * 250);
+  it(
+    'keeps answering every client; errors go to the sender, one line each',
+    async () => {
+      let probes = 0;
+      let errors = 0;
+      await fuzzAssert(
+        'pod: random lines',
+        fc.asyncProperty(fc.array(line, { minLength: 1, maxLength: 12 }), async (lines) => {
+          const fuzzer = await RawClient.connect(tp.socket);
+          const bystander = await RawClient.connect(tp.socket);
+          try {
+            for (const l of lines) fuzzer.write(l);
+            fuzzer.write('\n');
+            const id = `probe-${++probes}`;
+            bystander.write(
+              `{"method":"hello","params":{"protocol_version":2,"client":"test/1"}}\n{"method":"get_history","request_id":"${id}"}\n`,
+            );
+            await bystander.until((e) => e.event === 'history' && e.request_id === id, 20_000);
+            expect(bystander.events.filter((e) => e.event === 'error' && e.request_id !== undefined)).toEqual([]);
+            for (const e of fuzzer.events) {
+              if (e.event !== 'error') continue;
+              errors++;
+              expect(e.data.message.length).toBeGreaterThan(0);
+              expect(e.data.message).not.toMatch(/[\n\r\u2028\u2029]/);
+            }
+          } finally {
+            fuzzer.destroy();
+            bystander.destroy();
+          }
+        }),
+        CASES,
+      );
+      expect(errors).toBeGreaterThan(0); // the bad lines were seen, and answered
+      await tp.pod.runtime.work.settled();
+      expect(tp.pod.status).not.toBe('running');
+    },
+    120_000 + fuzzRuns(CASES) * 250,
+  );
 });

@@ -19,7 +19,15 @@ describe('a run on the echo provider', () => {
     await ended;
     const names = events.map((e) => e.event);
     expect(names.indexOf('ack')).toBeLessThan(names.indexOf('user_message'));
-    expect(names.filter((n) => !['status', 'ack'].includes(n))).toEqual(['user_message', 'turn_start', 'text_delta', 'text_done', 'usage', 'turn_end', 'run_end']);
+    expect(names.filter((n) => !['status', 'ack'].includes(n))).toEqual([
+      'user_message',
+      'turn_start',
+      'text_delta',
+      'text_done',
+      'usage',
+      'turn_end',
+      'run_end',
+    ]);
     const done = events.find((e) => e.event === 'text_done');
     expect(done?.data).toEqual({ text: '[user] hello' });
     // seq is gap-free over broadcasts
@@ -27,7 +35,12 @@ describe('a run on the echo provider', () => {
     expect(seqs).toEqual(seqs.map((_, i) => seqs[0] + i));
     const history = await client.request({ method: 'get_history' });
     expect(history.event === 'history' && history.data.items).toEqual([
-      { type: 'message', role: 'user', content: [{ type: 'text', text: 'hello' }], segments: [{ kind: 'text', content: 'hello' }] },
+      {
+        type: 'message',
+        role: 'user',
+        content: [{ type: 'text', text: 'hello' }],
+        segments: [{ kind: 'text', content: 'hello' }],
+      },
       { type: 'message', role: 'assistant', content: [{ type: 'text', text: '[user] hello' }] },
     ]);
     await client.close();

@@ -33,7 +33,11 @@ it('tool definitions describe the input the model writes: defaulted fields are n
   await c.request({ method: 'run', params: { input: [text('hi')] } });
   await ended;
   const def = seen[0].find((t) => t.name === 'Probe')!;
-  expect(def.inputSchema).toMatchObject({ type: 'object', required: ['a'], properties: { b: { type: 'boolean', default: false } } });
+  expect(def.inputSchema).toMatchObject({
+    type: 'object',
+    required: ['a'],
+    properties: { b: { type: 'boolean', default: false } },
+  });
   await c.close();
 });
 
@@ -48,7 +52,10 @@ it('listTools changes the tool set between requests: the model sees the current 
         description: 'appears at run time',
         input: z.record(z.string(), z.unknown()),
         inputJsonSchema: { type: 'object', properties: { q: { type: 'string', description: 'own schema' } } },
-        execute: async (input: Record<string, unknown>, ctx: { progress?: (p: { progress: number; total?: number; message?: string }) => void }) => {
+        execute: async (
+          input: Record<string, unknown>,
+          ctx: { progress?: (p: { progress: number; total?: number; message?: string }) => void },
+        ) => {
           ctx.progress?.({ progress: 1, total: 2, message: 'half' });
           return { summary: `late got ${JSON.stringify(input)}` };
         },
@@ -56,13 +63,18 @@ it('listTools changes the tool set between requests: the model sees the current 
       host.hooks.listTools.tap('test:dynamic', (tools) => (extra ? [...tools, late] : tools));
       host.hooks.beforeTurn.tapPromise('test:dynamic', async (request) => {
         seen.push(request.tools.map((t) => t.name));
-        if (request.tools.some((t) => t.name === 'Late')) expect(request.tools.find((t) => t.name === 'Late')!.inputSchema).toEqual(late.inputJsonSchema);
+        if (request.tools.some((t) => t.name === 'Late'))
+          expect(request.tools.find((t) => t.name === 'Late')!.inputSchema).toEqual(late.inputJsonSchema);
         extra = true; // from the next request on
         return request;
       });
     },
   });
-  const script = [{ tool_calls: [{ name: 'Late', arguments: { q: 'x' } }] }, { tool_calls: [{ name: 'Late', arguments: { q: 'y' } }] }, { text: 'done' }];
+  const script = [
+    { tool_calls: [{ name: 'Late', arguments: { q: 'x' } }] },
+    { tool_calls: [{ name: 'Late', arguments: { q: 'y' } }] },
+    { text: 'done' },
+  ];
   tp = await startTestPod({
     plugins: [...defaultPlugins(), dynamic()],
     files: { 'script.json': JSON.stringify(script) },
@@ -76,7 +88,9 @@ it('listTools changes the tool set between requests: the model sees the current 
   await ended;
   expect(seen[0]).not.toContain('Late');
   expect(seen[1]).toContain('Late');
-  const results = events.filter((e) => e.event === 'tool_result').map((e) => e.data as { summary: string; is_error: boolean });
+  const results = events
+    .filter((e) => e.event === 'tool_result')
+    .map((e) => e.data as { summary: string; is_error: boolean });
   // The first call came before Late existed: not found. The second ran with the input as given.
   expect(results[0]).toMatchObject({ summary: "Tool 'Late' not found", is_error: true });
   expect(results[1]).toMatchObject({ summary: 'late got {"q":"y"}', is_error: false });

@@ -37,10 +37,12 @@ describe('typed segment kinds', () => {
   it('the welcome lists every kind the pod resolves, with sigil, field and description', async () => {
     tp = await startTestPod({ plugins: [...defaultPlugins(), tickets()] });
     const c = await tp.connect();
-    expect(c.welcome?.segments).toEqual(expect.arrayContaining([
-      { kind: 'file_ref', sigil: '@', field: 'path', description: "a file or directory in the pod's scope" },
-      { kind: 'ticket_ref', sigil: '!', field: 'id', description: 'a ticket in the tracker' },
-    ]));
+    expect(c.welcome?.segments).toEqual(
+      expect.arrayContaining([
+        { kind: 'file_ref', sigil: '@', field: 'path', description: "a file or directory in the pod's scope" },
+        { kind: 'ticket_ref', sigil: '!', field: 'id', description: 'a ticket in the tracker' },
+      ]),
+    );
     expect(c.welcome?.segment_kinds).toContain('ticket_ref');
     await c.close();
   });
@@ -50,7 +52,10 @@ describe('typed segment kinds', () => {
     const c = await tp.connect();
     const events: Event[] = recorder(c);
     let ended = runEnded(c);
-    await c.request({ method: 'run', params: { input: [text('see '), { kind: 'ticket_ref', id: 'ACME-7', extra: 'dropped' } as never] } });
+    await c.request({
+      method: 'run',
+      params: { input: [text('see '), { kind: 'ticket_ref', id: 'ACME-7', extra: 'dropped' } as never] },
+    });
     await ended;
     expect(seen).toEqual([{ kind: 'ticket_ref', id: 'ACME-7' }]);
     ended = runEnded(c);
@@ -58,7 +63,9 @@ describe('typed segment kinds', () => {
     await ended;
     expect(seen).toHaveLength(1); // the resolver never saw the bad payload
     const alerts = events.filter((e) => e.event === 'alert').map((e) => (e.event === 'alert' ? e.data.message : ''));
-    expect(alerts).toContain('ticket_ref !7 was not resolved (invalid ticket_ref segment: id: expected string); the model sees a placeholder');
+    expect(alerts).toContain(
+      'ticket_ref !7 was not resolved (invalid ticket_ref segment: id: expected string); the model sees a placeholder',
+    );
     const history = await c.request({ method: 'get_history' });
     const items = JSON.stringify(history.event === 'history' ? history.data.items : []);
     expect(items).toContain('[Ticket: ACME-7]');

@@ -38,7 +38,10 @@ afterEach(async () => {
 
 describe('a reply that arrives in one burst', () => {
   it('reaches the client while the provider is still yielding it, and whole', async () => {
-    tp = await startTestPod({ config: { model: { provider: 'burst' } }, plugins: [...defaultPlugins(), burstProvider()] });
+    tp = await startTestPod({
+      config: { model: { provider: 'burst' } },
+      plugins: [...defaultPlugins(), burstProvider()],
+    });
     const c = await tp.connect();
     const events = recorder(c);
     c.onEvent((e) => {

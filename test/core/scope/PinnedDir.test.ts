@@ -35,15 +35,18 @@ function swapInLink(): string {
 const changed = { code: 'YOI_ERR_PATH_CHANGED' };
 
 describe('descriptorPath', () => {
-  (HAS_PROC_FD ? it : it.skip)('names the file an open descriptor holds, links on the way resolved (Linux)', async () => {
-    fs.symlinkSync(outside, path.join(root, 'link'));
-    const handle = await fs.promises.open(path.join(root, 'link', 'f.txt'), 'r');
-    try {
-      expect(await descriptorPath(handle.fd)).toBe(path.join(outside, 'f.txt'));
-    } finally {
-      await handle.close();
-    }
-  });
+  (HAS_PROC_FD ? it : it.skip)(
+    'names the file an open descriptor holds, links on the way resolved (Linux)',
+    async () => {
+      fs.symlinkSync(outside, path.join(root, 'link'));
+      const handle = await fs.promises.open(path.join(root, 'link', 'f.txt'), 'r');
+      try {
+        expect(await descriptorPath(handle.fd)).toBe(path.join(outside, 'f.txt'));
+      } finally {
+        await handle.close();
+      }
+    },
+  );
 });
 
 describe('PinnedDir', () => {
@@ -58,7 +61,13 @@ describe('PinnedDir', () => {
     try {
       const moved = swapInLink();
       // Entries are reached through the descriptor: creating and renaming happen in the real directory.
-      await (await fs.promises.open(pinned.at('new.txt'), fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL, 0o600)).close();
+      await (
+        await fs.promises.open(
+          pinned.at('new.txt'),
+          fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL,
+          0o600,
+        )
+      ).close();
       await pinned.rename('new.txt', 'renamed.txt');
       expect(fs.readdirSync(moved).sort()).toEqual(['f.txt', 'renamed.txt']);
       expect(fs.readdirSync(outside).sort()).toEqual(['f.txt', 'only-out.txt']);
@@ -151,7 +160,12 @@ describe('lstatListed', () => {
   it('keeps only entries that are in the verified directories, with their own stats', async () => {
     fs.mkdirSync(path.join(root, 'in', 'e'));
     fs.writeFileSync(path.join(root, 'in', 'e', 'g.txt'), '12345');
-    const listed = [path.join(inside, 'f.txt'), path.join(inside, 'only-out.txt'), path.join(root, 'in', 'e', 'g.txt'), path.join(root, 'in', 'gone', 'x')];
+    const listed = [
+      path.join(inside, 'f.txt'),
+      path.join(inside, 'only-out.txt'),
+      path.join(root, 'in', 'e', 'g.txt'),
+      path.join(root, 'in', 'gone', 'x'),
+    ];
     const stats = await lstatListed(listed);
     expect([...stats.keys()].sort()).toEqual([path.join(inside, 'f.txt'), path.join(root, 'in', 'e', 'g.txt')]);
     expect(stats.get(path.join(root, 'in', 'e', 'g.txt'))!.size).toBe(5);

@@ -13,7 +13,8 @@ beforeAll(() => {
   root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'yoi-scope-')));
   project = path.join(root, 'project');
   outside = path.join(root, 'outside');
-  for (const dir of ['src/deep', 'srcx', 'docs/guide', 'secret', 'vendor/lib']) fs.mkdirSync(path.join(project, dir), { recursive: true });
+  for (const dir of ['src/deep', 'srcx', 'docs/guide', 'secret', 'vendor/lib'])
+    fs.mkdirSync(path.join(project, dir), { recursive: true });
   fs.mkdirSync(outside);
   fs.writeFileSync(path.join(outside, 'passwd'), 'root:x:0:0');
   fs.writeFileSync(path.join(project, 'src/a.ts'), 'a');
@@ -33,7 +34,11 @@ const rule = (target: string, permission: 'read' | 'write', recursive?: boolean)
 
 describe('Scope defaults', () => {
   it('grants recursive write to the base directory when no allow rule is configured', () => {
-    for (const scope of [Scope.writable(project), new Scope(undefined, project), new Scope({ allow: [], deny: [] }, project)]) {
+    for (const scope of [
+      Scope.writable(project),
+      new Scope(undefined, project),
+      new Scope({ allow: [], deny: [] }, project),
+    ]) {
       expect(scope.permissionAt(p('src/a.ts'))).toBe('write');
       expect(scope.permissionAt(project)).toBe('write');
       expect(scope.permissionAt(root)).toBeUndefined();
@@ -75,10 +80,18 @@ describe('Scope lattice', () => {
   });
 
   it('deny write caps at read, deny read removes access, the lowest deny wins', () => {
-    const scope = new Scope({
-      allow: [rule(project, 'write')],
-      deny: [rule(p('vendor'), 'write'), rule(p('secret'), 'read'), rule(p('docs'), 'write'), rule(p('docs/guide'), 'read')],
-    }, project);
+    const scope = new Scope(
+      {
+        allow: [rule(project, 'write')],
+        deny: [
+          rule(p('vendor'), 'write'),
+          rule(p('secret'), 'read'),
+          rule(p('docs'), 'write'),
+          rule(p('docs/guide'), 'read'),
+        ],
+      },
+      project,
+    );
     expect(scope.permissionAt(p('vendor/lib'))).toBe('read');
     expect(scope.permissionAt(p('secret'))).toBeUndefined();
     expect(scope.permissionAt(p('secret/key'))).toBeUndefined();
@@ -130,7 +143,7 @@ describe('Scope canonicalization', () => {
   it('resolves `..` before deciding: a/../../etc is outside', () => {
     expect(scope().canRead(p('src', 'a/../../../etc'))).toBe(false);
     expect(scope().canRead(p('src/deep/../../docs'))).toBe(true);
-    expect(scope().check('src/a/../../..', 'read')).toEqual({ ok: false, reason: 'outside the pod\'s scope' });
+    expect(scope().check('src/a/../../..', 'read')).toEqual({ ok: false, reason: "outside the pod's scope" });
   });
 
   it('judges a non-existent path by its nearest existing ancestor', () => {
@@ -171,7 +184,10 @@ describe('Scope canonicalization', () => {
 
   it('handles unicode and spaces in names', () => {
     fs.mkdirSync(p('données é/日本'), { recursive: true });
-    expect(scope().check(p('données é/日本/メモ.md'), 'write')).toMatchObject({ ok: true, path: p('données é/日本/メモ.md') });
+    expect(scope().check(p('données é/日本/メモ.md'), 'write')).toMatchObject({
+      ok: true,
+      path: p('données é/日本/メモ.md'),
+    });
   });
 });
 
@@ -179,7 +195,10 @@ describe('Scope.check', () => {
   it('says read-only when write is needed where only read is granted', () => {
     const scope = new Scope({ allow: [rule(project, 'read')] }, project);
     expect(scope.check(p('src/a.ts'), 'read')).toEqual({ ok: true, path: p('src/a.ts'), permission: 'read' });
-    expect(scope.check(p('src/a.ts'), 'write')).toEqual({ ok: false, reason: 'read-only: outside the pod\'s write scope' });
+    expect(scope.check(p('src/a.ts'), 'write')).toEqual({
+      ok: false,
+      reason: "read-only: outside the pod's write scope",
+    });
   });
 });
 
@@ -211,20 +230,25 @@ describe('Scope.lockWrite', () => {
 
 describe('Scope.summary', () => {
   it('renders like yoi: readable rules, then writable ones, no trailing newline, denies omitted', () => {
-    const scope = new Scope({
-      allow: [rule(p('src'), 'write'), rule(p('docs'), 'read', false), rule(p('vendor'), 'write', false)],
-      deny: [rule(p('secret'), 'read')],
-    }, project);
+    const scope = new Scope(
+      {
+        allow: [rule(p('src'), 'write'), rule(p('docs'), 'read', false), rule(p('vendor'), 'write', false)],
+        deny: [rule(p('secret'), 'read')],
+      },
+      project,
+    );
     scope.lockWrite(p('src'));
-    expect(scope.summary()).toBe([
-      'Readable:',
-      `  - ${p('src')}`,
-      `  - ${p('docs')} [non-recursive]`,
-      `  - ${p('vendor')} [non-recursive]`,
-      'Writable:',
-      `  - ${p('src')}`,
-      `  - ${p('vendor')} [non-recursive]`,
-    ].join('\n'));
+    expect(scope.summary()).toBe(
+      [
+        'Readable:',
+        `  - ${p('src')}`,
+        `  - ${p('docs')} [non-recursive]`,
+        `  - ${p('vendor')} [non-recursive]`,
+        'Writable:',
+        `  - ${p('src')}`,
+        `  - ${p('vendor')} [non-recursive]`,
+      ].join('\n'),
+    );
   });
 
   it('omits the Writable section when nothing is writable', () => {

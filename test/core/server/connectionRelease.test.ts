@@ -19,7 +19,9 @@ afterEach(async () => {
 
 describe('a closed connection releases everything', () => {
   it('its queued replies, its unfinished line (back to the pod budget) and the connection itself', async () => {
-    tp = await startTestPod({ config: { limits: { clientQueueBytes: 64 * 1024, inputBufferBytes: 32 * 1024 * 1024 } } });
+    tp = await startTestPod({
+      config: { limits: { clientQueueBytes: 64 * 1024, inputBufferBytes: 32 * 1024 * 1024 } },
+    });
     const budget = (tp.pod as unknown as { server: { inputBudget: InputBudget } }).server.inputBudget;
     const watcher = await RawClient.connect(tp.socket);
     watcher.write(`${JSON.stringify({ method: 'notify', params: { message: 'x'.repeat(256 * 1024) } })}\n`);
@@ -42,7 +44,11 @@ describe('a closed connection releases everything', () => {
     for (let i = 0; i < 200; i++) reader.s.write('{"method":"get_history"}\n');
     const holder = await connect();
     holder.s.write(`{"method":"notify","params":{"message":"${'y'.repeat(512 * 1024)}`);
-    await waitUntil(() => budget.usedBytes >= 512 * 1024 && reader.conn.backlogBytes > 64 * 1024, 'the backlog and the unfinished line', 10_000);
+    await waitUntil(
+      () => budget.usedBytes >= 512 * 1024 && reader.conn.backlogBytes > 64 * 1024,
+      'the backlog and the unfinished line',
+      10_000,
+    );
     const refs = [new WeakRef<Connection>(reader.conn), new WeakRef<Connection>(holder.conn)];
     reader.conn = holder.conn = undefined as unknown as Connection;
 
@@ -50,10 +56,14 @@ describe('a closed connection releases everything', () => {
     holder.s.destroy();
     await waitUntil(() => tp!.pod.bus.size === before.size, 'the close', 10_000);
     expect(budget.usedBytes).toBe(0);
-    await waitUntil(() => {
-      gc();
-      return refs.every((r) => r.deref() === undefined);
-    }, 'the connections to be collected', 10_000);
+    await waitUntil(
+      () => {
+        gc();
+        return refs.every((r) => r.deref() === undefined);
+      },
+      'the connections to be collected',
+      10_000,
+    );
 
     // The pod is unaffected.
     watcher.write('{"method":"get_history"}\n');

@@ -45,10 +45,17 @@ async function lineClient(socket: string) {
 describe('a pod-wide budget for buffered input', () => {
   it(`${CLIENTS} clients holding ${PARTIAL / MiB} MiB unterminated lines: those past the budget get an error, the others go on`, async () => {
     const dir = makeProject({ 'script.json': JSON.stringify([{ text: 'ok' }, { text: 'ok' }, { text: 'ok' }]) });
-    fs.writeFileSync(path.join(dir, 'yoi.config.json'), JSON.stringify({
-      model: { provider: 'scripted', script: 'script.json' }, limits: { maxLineBytes: 8 * MiB, inputBufferBytes: BUDGET },
-    }));
-    const pod = await startPodProcess(['--name', 'budget'], { cwd: dir, env: { YOI_RUNTIME_DIR: path.join(dir, 'run') } });
+    fs.writeFileSync(
+      path.join(dir, 'yoi.config.json'),
+      JSON.stringify({
+        model: { provider: 'scripted', script: 'script.json' },
+        limits: { maxLineBytes: 8 * MiB, inputBufferBytes: BUDGET },
+      }),
+    );
+    const pod = await startPodProcess(['--name', 'budget'], {
+      cwd: dir,
+      env: { YOI_RUNTIME_DIR: path.join(dir, 'run') },
+    });
     cleanups.push(() => pod.child.kill('SIGKILL'));
     const watcher = await RawClient.connect(pod.socket, { maxLineBytes: 64 * MiB });
     cleanups.push(() => watcher.destroy());
@@ -57,10 +64,12 @@ describe('a pod-wide budget for buffered input', () => {
 
     const clients = await Promise.all(Array.from({ length: CLIENTS }, () => lineClient(pod.socket)));
     const filler = Buffer.alloc(PARTIAL, 0x61);
-    await Promise.all(clients.map(async (c) => {
-      await c.write('{"method":"notify","params":{"message":"');
-      await c.write(filler);
-    }));
+    await Promise.all(
+      clients.map(async (c) => {
+        await c.write('{"method":"notify","params":{"message":"');
+        await c.write(filler);
+      }),
+    );
     // Whatever the interleaving, exactly two lines fit: the other clients hear about it.
     const errorsOf = (c: (typeof clients)[number]) => c.events.filter((e) => e.event === 'error');
     await waitUntil(() => clients.filter((c) => errorsOf(c).length > 0).length >= CLIENTS - 2, 'the errors');
@@ -86,7 +95,8 @@ describe('a pod-wide budget for buffered input', () => {
     await waitUntil(() => dropped.every((c) => c.events.some((e) => e.event === 'welcome')), 'the welcomes');
     watcher.write('{"method":"get_history"}\n');
     const history = await watcher.until((e) => e.event === 'history', 60_000);
-    const notes = history.event === 'history' ? history.data.items.filter((i) => JSON.stringify(i).includes('aaaaaaaa')) : [];
+    const notes =
+      history.event === 'history' ? history.data.items.filter((i) => JSON.stringify(i).includes('aaaaaaaa')) : [];
     expect(notes).toHaveLength(2);
     for (const c of clients) expect(errorsOf(c)).toHaveLength(dropped.includes(c) ? 1 : 0);
   }, 180_000);

@@ -16,9 +16,13 @@ let release: (() => void) | undefined;
 const slowCompletions = definePlugin({
   name: 'test:slow-completions',
   apply(host) {
-    host.hooks.completeSegment.for('slow').tapPromise('test:slow-completions', (items) => new Promise<string[]>((resolve) => {
-      release = () => resolve(items);
-    }));
+    host.hooks.completeSegment.for('slow').tapPromise(
+      'test:slow-completions',
+      (items) =>
+        new Promise<string[]>((resolve) => {
+          release = () => resolve(items);
+        }),
+    );
   },
 });
 
@@ -31,7 +35,10 @@ describe('lines waiting behind a slow handler', () => {
     let received = '';
     s.on('data', (d) => (received += d));
     await waitUntil(() => tp!.pod.bus.size > known.size, 'the connection');
-    const conn = [...tp.pod.bus.clients].find((c) => !known.has(c))! as unknown as { pendingInput: number; readPaused: boolean };
+    const conn = [...tp.pod.bus.clients].find((c) => !known.has(c))! as unknown as {
+      pendingInput: number;
+      readPaused: boolean;
+    };
     known.clear();
 
     s.write('{"method":"hello","params":{"protocol_version":2,"client":"test/1"}}\n');

@@ -24,10 +24,17 @@ afterEach(() => {
 describe('replies count against the client queue bound', () => {
   it(`${REQUESTS} get_history from a client that never reads: RSS stays bounded, the client gets errors once it reads`, async () => {
     const dir = makeProject({ 'script.json': JSON.stringify([{ text: 'ok' }]) });
-    fs.writeFileSync(path.join(dir, 'yoi.config.json'), JSON.stringify({
-      model: { provider: 'scripted', script: 'script.json' }, limits: { clientQueueBytes: QUEUE },
-    }));
-    const pod = await startPodProcess(['--name', 'replies'], { cwd: dir, env: { YOI_RUNTIME_DIR: path.join(dir, 'run') } });
+    fs.writeFileSync(
+      path.join(dir, 'yoi.config.json'),
+      JSON.stringify({
+        model: { provider: 'scripted', script: 'script.json' },
+        limits: { clientQueueBytes: QUEUE },
+      }),
+    );
+    const pod = await startPodProcess(['--name', 'replies'], {
+      cwd: dir,
+      env: { YOI_RUNTIME_DIR: path.join(dir, 'run') },
+    });
     cleanups.push(() => pod.child.kill('SIGKILL'));
     const pid = pod.child.pid!;
 
@@ -83,7 +90,9 @@ describe('replies count against the client queue bound', () => {
     expect(values.filter((e) => e.event === 'history').length + errors.length).toBe(REQUESTS);
     expect(errors.length).toBeGreaterThan(REQUESTS / 2);
     for (const e of errors) {
-      expect(e.event === 'error' && e.data.message).toMatch(/^request not served: this client has not read [\d.]+ [KM]iB the pod sent it \(limits\.clientQueueBytes is 1 MiB\); read it, then ask again$/);
+      expect(e.event === 'error' && e.data.message).toMatch(
+        /^request not served: this client has not read [\d.]+ [KM]iB the pod sent it \(limits\.clientQueueBytes is 1 MiB\); read it, then ask again$/,
+      );
     }
     // At most the bound plus one reply held for the client at a time (each reply is encoded
     // once, as a string then a buffer), with room for the heap's own slack. Unbounded, the

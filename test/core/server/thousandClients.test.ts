@@ -25,10 +25,16 @@ const hello = '{"method":"hello","params":{"protocol_version":2,"client":"test/1
 describe('a thousand clients', () => {
   it('are all served the same run, in bounded memory, and the pod keeps serving after they leave', async () => {
     const dir = makeProject({ 'script.json': JSON.stringify([{ text: 'x'.repeat(20_000) }, { text: 'again' }]) });
-    fs.writeFileSync(path.join(dir, 'yoi.config.json'), JSON.stringify({
-      model: { provider: 'scripted', script: 'script.json' },
-    }));
-    const pod = await startPodProcess(['--name', 'crowd'], { cwd: dir, env: { YOI_RUNTIME_DIR: path.join(dir, 'run') } });
+    fs.writeFileSync(
+      path.join(dir, 'yoi.config.json'),
+      JSON.stringify({
+        model: { provider: 'scripted', script: 'script.json' },
+      }),
+    );
+    const pod = await startPodProcess(['--name', 'crowd'], {
+      cwd: dir,
+      env: { YOI_RUNTIME_DIR: path.join(dir, 'run') },
+    });
     cleanups.push(() => pod.child.kill('SIGKILL'));
     const idle = rssKiB(pod.child.pid!);
 
@@ -46,7 +52,10 @@ describe('a thousand clients', () => {
     const seqs = new Set(ends.map((e) => e.seq));
     expect(seqs.size).toBe(1); // one stream, the same sequence number everywhere
     for (const c of clients) {
-      const text = c.events.filter((e) => e.event === 'text_delta').map((e) => (e.event === 'text_delta' ? e.data.text : '')).join('');
+      const text = c.events
+        .filter((e) => e.event === 'text_delta')
+        .map((e) => (e.event === 'text_delta' ? e.data.text : ''))
+        .join('');
       expect(text.length).toBe(20_000);
       expect(c.events.some((e) => e.event === 'lagged')).toBe(false);
     }

@@ -22,8 +22,17 @@ describe('session listing', () => {
     const b = writeSession(dir, 'beta', ['hello'], Date.now() + 2000);
     const startOfA = JSON.parse(lines(a.file)[0]);
     const c = writeCompactedSession(dir, {
-      type: 'session_start', v: 1, ts: Date.now() + 3000, session_id: 'ffffffff-0000-7000-8000-00000000000c', pod_name: 'alpha', cwd: '/w', provider: 'echo', model: 'echo', system_prompt: 'sys',
-      compacted_from: { session_id: a.id, at: Date.now() }, history: [messageItem('system', 'summary'), messageItem('assistant', 'echo: two')],
+      type: 'session_start',
+      v: 1,
+      ts: Date.now() + 3000,
+      session_id: 'ffffffff-0000-7000-8000-00000000000c',
+      pod_name: 'alpha',
+      cwd: '/w',
+      provider: 'echo',
+      model: 'echo',
+      system_prompt: 'sys',
+      compacted_from: { session_id: a.id, at: Date.now() },
+      history: [messageItem('system', 'summary'), messageItem('assistant', 'echo: two')],
     });
     c.close();
     const { sessions, unreadable } = listSessionSummaries(dir, { live: new Set([b.id]) });
@@ -34,7 +43,13 @@ describe('session listing', () => {
       [b.id, 'beta', 2, null, null, true, 'intact'],
       [a.id, 'alpha', 4, null, c.sessionId, false, 'intact'],
     ]);
-    expect(sessions[2]).toMatchObject({ started: startOfA.ts, last_activity: JSON.parse(lines(a.file).at(-1)!).ts, chain_checked: 'all', file: a.file, bytes: fs.statSync(a.file).size });
+    expect(sessions[2]).toMatchObject({
+      started: startOfA.ts,
+      last_activity: JSON.parse(lines(a.file).at(-1)!).ts,
+      chain_checked: 'all',
+      file: a.file,
+      bytes: fs.statSync(a.file).size,
+    });
   });
 
   it('reads a large log only at its ends: the middle is not checked unless --verify asks', () => {
@@ -46,11 +61,20 @@ describe('session listing', () => {
     const quick = summarizeSession(file);
     expect(quick).toMatchObject({ chain: 'intact', chain_checked: 'ends', items: 6 });
     expect(quick.last_activity).toBe(JSON.parse(content.at(-1)!).ts);
-    expect(summarizeSession(file, { verify: true })).toMatchObject({ chain: 'broken', chain_checked: 'all', chain_break: { line: 5 }, items: 6 });
+    expect(summarizeSession(file, { verify: true })).toMatchObject({
+      chain: 'broken',
+      chain_checked: 'all',
+      chain_break: { line: 5 },
+      items: 6,
+    });
     // A change near the end is seen by the quick look too, counted from the end.
     content[content.length - 2] = content[content.length - 2].replace('three', 'THREE');
     writeLines(file, content);
-    expect(summarizeSession(file)).toMatchObject({ chain: 'broken', chain_checked: 'ends', chain_break: { from_end: 2 } });
+    expect(summarizeSession(file)).toMatchObject({
+      chain: 'broken',
+      chain_checked: 'ends',
+      chain_break: { from_end: 2 },
+    });
   });
 
   it('stays bounded on a 3 GiB log: first line and tail only (a whole read is refused)', () => {
@@ -61,17 +85,36 @@ describe('session listing', () => {
     fs.truncateSync(file, 3 * 1024 ** 3); // a hole: costs no disk, but 3 GiB to read
     fs.appendFileSync(file, `\n${content.slice(1).join('\n')}\n`);
     const s = summarizeSession(file);
-    expect(s).toMatchObject({ pod: 'alpha', items: 4, chain: 'intact', chain_checked: 'ends', bytes: fs.statSync(file).size });
+    expect(s).toMatchObject({
+      pod: 'alpha',
+      items: 4,
+      chain: 'intact',
+      chain_checked: 'ends',
+      bytes: fs.statSync(file).size,
+    });
     expect(() => readSession(file)).toThrow('it is larger than 1 GiB');
   });
 
   it('large logs from before hashing list with unknown items; unreadable files are reported, not fatal', () => {
     const dir = sessionsDir();
-    const old = writeUnchainedSession(dir, '01900000-0000-7000-8000-00000000000a', 'alpha', [big('a'), big('b')], 1_700_000_000_000);
+    const old = writeUnchainedSession(
+      dir,
+      '01900000-0000-7000-8000-00000000000a',
+      'alpha',
+      [big('a'), big('b')],
+      1_700_000_000_000,
+    );
     fs.writeFileSync(path.join(dir, '01900000-0000-7000-8000-00000000000b.jsonl'), 'not json\n');
     fs.copyFileSync(old, path.join(dir, 'copy.jsonl')); // holds a session that is not its name
     const { sessions, unreadable } = listSessionSummaries(dir);
-    expect(sessions).toEqual([expect.objectContaining({ id: '01900000-0000-7000-8000-00000000000a', chain: 'unchained', items: null, last_activity: 1_700_000_000_002 })]);
+    expect(sessions).toEqual([
+      expect.objectContaining({
+        id: '01900000-0000-7000-8000-00000000000a',
+        chain: 'unchained',
+        items: null,
+        last_activity: 1_700_000_000_002,
+      }),
+    ]);
     expect(unreadable.map((u) => [path.basename(u.file), u.reason])).toEqual([
       ['copy.jsonl', 'it holds session 01900000-0000-7000-8000-00000000000a, which is not its name'],
       ['01900000-0000-7000-8000-00000000000b.jsonl', 'not a yoi session log (no session_start)'],
@@ -81,8 +124,17 @@ describe('session listing', () => {
 
 describe('compaction links', () => {
   const start = (id: string, from: string, atHash?: string) => ({
-    type: 'session_start' as const, v: 1 as const, ts: Date.now(), session_id: id, pod_name: 'alpha', cwd: '/w', provider: 'echo', model: 'echo', system_prompt: 'sys',
-    compacted_from: { session_id: from, at: Date.now(), ...(atHash ? { at_hash: atHash } : {}) }, history: [messageItem('system', 'summary')],
+    type: 'session_start' as const,
+    v: 1 as const,
+    ts: Date.now(),
+    session_id: id,
+    pod_name: 'alpha',
+    cwd: '/w',
+    provider: 'echo',
+    model: 'echo',
+    system_prompt: 'sys',
+    compacted_from: { session_id: from, at: Date.now(), ...(atHash ? { at_hash: atHash } : {}) },
+    history: [messageItem('system', 'summary')],
   });
   const headOf = (file: string) => JSON.parse(lines(file).at(-1)!).hash as string;
 
@@ -91,7 +143,15 @@ describe('compaction links', () => {
     const old = writeSession(dir, 'alpha', ['one', 'two']);
     const at = headOf(old.file);
     expect(checkCompactionLink(dir, start('n1', old.id, at))).toMatchObject({ status: 'intact' });
-    const resumed = openSession({ dir, podName: 'alpha', cwd: '/w', provider: 'echo', model: 'echo', systemPrompt: 'sys', resume: old.id });
+    const resumed = openSession({
+      dir,
+      podName: 'alpha',
+      cwd: '/w',
+      provider: 'echo',
+      model: 'echo',
+      systemPrompt: 'sys',
+      resume: old.id,
+    });
     resumed.log.append({ type: 'run_end', ts: Date.now(), result: 'finished' });
     resumed.log.close();
     expect(checkCompactionLink(dir, start('n1', old.id, at))).toMatchObject({ status: 'continued' });

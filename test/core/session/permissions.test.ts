@@ -29,17 +29,31 @@ describe('session files are private', () => {
     fs.chmodSync(dir, 0o755);
     const file = writeUnchainedSession(dir, '01900000-0000-7000-8000-00000000000a', 'alpha', ['hi']);
     fs.chmodSync(file, 0o644);
-    const s = openSession({ dir, podName: 'alpha', cwd: '/w', provider: 'echo', model: 'echo', systemPrompt: 'sys', resume: true });
+    const s = openSession({
+      dir,
+      podName: 'alpha',
+      cwd: '/w',
+      provider: 'echo',
+      model: 'echo',
+      systemPrompt: 'sys',
+      resume: true,
+    });
     s.log.close();
     expect(mode(dir)).toBe(0o700);
     expect(mode(file)).toBe(0o600);
   });
 
-  (isRoot ? it : it.skip)('refuses a session directory another user owns (needs root to chown; skipped otherwise)', () => {
-    const dir = path.join(makeProject(), '.yoi', 'sessions');
-    fs.mkdirSync(dir, { recursive: true });
-    fs.chownSync(dir, 65534, 65534);
-    expect(() => openSession({ dir, podName: 'alpha', cwd: '/w', provider: 'echo', model: 'echo', systemPrompt: 'sys' }))
-      .toThrow(`the session directory ${dir} belongs to another user (uid 65534); set sessions.dir to a directory of yours`);
-  });
+  (isRoot ? it : it.skip)(
+    'refuses a session directory another user owns (needs root to chown; skipped otherwise)',
+    () => {
+      const dir = path.join(makeProject(), '.yoi', 'sessions');
+      fs.mkdirSync(dir, { recursive: true });
+      fs.chownSync(dir, 65534, 65534);
+      expect(() =>
+        openSession({ dir, podName: 'alpha', cwd: '/w', provider: 'echo', model: 'echo', systemPrompt: 'sys' }),
+      ).toThrow(
+        `the session directory ${dir} belongs to another user (uid 65534); set sessions.dir to a directory of yours`,
+      );
+    },
+  );
 });

@@ -5,7 +5,13 @@ import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { messageItem } from '../../../core/history/HistoryItem.js';
 import { AbortedError } from '../../../core/provider/providerErrors.js';
 import { FULL_LIMITS, SYNC_LIMITS, countInPieces, countPlan } from '../../../core/tokens/countInPieces.js';
-import { countItemsTokens, countTextTokens, estimateItemTokens, estimateItemsTokens, loadTokenizer } from '../../../core/tokens/estimateTokens.js';
+import {
+  countItemsTokens,
+  countTextTokens,
+  estimateItemTokens,
+  estimateItemsTokens,
+  loadTokenizer,
+} from '../../../core/tokens/estimateTokens.js';
 import { MAX_PIECE_CHARS } from '../../../core/tokens/textPieces.js';
 import { fuzzAssert } from '../../support/fuzzRuns.js';
 import { unbrokenRun } from '../../support/hostileText.js';
@@ -18,7 +24,14 @@ const cjk = (n: number, seed?: number) => unbrokenRun(n, 0x4e00, 2000, seed);
 /** Prose of a size between the synchronous and the full exact limits (the file itself keeps growing). */
 const proseOfSize = () => fs.readFileSync('CONTRIBUTING.md', 'utf8').slice(0, 60_000);
 
-const REAL_TEXT = ['README.md', 'CONTRIBUTING.md', 'core/pod/Pod.ts', 'core/protocol/LineReader.ts', 'package.json', 'test/fixtures/yoi-v1/vectors.jsonl'];
+const REAL_TEXT = [
+  'README.md',
+  'CONTRIBUTING.md',
+  'core/pod/Pod.ts',
+  'core/protocol/LineReader.ts',
+  'package.json',
+  'test/fixtures/yoi-v1/vectors.jsonl',
+];
 
 describe('counting in pieces', () => {
   beforeAll(() => loadTokenizer());
@@ -33,18 +46,29 @@ describe('counting in pieces', () => {
     const prose = fs.readFileSync('CONTRIBUTING.md', 'utf8');
     expect(countInPieces(prose, exact, whole)).toBe(exact(prose));
     // Chinese has no spaces: pieces end at its punctuation.
-    const zh = '人工智能是计算机科学的一个分支，它企图了解智能的实质，并生产出一种新的能以人类智能相似的方式做出反应的智能机器。'.repeat(100);
+    const zh =
+      '人工智能是计算机科学的一个分支，它企图了解智能的实质，并生产出一种新的能以人类智能相似的方式做出反应的智能机器。'.repeat(
+        100,
+      );
     expect(countInPieces(zh, exact, whole)).toBe(exact(zh));
   });
 
   it('gives the exact count whenever every piece ends at a word boundary (any Unicode, any piece size)', async () => {
     // Fragments of up to 24 code units from a rich alphabet, each followed by `. ` (a boundary).
-    const alphabet = fc.constantFrom(...'aZé\u0301ß1234567890٣ \t\n\r\u00a0\u3000\'’"/.,;:!?-_()[]{}<>@#$%^&*+=|\\~`漢字かなカナ한글😀👍🏽\u200d'.split(''));
+    const alphabet = fc.constantFrom(
+      ...'aZé\u0301ß1234567890٣ \t\n\r\u00a0\u3000\'’"/.,;:!?-_()[]{}<>@#$%^&*+=|\\~`漢字かなカナ한글😀👍🏽\u200d'.split(
+        '',
+      ),
+    );
     const fragment = fc.array(alphabet, { maxLength: 24 }).map((cs) => cs.join(''));
-    await fuzzAssert('tokens: pieces end at word boundaries', fc.property(fc.array(fragment, { maxLength: 40 }), fc.integer({ min: 40, max: 200 }), (fragments, pieceChars) => {
-      const text = fragments.join('. ');
-      expect(countInPieces(text, exact, { ...FULL_LIMITS, pieceChars })).toBe(exact(text));
-    }), 300);
+    await fuzzAssert(
+      'tokens: pieces end at word boundaries',
+      fc.property(fc.array(fragment, { maxLength: 40 }), fc.integer({ min: 40, max: 200 }), (fragments, pieceChars) => {
+        const text = fragments.join('. ');
+        expect(countInPieces(text, exact, { ...FULL_LIMITS, pieceChars })).toBe(exact(text));
+      }),
+      300,
+    );
   });
 
   it('cuts an unbroken run into bounded pieces, staying close to the exact count', () => {

@@ -1,7 +1,14 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { messageItem, type HistoryItem } from '../../../core/history/HistoryItem.js';
 import { ContextTracker } from '../../../core/tokens/ContextTracker.js';
-import { countItemsTokens, estimateItemTokens, estimateItemsTokens, estimateTextTokens, loadTokenizer, tokenizerLoaded } from '../../../core/tokens/estimateTokens.js';
+import {
+  countItemsTokens,
+  estimateItemTokens,
+  estimateItemsTokens,
+  estimateTextTokens,
+  loadTokenizer,
+  tokenizerLoaded,
+} from '../../../core/tokens/estimateTokens.js';
 
 describe('token estimates', () => {
   it('fall back to about 4 characters per token until the tokenizer is loaded, then count exactly', async () => {
@@ -22,7 +29,12 @@ describe('token estimates', () => {
     const call: HistoryItem = { type: 'tool_call', call_id: 'c', name: 'Read', arguments: '{"path":"a.ts"}' };
     const result: HistoryItem = { type: 'tool_result', call_id: 'c', summary: 'Read 3 lines', content: 'x\ny\nz' };
     const total = estimateItemsTokens([user, call, result], 'You help.');
-    expect(total).toBe(estimateTextTokens('You help.') + estimateItemTokens(user) + estimateItemTokens(call) + estimateItemTokens(result));
+    expect(total).toBe(
+      estimateTextTokens('You help.') +
+        estimateItemTokens(user) +
+        estimateItemTokens(call) +
+        estimateItemTokens(result),
+    );
     // Items are immutable once committed: the cached count is what is returned.
     (user.content[0] as { text: string }).text = 'changed into a much longer text than before';
     expect(estimateItemTokens(user)).toBe(6);
@@ -30,7 +42,9 @@ describe('token estimates', () => {
 
   it('count a growing history from its last count, and the history and its slices each right', async () => {
     await loadTokenizer();
-    const items = Array.from({ length: 50 }, (_, i) => messageItem(i % 2 ? 'assistant' : 'user', `message number ${i} with some words`));
+    const items = Array.from({ length: 50 }, (_, i) =>
+      messageItem(i % 2 ? 'assistant' : 'user', `message number ${i} with some words`),
+    );
     const each = items.map((item) => estimateItemTokens(item));
     const sum = (from: number, to: number) => each.slice(from, to).reduce((a, b) => a + b, 0);
     const system = estimateTextTokens('You help.');
@@ -40,7 +54,10 @@ describe('token estimates', () => {
     }
     // A list that starts with the same item but is shorter, or goes on differently, is counted anew.
     expect(await countItemsTokens(items.slice(0, 3))).toBe(sum(0, 3));
-    const other = [items[0], ...['another', 'branch', 'entirely'].map((w) => messageItem('user', `${w} of the conversation`))];
+    const other = [
+      items[0],
+      ...['another', 'branch', 'entirely'].map((w) => messageItem('user', `${w} of the conversation`)),
+    ];
     expect(await countItemsTokens(other)).toBe(other.reduce((a, item) => a + estimateItemTokens(item), 0));
     expect(await countItemsTokens(items)).toBe(sum(0, items.length));
   });
@@ -59,7 +76,10 @@ describe('ContextTracker', () => {
     const t = new ContextTracker();
     t.record(10_000, 1); // the request saw the user message only
     expect(t.current(history, 'sys')).toBe(10_000 + estimateItemTokens(history[1]));
-    const more = [...history, { type: 'tool_result', call_id: 'c', summary: 'ok', content: 'line '.repeat(100) } as HistoryItem];
+    const more = [
+      ...history,
+      { type: 'tool_result', call_id: 'c', summary: 'ok', content: 'line '.repeat(100) } as HistoryItem,
+    ];
     expect(t.current(more, 'sys')).toBe(10_000 + estimateItemTokens(more[1]) + estimateItemTokens(more[2]));
   });
 

@@ -29,32 +29,35 @@ describe('OutputCapture', () => {
   });
 
   it('never splits a UTF-8 character, and accounts for every byte (property)', () => {
-    fc.assert(fc.property(
-      fc.array(fc.string({ unit: 'grapheme', maxLength: 40 }), { maxLength: 60 }),
-      fc.integer({ min: 64, max: 400 }),
-      (parts, max) => {
-        const bytes = Buffer.from(parts.join(''));
-        // Chunks cut at arbitrary byte offsets, as a pipe delivers them.
-        const chunks: Buffer[] = [];
-        for (let i = 0; i < bytes.length; i += 7) chunks.push(bytes.subarray(i, i + 7));
-        const out = capture(max, chunks);
-        // A split character would decode to U+FFFD (and fail the byte comparisons below).
-        if (!parts.join('').includes('\ufffd')) expect(out.text).not.toContain('\ufffd');
-        expect(out.totalBytes).toBe(bytes.length);
-        if (bytes.length <= max) {
-          expect(out).toEqual({ text: bytes.toString('utf8'), totalBytes: bytes.length, droppedBytes: 0 });
-        } else {
-          expect(Buffer.byteLength(out.text)).toBeLessThanOrEqual(max);
-          const marker = cutMarker(out.droppedBytes);
-          const at = out.text.indexOf(marker);
-          const head = Buffer.from(out.text.slice(0, at));
-          const tail = Buffer.from(out.text.slice(at + marker.length));
-          expect(bytes.subarray(0, head.length).equals(head)).toBe(true);
-          expect(bytes.subarray(bytes.length - tail.length).equals(tail)).toBe(true);
-          expect(head.length + tail.length + out.droppedBytes).toBe(bytes.length);
-        }
-      },
-    ), { examples: [[['\ufffd'], 64]] });
+    fc.assert(
+      fc.property(
+        fc.array(fc.string({ unit: 'grapheme', maxLength: 40 }), { maxLength: 60 }),
+        fc.integer({ min: 64, max: 400 }),
+        (parts, max) => {
+          const bytes = Buffer.from(parts.join(''));
+          // Chunks cut at arbitrary byte offsets, as a pipe delivers them.
+          const chunks: Buffer[] = [];
+          for (let i = 0; i < bytes.length; i += 7) chunks.push(bytes.subarray(i, i + 7));
+          const out = capture(max, chunks);
+          // A split character would decode to U+FFFD (and fail the byte comparisons below).
+          if (!parts.join('').includes('\ufffd')) expect(out.text).not.toContain('\ufffd');
+          expect(out.totalBytes).toBe(bytes.length);
+          if (bytes.length <= max) {
+            expect(out).toEqual({ text: bytes.toString('utf8'), totalBytes: bytes.length, droppedBytes: 0 });
+          } else {
+            expect(Buffer.byteLength(out.text)).toBeLessThanOrEqual(max);
+            const marker = cutMarker(out.droppedBytes);
+            const at = out.text.indexOf(marker);
+            const head = Buffer.from(out.text.slice(0, at));
+            const tail = Buffer.from(out.text.slice(at + marker.length));
+            expect(bytes.subarray(0, head.length).equals(head)).toBe(true);
+            expect(bytes.subarray(bytes.length - tail.length).equals(tail)).toBe(true);
+            expect(head.length + tail.length + out.droppedBytes).toBe(bytes.length);
+          }
+        },
+      ),
+      { examples: [[['\ufffd'], 64]] },
+    );
   });
 
   it('with a limit smaller than its marker, keeps the marker alone', () => {

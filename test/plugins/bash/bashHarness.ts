@@ -38,14 +38,23 @@ export function tempTree(files: Record<string, string> = {}) {
     return file;
   };
   for (const [rel, content] of Object.entries(files)) write(rel, content);
-  return { root, project, write, at: (rel: string) => path.join(project, rel), remove: () => fs.rmSync(root, { recursive: true, force: true }) };
+  return {
+    root,
+    project,
+    write,
+    at: (rel: string) => path.join(project, rel),
+    remove: () => fs.rmSync(root, { recursive: true, force: true }),
+  };
 }
 
 /**
  * The Bash tool of a pod without a socket: created through its plugin's `tools` tap over a real
  * scope, alerts recorded. `call` validates the input with the tool's schema as the pod does.
  */
-export function bashFixture(project: string, opts: { scope?: ScopeConfigInput; options?: BashOptions; cwd?: string } = {}) {
+export function bashFixture(
+  project: string,
+  opts: { scope?: ScopeConfigInput; options?: BashOptions; cwd?: string } = {},
+) {
   const alerts: string[] = [];
   const host = new PluginHost();
   host.applyPlugins([bashTool(opts.options)]);
@@ -54,7 +63,10 @@ export function bashFixture(project: string, opts: { scope?: ScopeConfigInput; o
   const services: PodServices = { ...base, alert: (_level, message) => void alerts.push(message) };
   const info: PodInfo = { podName: 'test', cwd: opts.cwd ?? project, projectDir: project, services, launch: {} };
   const tool = host.hooks.tools.get('Bash')!.call(info) as BashTool | undefined;
-  const call = async (args: Record<string, unknown>, signal: AbortSignal = new AbortController().signal): Promise<ToolOutput> => {
+  const call = async (
+    args: Record<string, unknown>,
+    signal: AbortSignal = new AbortController().signal,
+  ): Promise<ToolOutput> => {
     if (!tool) throw new Error(`Bash is not offered: ${alerts.join('; ')}`);
     const parsed = tool.input.safeParse(args);
     if (!parsed.success) return { summary: `Invalid argument: ${parsed.error.issues[0].message}`, is_error: true };

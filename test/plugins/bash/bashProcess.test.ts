@@ -24,7 +24,11 @@ function pidNamespace(pid: number): string | undefined {
 
 /** Every live process in PID namespace `ns`. */
 function processesIn(ns: string): number[] {
-  return fs.readdirSync('/proc').filter((e) => /^\d+$/.test(e)).map(Number).filter((pid) => pidNamespace(pid) === ns);
+  return fs
+    .readdirSync('/proc')
+    .filter((e) => /^\d+$/.test(e))
+    .map(Number)
+    .filter((pid) => pidNamespace(pid) === ns);
 }
 
 /**
@@ -39,7 +43,9 @@ async function started(tag: string, result: Promise<ToolOutput>, count = 1) {
   // The launcher (bwrap, in our namespace) carries the command line too; the command itself runs
   // in a PID namespace of its own.
   await eventually(() => {
-    const inside = processesWith(tag).map((p) => pidNamespace(p.pid)).filter((n) => n !== undefined && n !== ours);
+    const inside = processesWith(tag)
+      .map((p) => pidNamespace(p.pid))
+      .filter((n) => n !== undefined && n !== ours);
     ns = inside.length >= count ? inside[0] : undefined;
     return ns !== undefined || settled;
   }, `a process carrying ${tag} runs in a namespace of its own`);
@@ -53,7 +59,10 @@ describeSandboxed('Bash processes: time limit, cancel, nothing left behind', () 
     const { call } = bash();
     const result = call({ command: `while :; do :; done # ${tag}`, timeout_ms: 1000 });
     const ns = await started(tag, result);
-    expect(await result).toEqual({ summary: 'Command timed out after 1000 ms; it was killed with all its processes', is_error: true });
+    expect(await result).toEqual({
+      summary: 'Command timed out after 1000 ms; it was killed with all its processes',
+      is_error: true,
+    });
     await eventually(() => processesIn(ns).length === 0 && processesWith(tag).length === 0, 'the loop is gone');
   });
 
@@ -67,28 +76,46 @@ describeSandboxed('Bash processes: time limit, cancel, nothing left behind', () 
     const ns = await started(tag, result);
     await eventually(() => processesIn(ns).length >= 10 || processesIn(ns).length === 0, 'the bomb spreads');
     const out = await result;
-    expect(out).toMatchObject({ summary: 'Command timed out after 1500 ms; it was killed with all its processes', is_error: true });
-    await eventually(() => processesIn(ns).length === 0 && processesWith(tag).length === 0, 'every process of the bomb is gone');
+    expect(out).toMatchObject({
+      summary: 'Command timed out after 1500 ms; it was killed with all its processes',
+      is_error: true,
+    });
+    await eventually(
+      () => processesIn(ns).length === 0 && processesWith(tag).length === 0,
+      'every process of the bomb is gone',
+    );
   });
 
-  it('cancel (the call\'s signal) kills the whole tree; the result says it was cancelled', async () => {
+  it("cancel (the call's signal) kills the whole tree; the result says it was cancelled", async () => {
     const tag = token();
     const { call } = bash();
     const abort = new AbortController();
-    const result = call({ command: `echo started; sleep 600 & setsid bash -c 'sleep 600; :' ${tag} & wait # ${tag}` }, abort.signal);
+    const result = call(
+      { command: `echo started; sleep 600 & setsid bash -c 'sleep 600; :' ${tag} & wait # ${tag}` },
+      abort.signal,
+    );
     // The main shell and the setsid'd one: by then `echo started` has run.
     const ns = await started(tag, result, 2);
     abort.abort();
-    expect(await result).toEqual({ summary: 'Command was cancelled; it was killed with all its processes', content: 'started\n', is_error: true });
+    expect(await result).toEqual({
+      summary: 'Command was cancelled; it was killed with all its processes',
+      content: 'started\n',
+      is_error: true,
+    });
     await eventually(() => processesIn(ns).length === 0 && processesWith(tag).length === 0, 'the tree is gone');
     // Already cancelled: nothing is started.
-    expect(await call({ command: 'echo never' }, abort.signal)).toEqual({ summary: 'Command was cancelled; it was killed with all its processes', is_error: true });
+    expect(await call({ command: 'echo never' }, abort.signal)).toEqual({
+      summary: 'Command was cancelled; it was killed with all its processes',
+      is_error: true,
+    });
   });
 
   it('background jobs end with the command: nothing outlives the call', async () => {
     const tag = token();
     const { call } = bash();
-    const out = await call({ command: `(setsid bash -c 'sleep 600; :' ${tag} &); nohup sleep 600 >/dev/null 2>&1 & echo detached` });
+    const out = await call({
+      command: `(setsid bash -c 'sleep 600; :' ${tag} &); nohup sleep 600 >/dev/null 2>&1 & echo detached`,
+    });
     expect(out).toEqual({ summary: 'Command exited with code 0', content: 'detached\n' });
     await eventually(() => processesWith(tag).length === 0, 'the background job is gone');
   });
@@ -117,17 +144,34 @@ describeSandboxed('Bash output', () => {
 
   it('reports exit codes and signals; a non-zero exit is an error result; stdin is empty', async () => {
     const { call } = bash();
-    expect(await call({ command: 'echo failing; exit 3' })).toEqual({ summary: 'Command exited with code 3', content: 'failing\n', is_error: true });
-    expect(await call({ command: 'kill -SEGV $$' })).toEqual({ summary: 'Command exited with code 139 (SIGSEGV)', is_error: true });
-    expect(await call({ command: 'cat; echo "stdin was empty"' })).toEqual({ summary: 'Command exited with code 0', content: 'stdin was empty\n' });
+    expect(await call({ command: 'echo failing; exit 3' })).toEqual({
+      summary: 'Command exited with code 3',
+      content: 'failing\n',
+      is_error: true,
+    });
+    expect(await call({ command: 'kill -SEGV $$' })).toEqual({
+      summary: 'Command exited with code 139 (SIGSEGV)',
+      is_error: true,
+    });
+    expect(await call({ command: 'cat; echo "stdin was empty"' })).toEqual({
+      summary: 'Command exited with code 0',
+      content: 'stdin was empty\n',
+    });
   });
 
   it('refuses unusable input with one line', async () => {
     const { call } = bash();
-    expect(await call({ command: 'echo a\0b' })).toEqual({ summary: 'the command contains a NUL byte', is_error: true });
-    expect(await call({ command: `echo ${'y'.repeat(100_001)}` })).toEqual({
-      summary: 'the command is too long (100006 bytes, at most 100000): write a script file and run it', is_error: true,
+    expect(await call({ command: 'echo a\0b' })).toEqual({
+      summary: 'the command contains a NUL byte',
+      is_error: true,
     });
-    expect(await call({ command: '' })).toMatchObject({ is_error: true, summary: expect.stringMatching(/^Invalid argument/) });
+    expect(await call({ command: `echo ${'y'.repeat(100_001)}` })).toEqual({
+      summary: 'the command is too long (100006 bytes, at most 100000): write a script file and run it',
+      is_error: true,
+    });
+    expect(await call({ command: '' })).toMatchObject({
+      is_error: true,
+      summary: expect.stringMatching(/^Invalid argument/),
+    });
   });
 });

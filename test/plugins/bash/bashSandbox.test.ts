@@ -19,7 +19,9 @@ describeSandboxed('Bash in the bubblewrap sandbox: the filesystem', () => {
     const t = tree();
     const { call, tool } = bashFixture(t.project);
     expect(tool?.sandboxed).toBe(true);
-    const inside = await call({ command: 'echo made > made.txt && mkdir -p deep/er && echo x > deep/er/y && cat made.txt' });
+    const inside = await call({
+      command: 'echo made > made.txt && mkdir -p deep/er && echo x > deep/er/y && cat made.txt',
+    });
     expect(inside).toEqual({ summary: 'Command exited with code 0', content: 'made\n' });
     expect(fs.readFileSync(t.at('made.txt'), 'utf8')).toBe('made\n');
     expect(fs.readFileSync(t.at('deep/er/y'), 'utf8')).toBe('x\n');
@@ -31,7 +33,9 @@ describeSandboxed('Bash in the bubblewrap sandbox: the filesystem', () => {
     expect(refused.content).toMatch(/Read-only file system/);
     expect(fs.existsSync(outside)).toBe(false);
     // Not even root in the sandbox can undo the mounts (no capabilities).
-    const remount = await call({ command: `mount -o remount,rw / 2>&1; umount ${t.project} 2>&1; echo leak > ${outside}` });
+    const remount = await call({
+      command: `mount -o remount,rw / 2>&1; umount ${t.project} 2>&1; echo leak > ${outside}`,
+    });
     expect(remount.is_error).toBe(true);
     expect(fs.existsSync(outside)).toBe(false);
   });
@@ -39,7 +43,13 @@ describeSandboxed('Bash in the bubblewrap sandbox: the filesystem', () => {
   it('makes denied files and directories unreadable and deny-write regions read-only', async () => {
     const t = tree({ 'secret.txt': 'TOP-SECRET\n', 'vault/key': 'KEY-MATERIAL\n', 'docs/readme': 'public\n' });
     const { call } = bashFixture(t.project, {
-      scope: { deny: [{ target: 'secret.txt', permission: 'read' }, { target: 'vault', permission: 'read' }, { target: 'docs', permission: 'write' }] },
+      scope: {
+        deny: [
+          { target: 'secret.txt', permission: 'read' },
+          { target: 'vault', permission: 'read' },
+          { target: 'docs', permission: 'write' },
+        ],
+      },
     });
     const file = await call({ command: 'cat secret.txt' });
     expect(file).toMatchObject({ is_error: true, content: expect.stringMatching(/secret\.txt: Permission denied/) });
@@ -63,16 +73,23 @@ describeSandboxed('Bash in the bubblewrap sandbox: the filesystem', () => {
 
   it('a restricted region cannot be carried away by renaming a directory above it (replayed attack)', async () => {
     const t = tree({ 'conf/deep/secret.env': 'TOP-SECRET\n', 'src/child/a': 'a\n' });
-    const { call, scope } = bashFixture(t.project, { scope: { deny: [{ target: 'conf/deep/secret.env', permission: 'read' }] } });
+    const { call, scope } = bashFixture(t.project, {
+      scope: { deny: [{ target: 'conf/deep/secret.env', permission: 'read' }] },
+    });
     scope.lockWrite(t.at('src/child'));
-    const moved = await call({ command: 'mv conf conf2; mv conf/deep conf/deep2; mv src src2; rm -rf src; ls conf2 conf/deep2 src2' });
+    const moved = await call({
+      command: 'mv conf conf2; mv conf/deep conf/deep2; mv src src2; rm -rf src; ls conf2 conf/deep2 src2',
+    });
     expect(moved.is_error).toBe(true);
     expect(moved.content?.match(/cannot move .*: Device or resource busy/g)).toHaveLength(3);
     expect(moved.content).toMatch(/ls: cannot access 'conf2'.*'conf\/deep2'.*'src2'/s);
     // On the host nothing moved, and the next command still finds everything in place.
     expect(fs.readFileSync(t.at('conf/deep/secret.env'), 'utf8')).toBe('TOP-SECRET\n');
     expect(fs.readFileSync(t.at('src/child/a'), 'utf8')).toBe('a\n');
-    const again = await call({ command: 'cat conf2/deep/secret.env conf/deep2/secret.env src2/child/a 2>&1; cat conf/deep/secret.env; echo x > src/child/a' });
+    const again = await call({
+      command:
+        'cat conf2/deep/secret.env conf/deep2/secret.env src2/child/a 2>&1; cat conf/deep/secret.env; echo x > src/child/a',
+    });
     expect(again.is_error).toBe(true);
     expect(again.content).not.toContain('TOP-SECRET');
     expect(again.content).toMatch(/secret\.env: Permission denied.*Read-only file system/s);
@@ -92,13 +109,23 @@ describeSandboxed('Bash in the bubblewrap sandbox: the filesystem', () => {
 
   it('a non-recursive write rule lets the directory be written, not its subdirectories', async () => {
     const t = tree({ 'top/sub/x': 'x\n' });
-    const { call } = bashFixture(t.project, { scope: { allow: [{ target: 'top', permission: 'write', recursive: false }, { target: '.', permission: 'read' }] } });
+    const { call } = bashFixture(t.project, {
+      scope: {
+        allow: [
+          { target: 'top', permission: 'write', recursive: false },
+          { target: '.', permission: 'read' },
+        ],
+      },
+    });
     expect(await call({ command: 'echo ok > top/direct.txt' })).toEqual({ summary: 'Command exited with code 0' });
     const deeper = await call({ command: 'echo no > top/sub/deeper.txt' });
     expect(deeper).toMatchObject({ is_error: true, content: expect.stringMatching(/Read-only file system/) });
     expect(fs.existsSync(t.at('top/sub/deeper.txt'))).toBe(false);
     // Only-readable parts of the project stay readable.
-    expect(await call({ command: 'cat top/sub/x; echo no > rootfile' })).toMatchObject({ is_error: true, content: expect.stringMatching(/^x\n.*Read-only/s) });
+    expect(await call({ command: 'cat top/sub/x; echo no > rootfile' })).toMatchObject({
+      is_error: true,
+      content: expect.stringMatching(/^x\n.*Read-only/s),
+    });
   });
 
   it('a symlink inside the project that leads outside the write scope does not open it', async () => {
@@ -111,7 +138,7 @@ describeSandboxed('Bash in the bubblewrap sandbox: the filesystem', () => {
     expect(fs.existsSync(path.join(elsewhere, 'planted'))).toBe(false);
   });
 
-  it('/tmp is private, and the working directory is the pod\'s unless cwd says otherwise', async () => {
+  it("/tmp is private, and the working directory is the pod's unless cwd says otherwise", async () => {
     const t = tree({ 'sub/.keep': '' });
     const { call } = bashFixture(t.project);
     const marker = `yoi-private-${process.pid}-${Date.now()}`;
@@ -119,21 +146,54 @@ describeSandboxed('Bash in the bubblewrap sandbox: the filesystem', () => {
     expect(tmp).toEqual({ summary: 'Command exited with code 0', content: `hi\n1\n${t.project}\n` });
     expect(fs.existsSync(`/tmp/${marker}`)).toBe(false);
     expect((await call({ command: 'pwd', cwd: 'sub' })).content).toBe(`${t.at('sub')}\n`);
-    expect(await call({ command: 'pwd', cwd: t.root })).toEqual({ summary: `cannot run in ${t.root}: outside the pod's scope`, is_error: true });
-    expect(await call({ command: 'pwd', cwd: 'sub/.keep' })).toEqual({ summary: `cannot run in ${t.at('sub/.keep')}: not a directory`, is_error: true });
-    expect(await call({ command: 'pwd', cwd: 'missing' })).toEqual({ summary: `cannot run in ${t.at('missing')}: it does not exist`, is_error: true });
+    expect(await call({ command: 'pwd', cwd: t.root })).toEqual({
+      summary: `cannot run in ${t.root}: outside the pod's scope`,
+      is_error: true,
+    });
+    expect(await call({ command: 'pwd', cwd: 'sub/.keep' })).toEqual({
+      summary: `cannot run in ${t.at('sub/.keep')}: not a directory`,
+      is_error: true,
+    });
+    expect(await call({ command: 'pwd', cwd: 'missing' })).toEqual({
+      summary: `cannot run in ${t.at('missing')}: it does not exist`,
+      is_error: true,
+    });
   });
 
-  it('runs with a small clean environment: none of the pod\'s secrets', async () => {
+  it("runs with a small clean environment: none of the pod's secrets", async () => {
     const t = tree();
     const { call } = bashFixture(t.project);
     process.env.YOI_TEST_API_KEY = 'sk-should-never-leak';
     try {
       const out = await call({ command: 'env | sort' });
       expect(out.content).not.toContain('sk-should-never-leak');
-      const names = out.content!.trim().split('\n').map((l) => l.split('=')[0]);
+      const names = out
+        .content!.trim()
+        .split('\n')
+        .map((l) => l.split('=')[0]);
       expect(names).toEqual(expect.arrayContaining(['HOME', 'LANG', 'PATH', 'TERM', 'TMPDIR']));
-      expect(names.filter((n) => !['HOME', 'LANG', 'LC_ALL', 'LC_CTYPE', 'LOGNAME', 'OLDPWD', 'PATH', 'PWD', 'SHELL', 'SHLVL', 'TERM', 'TMPDIR', 'TZ', 'USER', '_'].includes(n))).toEqual([]);
+      expect(
+        names.filter(
+          (n) =>
+            ![
+              'HOME',
+              'LANG',
+              'LC_ALL',
+              'LC_CTYPE',
+              'LOGNAME',
+              'OLDPWD',
+              'PATH',
+              'PWD',
+              'SHELL',
+              'SHLVL',
+              'TERM',
+              'TMPDIR',
+              'TZ',
+              'USER',
+              '_',
+            ].includes(n),
+        ),
+      ).toEqual([]);
       expect(out.content).toContain('TERM=dumb\n');
     } finally {
       delete process.env.YOI_TEST_API_KEY;

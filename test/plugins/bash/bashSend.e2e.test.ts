@@ -11,15 +11,26 @@ afterEach(() => {
 });
 
 describeSandboxed('Bash end to end: `yoi pod start` on the scripted provider, driven by `yoi send`', () => {
-  it('runs the model\'s commands in the sandbox and streams what they printed', async () => {
+  it("runs the model's commands in the sandbox and streams what they printed", async () => {
     const script = [
-      { tool_calls: [
-        { name: 'Bash', arguments: { command: 'echo built > out.txt; echo to-stderr >&2; cat out.txt; printenv ANTHROPIC_API_KEY || echo no-key' } },
-        { name: 'Bash', arguments: { command: 'echo "{}" > yoi.config.json' } },
-      ] },
+      {
+        tool_calls: [
+          {
+            name: 'Bash',
+            arguments: {
+              command:
+                'echo built > out.txt; echo to-stderr >&2; cat out.txt; printenv ANTHROPIC_API_KEY || echo no-key',
+            },
+          },
+          { name: 'Bash', arguments: { command: 'echo "{}" > yoi.config.json' } },
+        ],
+      },
       // then the script is exhausted: the echo answer shows the model what the tools returned
     ];
-    const config = JSON.stringify({ model: { provider: 'scripted', script: 's.json' }, permissions: { rules: [{ tool: 'Bash', action: 'allow' }] } });
+    const config = JSON.stringify({
+      model: { provider: 'scripted', script: 's.json' },
+      permissions: { rules: [{ tool: 'Bash', action: 'allow' }] },
+    });
     const dir = makeProject({ 's.json': JSON.stringify(script), 'yoi.config.json': config });
     const env = { YOI_RUNTIME_DIR: path.join(dir, 'run'), ANTHROPIC_API_KEY: 'sk-never-in-a-command' };
     const pod = await startPodProcess([], { cwd: dir, env });
@@ -51,7 +62,9 @@ describe('Bash configured as the README shows', () => {
     const r = yoi(['plugins', '--json'], { cwd: dir });
     expect(r.stderr).toBe('');
     const plugins = JSON.parse(r.stdout) as { name: string; hooks: string[] }[];
-    expect(plugins.filter((p) => p.name === 'yoi:bash')).toEqual([expect.objectContaining({ name: 'yoi:bash', hooks: ['tools(Bash)'], configKey: 'bash' })]);
+    expect(plugins.filter((p) => p.name === 'yoi:bash')).toEqual([
+      expect.objectContaining({ name: 'yoi:bash', hooks: ['tools(Bash)'], configKey: 'bash' }),
+    ]);
     expect(plugins.at(-1)?.name).toBe('yoi:bash');
   });
 });

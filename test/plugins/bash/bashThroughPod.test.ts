@@ -12,7 +12,10 @@ afterEach(async () => {
 });
 
 type Call = { name: string; arguments: Record<string, unknown> };
-const bash = (command: string, extra: Record<string, unknown> = {}): Call => ({ name: 'Bash', arguments: { command, ...extra } });
+const bash = (command: string, extra: Record<string, unknown> = {}): Call => ({
+  name: 'Bash',
+  arguments: { command, ...extra },
+});
 
 /** A pod on the scripted provider; `$SOCK` in a command stands for the pod's socket path. */
 async function podWith(rounds: Call[][], files: Record<string, string> = {}) {
@@ -20,7 +23,13 @@ async function podWith(rounds: Call[][], files: Record<string, string> = {}) {
   const socket = path.join(dir, 'run', 'test', 'sock');
   const script = [...rounds.map((calls) => ({ tool_calls: calls })), { text: 'done' }];
   fs.writeFileSync(path.join(dir, 's.json'), JSON.stringify(script).replaceAll('$SOCK', socket));
-  tp = await startTestPod({ dir, config: { model: { provider: 'scripted', script: 's.json' }, permissions: { rules: [{ tool: 'Bash', action: 'allow' }] } } });
+  tp = await startTestPod({
+    dir,
+    config: {
+      model: { provider: 'scripted', script: 's.json' },
+      permissions: { rules: [{ tool: 'Bash', action: 'allow' }] },
+    },
+  });
   expect(tp.socket).toBe(socket);
   return tp;
 }
@@ -43,23 +52,40 @@ async function run(pod: TestPod, input = 'go', during?: (events: Event[], cancel
 
 describeSandboxed('Bash in a pod', () => {
   it('is offered after the file tools; the config file, the session log and the runtime dir stay out of reach inside the write scope', async () => {
-    const pod = await podWith([[
-      bash('echo made > made.txt && cat made.txt'),
-      bash('echo "{}" > yoi.config.json'),
-      bash('ls .yoi/sessions | wc -l && echo planted > .yoi/sessions/planted.jsonl'),
-      bash('echo note > .yoi/knowledge/new.md && echo ok'),
-      bash('ls run'),
-      bash('node -e \'require("net").connect(process.argv[1]).on("connect", () => console.log("CONNECTED")).on("error", (e) => { console.log(e.code); process.exit(1); })\' $SOCK'),
-    ]], { '.yoi/knowledge/.keep': '' });
+    const pod = await podWith(
+      [
+        [
+          bash('echo made > made.txt && cat made.txt'),
+          bash('echo "{}" > yoi.config.json'),
+          bash('ls .yoi/sessions | wc -l && echo planted > .yoi/sessions/planted.jsonl'),
+          bash('echo note > .yoi/knowledge/new.md && echo ok'),
+          bash('ls run'),
+          bash(
+            'node -e \'require("net").connect(process.argv[1]).on("connect", () => console.log("CONNECTED")).on("error", (e) => { console.log(e.code); process.exit(1); })\' $SOCK',
+          ),
+        ],
+      ],
+      { '.yoi/knowledge/.keep': '' },
+    );
     const tools = pod.pod.greeting.tools;
-    expect(tools.slice(tools.indexOf('Read'), tools.indexOf('Bash') + 1)).toEqual(['Read', 'Write', 'Edit', 'Glob', 'Grep', 'Bash']);
+    expect(tools.slice(tools.indexOf('Read'), tools.indexOf('Bash') + 1)).toEqual([
+      'Read',
+      'Write',
+      'Edit',
+      'Glob',
+      'Grep',
+      'Bash',
+    ]);
     const config = fs.readFileSync(path.join(pod.dir, 'yoi.config.json'), 'utf8');
 
     const { end, results } = await run(pod);
     expect(end).toMatchObject({ event: 'run_end', data: { result: 'finished' } });
     const [made, cfg, sessions, knowledge, runtime, socket] = results;
     expect(made).toEqual({ summary: 'Command exited with code 0', output: 'made\n', is_error: false });
-    expect(cfg).toMatchObject({ is_error: true, output: expect.stringMatching(/yoi\.config\.json: Read-only file system/) });
+    expect(cfg).toMatchObject({
+      is_error: true,
+      output: expect.stringMatching(/yoi\.config\.json: Read-only file system/),
+    });
     expect(sessions).toMatchObject({ is_error: true, output: expect.stringMatching(/^\d+\n.*Read-only file system/s) });
     expect(knowledge).toEqual({ summary: 'Command exited with code 0', output: 'ok\n', is_error: false });
     expect(runtime).toMatchObject({ is_error: true, output: expect.stringMatching(/Permission denied/) });
@@ -71,8 +97,10 @@ describeSandboxed('Bash in a pod', () => {
     expect(fs.readFileSync(path.join(pod.dir, '.yoi', 'knowledge', 'new.md'), 'utf8')).toBe('note\n');
   });
 
-  it('a region delegated to a child pod (a write lock) is read-only for the parent\'s commands', async () => {
-    const pod = await podWith([[bash('cat child/a && echo b > child/b'), bash('echo c > other')]], { 'child/a': 'a\n' });
+  it("a region delegated to a child pod (a write lock) is read-only for the parent's commands", async () => {
+    const pod = await podWith([[bash('cat child/a && echo b > child/b'), bash('echo c > other')]], {
+      'child/a': 'a\n',
+    });
     const lock = pod.pod.scope.lockWrite(path.join(pod.dir, 'child'));
     const { results } = await run(pod);
     lock.release();
@@ -81,7 +109,7 @@ describeSandboxed('Bash in a pod', () => {
     expect(fs.existsSync(path.join(pod.dir, 'child', 'b'))).toBe(false);
   });
 
-  it('bad input is an error result and the pod keeps running; cancel kills the command\'s tree', async () => {
+  it("bad input is an error result and the pod keeps running; cancel kills the command's tree", async () => {
     const tag = token();
     const pod = await podWith([
       [{ name: 'Bash', arguments: { command: 42 } }, bash('pwd', { cwd: '/' }), bash('echo fine')],
@@ -89,12 +117,15 @@ describeSandboxed('Bash in a pod', () => {
     ]);
     const { end, results } = await run(pod, 'go', async (events, cancel) => {
       await eventually(() => processesWith(tag).length >= 2, 'the command runs');
-      await eventually(() => events.filter((e) => e.event === 'tool_result').length === 3, 'the first round\'s results arrived');
+      await eventually(
+        () => events.filter((e) => e.event === 'tool_result').length === 3,
+        "the first round's results arrived",
+      );
       cancel();
     });
     expect(results).toEqual([
       { summary: 'Invalid argument: command: Invalid input: expected string, received number', is_error: true },
-      { summary: 'cannot run in /: outside the pod\'s scope', is_error: true },
+      { summary: "cannot run in /: outside the pod's scope", is_error: true },
       { summary: 'Command exited with code 0', output: 'fine\n', is_error: false },
     ]);
     expect(end).toMatchObject({ event: 'run_end', data: { result: 'cancelled' } });

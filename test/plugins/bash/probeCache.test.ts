@@ -2,7 +2,12 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { PROBE_CACHE_FILE, cachedSuccess, recordSuccess, sandboxFingerprint } from '../../../plugins/bash/probeCache.js';
+import {
+  PROBE_CACHE_FILE,
+  cachedSuccess,
+  recordSuccess,
+  sandboxFingerprint,
+} from '../../../plugins/bash/probeCache.js';
 import { RawClient } from '../../support/rawClient.js';
 import { startPodProcess } from '../../support/runCli.js';
 
@@ -23,7 +28,11 @@ function tempDir(): string {
 /** A stand-in for bwrap that logs each start to `log` and exits with `code`. */
 function fakeBwrap(dir: string, log: string, code: number): string {
   const file = path.join(dir, `bwrap-${code}`);
-  fs.writeFileSync(file, `#!/bin/sh\necho start >> ${log}\n${code === 0 ? '' : 'echo "bwrap: no namespaces here" >&2\n'}exit ${code}\n`, { mode: 0o755 });
+  fs.writeFileSync(
+    file,
+    `#!/bin/sh\necho start >> ${log}\n${code === 0 ? '' : 'echo "bwrap: no namespaces here" >&2\n'}exit ${code}\n`,
+    { mode: 0o755 },
+  );
   return file;
 }
 
@@ -86,13 +95,19 @@ describe('the probe cache file', () => {
 });
 
 describe('pods in their own processes (the built yoi)', () => {
-  async function podTools(project: string, runtime: string, name: string): Promise<{ tools: string[]; alerts: string[] }> {
+  async function podTools(
+    project: string,
+    runtime: string,
+    name: string,
+  ): Promise<{ tools: string[]; alerts: string[] }> {
     const pod = await startPodProcess(['--name', name], { cwd: project, env: { YOI_RUNTIME_DIR: runtime } });
     kills.push(() => pod.child.kill('SIGKILL'));
     const c = await RawClient.connect(pod.socket);
     c.write('{"method":"get_history"}\n');
     const history = await c.until((e) => e.event === 'history');
-    const alerts = c.events.flatMap((e) => (e.event === 'alert' ? [String((e.data as { message: string }).message)] : []));
+    const alerts = c.events.flatMap((e) =>
+      e.event === 'alert' ? [String((e.data as { message: string }).message)] : [],
+    );
     c.destroy();
     pod.child.kill('SIGTERM');
     await pod.exited;
@@ -122,11 +137,16 @@ describe('pods in their own processes (the built yoi)', () => {
     const [project, runtime] = [path.join(root, 'project'), path.join(root, 'run')];
     fs.mkdirSync(project);
     const log = path.join(root, 'starts.log');
-    fs.writeFileSync(path.join(project, 'yoi.config.json'), JSON.stringify({ bash: { bwrapPath: fakeBwrap(root, log, 1) } }));
+    fs.writeFileSync(
+      path.join(project, 'yoi.config.json'),
+      JSON.stringify({ bash: { bwrapPath: fakeBwrap(root, log, 1) } }),
+    );
     for (const name of ['one', 'two']) {
       const { tools, alerts } = await podTools(project, runtime, name);
       expect(tools).not.toContain('Bash');
-      expect(alerts).toContain("yoi:bash: Bash is not offered: bubblewrap cannot create a sandbox here: bwrap: no namespaces here; set bash.sandbox: 'off' to run commands without a sandbox");
+      expect(alerts).toContain(
+        "yoi:bash: Bash is not offered: bubblewrap cannot create a sandbox here: bwrap: no namespaces here; set bash.sandbox: 'off' to run commands without a sandbox",
+      );
     }
     expect(fs.readFileSync(log, 'utf8').split('\n').filter(Boolean)).toHaveLength(2);
     expect(fs.existsSync(path.join(runtime, PROBE_CACHE_FILE))).toBe(false);

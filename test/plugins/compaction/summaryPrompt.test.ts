@@ -1,6 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
 import { messageItem, type HistoryItem } from '../../../core/history/HistoryItem.js';
-import { SUMMARY_SECTIONS, SUMMARY_SYSTEM, summaryItems, summaryRequestText } from '../../../plugins/compaction/summaryPrompt.js';
+import {
+  SUMMARY_SECTIONS,
+  SUMMARY_SYSTEM,
+  summaryItems,
+  summaryRequestText,
+} from '../../../plugins/compaction/summaryPrompt.js';
 
 const limits = { itemChars: 4000, totalChars: 100_000 };
 
@@ -17,25 +22,30 @@ describe('summary prompt', () => {
       messageItem('assistant', 'done'),
     ];
     const text = summaryRequestText(items, ['/p/a.ts'], limits);
-    expect(text).toBe([
-      'Summarise the conversation below into a structured summary for the next session.',
-      '',
-      '## Recently touched files',
-      '- /p/a.ts',
-      '',
-      '## Conversation',
-      '[User] fix the bug',
-      '',
-      '[ToolCall] Read {"path":"a.ts"}',
-      '',
-      '[ToolResult error] Read 2 lines\nx\ny',
-      '',
-      '[Assistant] done',
-    ].join('\n'));
+    expect(text).toBe(
+      [
+        'Summarise the conversation below into a structured summary for the next session.',
+        '',
+        '## Recently touched files',
+        '- /p/a.ts',
+        '',
+        '## Conversation',
+        '[User] fix the bug',
+        '',
+        '[ToolCall] Read {"path":"a.ts"}',
+        '',
+        '[ToolResult error] Read 2 lines\nx\ny',
+        '',
+        '[Assistant] done',
+      ].join('\n'),
+    );
   });
 
   it('cuts long items in the middle and leaves out the oldest items beyond the budget, keeping an earlier summary', () => {
-    const items = [messageItem('system', '[Compacted context summary]\n\nearlier'), ...Array.from({ length: 50 }, (_, i) => messageItem('user', `${i}`.padEnd(100, '.')))];
+    const items = [
+      messageItem('system', '[Compacted context summary]\n\nearlier'),
+      ...Array.from({ length: 50 }, (_, i) => messageItem('user', `${i}`.padEnd(100, '.'))),
+    ];
     const text = summaryRequestText(items, [], { itemChars: 60, totalChars: 2000 });
     expect(text).toContain('[System] [Compacted context summary]\n\nearlier');
     expect(text).toMatch(/\[\.\.\. \d+ earlier item\(s\) omitted \.\.\.\]/);
@@ -47,6 +57,11 @@ describe('summary prompt', () => {
 
   it('the new session opens with the summary and, when files were touched, their paths', () => {
     expect(summaryItems(' S \n', [])).toEqual([messageItem('system', '[Compacted context summary]\n\nS')]);
-    expect(summaryItems('S', ['/a', '/b'])[1]).toEqual(messageItem('system', '[Referenced files — touched before compaction, contents not included]\n- /a\n- /b\nRead them again if you need their current contents.'));
+    expect(summaryItems('S', ['/a', '/b'])[1]).toEqual(
+      messageItem(
+        'system',
+        '[Referenced files — touched before compaction, contents not included]\n- /a\n- /b\nRead them again if you need their current contents.',
+      ),
+    );
   });
 });

@@ -16,18 +16,39 @@ afterEach(async () => {
 function manager(servers: Record<string, unknown>) {
   const alerts: string[] = [];
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'yoi-mcp-'));
-  const m = new McpManager(McpConfigSchema.parse({ servers }), { podName: 'p', projectDir: dir, cwd: dir, env: process.env, alert: (a) => alerts.push(a) });
+  const m = new McpManager(McpConfigSchema.parse({ servers }), {
+    podName: 'p',
+    projectDir: dir,
+    cwd: dir,
+    env: process.env,
+    alert: (a) => alerts.push(a),
+  });
   cleanups.push(() => m.close());
   return { m, alerts, dir };
 }
 
 function ctx(extra: Partial<ToolContext> = {}): ToolContext {
-  return { signal: new AbortController().signal, podName: 'p', cwd: '/', projectDir: '/', callId: 'c1', launch: {}, services: { alert: () => undefined } as never, ...extra };
+  return {
+    signal: new AbortController().signal,
+    podName: 'p',
+    cwd: '/',
+    projectDir: '/',
+    callId: 'c1',
+    launch: {},
+    services: { alert: () => undefined } as never,
+    ...extra,
+  };
 }
 
 const tool = (m: McpManager, name: string): Tool => {
   const found = m.podTools().find((t) => t.name === name);
-  if (!found) throw new Error(`no tool ${name} among ${m.podTools().map((t) => t.name).join(', ')}`);
+  if (!found)
+    throw new Error(
+      `no tool ${name} among ${m
+        .podTools()
+        .map((t) => t.name)
+        .join(', ')}`,
+    );
   return found;
 };
 
@@ -38,23 +59,39 @@ describe('server-everything (a real process)', () => {
     const state = McpStateFileSchema.parse(m.describe());
     const s = state.servers[0];
     expect(s).toMatchObject({ name: 'everything', state: 'ready', transport: 'stdio', restarts: 0 });
-    expect(s.tools.map((t) => t.name)).toEqual(expect.arrayContaining(['echo', 'get-sum', 'trigger-long-running-operation', 'get-tiny-image']));
+    expect(s.tools.map((t) => t.name)).toEqual(
+      expect.arrayContaining(['echo', 'get-sum', 'trigger-long-running-operation', 'get-tiny-image']),
+    );
     expect(s.tools.find((t) => t.name === 'echo')?.pod_tool).toBe('mcp__everything__echo');
     expect(s.resources.length).toBeGreaterThan(0);
     expect(s.resource_templates.map((t) => t.uri_template)).toContain('demo://resource/dynamic/text/{resourceId}');
-    expect(s.prompts.find((p) => p.name === 'args-prompt')?.arguments).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'city', required: true })]));
+    expect(s.prompts.find((p) => p.name === 'args-prompt')?.arguments).toEqual(
+      expect.arrayContaining([expect.objectContaining({ name: 'city', required: true })]),
+    );
 
     const echo = tool(m, 'mcp__everything__echo');
     expect(echo.inputJsonSchema).toMatchObject({ type: 'object', properties: { message: { type: 'string' } } });
-    expect(await echo.execute({ message: 'hi' }, ctx())).toEqual({ summary: 'everything/echo: Echo: hi', content: 'Echo: hi' });
+    expect(await echo.execute({ message: 'hi' }, ctx())).toEqual({
+      summary: 'everything/echo: Echo: hi',
+      content: 'Echo: hi',
+    });
 
     const progress: unknown[] = [];
-    const long = await tool(m, 'mcp__everything__trigger-long-running-operation').execute({ duration: 0.3, steps: 3 }, ctx({ progress: (p) => progress.push(p) }));
+    const long = await tool(m, 'mcp__everything__trigger-long-running-operation').execute(
+      { duration: 0.3, steps: 3 },
+      ctx({ progress: (p) => progress.push(p) }),
+    );
     expect(long.is_error).toBeUndefined();
     // The SDK hands notifications on asynchronously and drops the handler with the response, so the
     // last report may race the result; the earlier ones arrive in order.
     expect(progress.length).toBeGreaterThanOrEqual(1);
-    expect(progress).toEqual([{ progress: 1, total: 3 }, { progress: 2, total: 3 }, { progress: 3, total: 3 }].slice(0, progress.length));
+    expect(progress).toEqual(
+      [
+        { progress: 1, total: 3 },
+        { progress: 2, total: 3 },
+        { progress: 3, total: 3 },
+      ].slice(0, progress.length),
+    );
 
     const image = await tool(m, 'mcp__everything__get-tiny-image').execute({}, ctx());
     expect(image.content).toMatch(/\[image: image\/png, \d+ bytes, not shown\]/);
@@ -73,10 +110,15 @@ describe('server-everything (a real process)', () => {
     const { m } = manager({ everything: everything() });
     await m.start();
     const abort = new AbortController();
-    const call = tool(m, 'mcp__everything__trigger-long-running-operation').execute({ duration: 60, steps: 600 }, ctx({ signal: abort.signal, progress: () => abort.abort() }));
+    const call = tool(m, 'mcp__everything__trigger-long-running-operation').execute(
+      { duration: 60, steps: 600 },
+      ctx({ signal: abort.signal, progress: () => abort.abort() }),
+    );
     await expect(call).rejects.toThrow();
     // The server still answers afterwards.
-    expect((await tool(m, 'mcp__everything__echo').execute({ message: 'still here' }, ctx())).content).toBe('Echo: still here');
+    expect((await tool(m, 'mcp__everything__echo').execute({ message: 'still here' }, ctx())).content).toBe(
+      'Echo: still here',
+    );
   });
 
   it('resources/list_changed (a session resource added by gzip-file-as-resource) updates the resources', async () => {
@@ -112,7 +154,11 @@ describe('HTTP servers', () => {
     cleanups.push(() => delete process.env.YOI_TEST_MCP_TOKEN);
     const { m } = manager({ remote: { url: http.url, headersEnv: { 'x-token': 'YOI_TEST_MCP_TOKEN' } } });
     await m.start();
-    expect(m.describe().servers[0]).toMatchObject({ state: 'ready', transport: 'streamable-http', server: { name: 'http-fixture' } });
+    expect(m.describe().servers[0]).toMatchObject({
+      state: 'ready',
+      transport: 'streamable-http',
+      server: { name: 'http-fixture' },
+    });
     expect((await tool(m, 'mcp__remote__add').execute({ a: 2, b: 3 }, ctx())).content).toBe('5');
   });
 
@@ -126,19 +172,31 @@ describe('HTTP servers', () => {
   });
 
   it('a missing header variable fails that server with one line', async () => {
-    const { m, alerts } = manager({ remote: { url: 'http://127.0.0.1:9/mcp', headersEnv: { authorization: 'YOI_TEST_UNSET_VARIABLE' } } });
+    const { m, alerts } = manager({
+      remote: { url: 'http://127.0.0.1:9/mcp', headersEnv: { authorization: 'YOI_TEST_UNSET_VARIABLE' } },
+    });
     await m.start();
-    expect(m.describe().servers[0]).toMatchObject({ state: 'failed', last_error: expect.stringContaining('YOI_TEST_UNSET_VARIABLE is not set') });
+    expect(m.describe().servers[0]).toMatchObject({
+      state: 'failed',
+      last_error: expect.stringContaining('YOI_TEST_UNSET_VARIABLE is not set'),
+    });
     expect(alerts).toHaveLength(1);
   });
 });
 
 describe('faults', () => {
   it('a server that fails to start costs one alert naming its error; the others start', async () => {
-    const { m, alerts } = manager({ broken: fixture('--exit-at-start'), missing: { command: '/nonexistent/mcp-server' }, good: fixture() });
+    const { m, alerts } = manager({
+      broken: fixture('--exit-at-start'),
+      missing: { command: '/nonexistent/mcp-server' },
+      good: fixture(),
+    });
     await m.start();
     const states = Object.fromEntries(m.describe().servers.map((s) => [s.name, s]));
-    expect(states.broken).toMatchObject({ state: 'failed', last_error: expect.stringContaining('fixture server refuses to start') });
+    expect(states.broken).toMatchObject({
+      state: 'failed',
+      last_error: expect.stringContaining('fixture server refuses to start'),
+    });
     expect(states.missing).toMatchObject({ state: 'failed', last_error: expect.stringContaining('ENOENT') });
     expect(states.good.state).toBe('ready');
     expect(alerts.filter((a) => a.includes('broken'))).toHaveLength(1);
@@ -157,14 +215,17 @@ describe('faults', () => {
     await eventually(() => conn.state === 'ready' && conn.restarts === 1, 'the restart');
     expect(conn.pid).not.toBe(firstPid);
     expect(processAlive(firstPid!)).toBe(false);
-    expect(alerts.some((a) => /fx exited unexpectedly \(stderr: Error: crashing on purpose\); restarting in \d+ ms/.test(a))).toBe(true);
+    expect(
+      alerts.some((a) => /fx exited unexpectedly \(stderr: Error: crashing on purpose\); restarting in \d+ ms/.test(a)),
+    ).toBe(true);
     expect((await tool(m, 'mcp__fx__echo').execute({ text: 'back' }, ctx())).content).toBe('echo: back');
   });
 
   it('restarts are bounded: a server that keeps crashing ends failed', async () => {
     const marker = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'yoi-mcp-')), 'started');
     // Exits at once on every restart (the marker exists after the first start).
-    const script = `const fs=require('fs');if(fs.existsSync(${JSON.stringify(marker)}))process.exit(2);fs.writeFileSync(${JSON.stringify(marker)},'');` +
+    const script =
+      `const fs=require('fs');if(fs.existsSync(${JSON.stringify(marker)}))process.exit(2);fs.writeFileSync(${JSON.stringify(marker)},'');` +
       `process.stdin.on('data',d=>{for(const l of String(d).split('\\n').filter(Boolean)){const m=JSON.parse(l);if(m.method==='initialize')process.stdout.write(JSON.stringify({jsonrpc:'2.0',id:m.id,result:{protocolVersion:m.params.protocolVersion,capabilities:{},serverInfo:{name:'x',version:'1'}}})+'\\n');else if(m.id!==undefined)process.exit(1)}})`;
     const { m, alerts } = manager({ flaky: { command: NODE, args: ['-e', script] } });
     await m.start();
@@ -191,7 +252,8 @@ describe('faults', () => {
   it('a malformed message costs one alert; the call still gets its answer', async () => {
     const { m, alerts } = manager({ fx: fixture() });
     await m.start();
-    for (let i = 0; i < 3; i++) expect((await tool(m, 'mcp__fx__garbage').execute({}, ctx())).content).toBe('after garbage');
+    for (let i = 0; i < 3; i++)
+      expect((await tool(m, 'mcp__fx__garbage').execute({}, ctx())).content).toBe('after garbage');
     expect(alerts.filter((a) => a.startsWith('MCP server fx:'))).toHaveLength(1);
     expect(m.describe().servers[0].last_error).toBeDefined();
   });
@@ -203,7 +265,10 @@ it('what a server puts before the model is bounded: long descriptions are cut, h
   const verbose = tool(m, 'mcp__fx__verbose');
   expect(verbose.description.length).toBeLessThanOrEqual(4097);
   expect(verbose.inputJsonSchema).toEqual({ type: 'object', additionalProperties: true });
-  expect(tool(m, 'mcp__fx__echo').inputJsonSchema).toMatchObject({ properties: { text: { type: 'string' } }, required: ['text'] });
+  expect(tool(m, 'mcp__fx__echo').inputJsonSchema).toMatchObject({
+    properties: { text: { type: 'string' } },
+    required: ['text'],
+  });
   expect((await verbose.execute({ field_1: 'a' }, ctx())).content).toBe('ok');
 });
 
@@ -217,13 +282,25 @@ it('tools/list_changed: a tool added at run time is offered next', async () => {
 });
 
 it('tools: {allow, deny} choose what the pod offers; a disabled server is never started', async () => {
-  const { m } = manager({ fx: { ...fixture(), tools: { allow: ['e*', 'fail', 'garbage'], deny: ['garbage'] } }, off: { ...fixture(), enabled: false } });
+  const { m } = manager({
+    fx: { ...fixture(), tools: { allow: ['e*', 'fail', 'garbage'], deny: ['garbage'] } },
+    off: { ...fixture(), enabled: false },
+  });
   await m.start();
-  expect(m.podTools().map((t) => t.name).sort()).toEqual(['mcp__fx__echo', 'mcp__fx__fail']);
+  expect(
+    m
+      .podTools()
+      .map((t) => t.name)
+      .sort(),
+  ).toEqual(['mcp__fx__echo', 'mcp__fx__fail']);
   const described = m.describe().servers;
   expect(described.find((s) => s.name === 'fx')!.tools.find((t) => t.name === 'crash')?.pod_tool).toBeUndefined();
   expect(described.find((s) => s.name === 'off')).toMatchObject({ state: 'disabled', tools: [] });
-  expect(await tool(m, 'mcp__fx__fail').execute({}, ctx())).toEqual({ summary: 'fx/fail failed: it went wrong', content: 'it went wrong', is_error: true });
+  expect(await tool(m, 'mcp__fx__fail').execute({}, ctx())).toEqual({
+    summary: 'fx/fail failed: it went wrong',
+    content: 'it went wrong',
+    is_error: true,
+  });
 });
 
 it('close leaves no process behind, not even a grandchild that ignores stdin EOF', async () => {

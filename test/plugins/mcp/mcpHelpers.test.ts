@@ -11,7 +11,10 @@ const slug = { kind: 'workflow_invoke' as const, slug: 's:p' };
 
 describe('promptArguments', () => {
   it('takes the key=value words at the start of the following text, quoted values included', () => {
-    expect(promptArguments([slug, text('city=Paris state="Île de France" then a question x=1')], 0)).toEqual({ city: 'Paris', state: 'Île de France' });
+    expect(promptArguments([slug, text('city=Paris state="Île de France" then a question x=1')], 0)).toEqual({
+      city: 'Paris',
+      state: 'Île de France',
+    });
     expect(promptArguments([slug, text('  a=1 b="say \\"hi\\"" c=')], 0)).toEqual({ a: '1', b: 'say "hi"', c: '' });
   });
 
@@ -61,21 +64,30 @@ describe('toolOutput', () => {
       ],
     });
     expect(out.summary).toBe('s/t: first line');
-    expect(out.content).toBe([
-      'first line\nsecond',
-      '[image: image/png, 30 bytes, not shown]',
-      '[audio: audio/wav, 3 bytes, not shown]',
-      '[resource x://a (text/plain)]\ninner',
-      '[binary resource x://b: application/zip, 3 bytes, not shown]',
-      '[resource link x://c (C)]',
-      '[hologram content, not shown]',
-    ].join('\n'));
+    expect(out.content).toBe(
+      [
+        'first line\nsecond',
+        '[image: image/png, 30 bytes, not shown]',
+        '[audio: audio/wav, 3 bytes, not shown]',
+        '[resource x://a (text/plain)]\ninner',
+        '[binary resource x://b: application/zip, 3 bytes, not shown]',
+        '[resource link x://c (C)]',
+        '[hologram content, not shown]',
+      ].join('\n'),
+    );
     expect(out.is_error).toBeUndefined();
   });
 
   it('isError becomes is_error; structured content is used when there is no content', () => {
-    expect(toolOutput('s/t', { content: [{ type: 'text', text: 'nope' }], isError: true })).toEqual({ summary: 's/t failed: nope', content: 'nope', is_error: true });
-    expect(toolOutput('s/t', { content: [], structuredContent: { a: 1 } })).toEqual({ summary: 's/t: {"a":1}', content: '{"a":1}' });
+    expect(toolOutput('s/t', { content: [{ type: 'text', text: 'nope' }], isError: true })).toEqual({
+      summary: 's/t failed: nope',
+      content: 'nope',
+      is_error: true,
+    });
+    expect(toolOutput('s/t', { content: [], structuredContent: { a: 1 } })).toEqual({
+      summary: 's/t: {"a":1}',
+      content: '{"a":1}',
+    });
     expect(toolOutput('s/t', {})).toEqual({ summary: 's/t: no content' });
     expect(toolOutput('s/t', { content: 'not a list' as never })).toEqual({ summary: 's/t: no content' });
   });

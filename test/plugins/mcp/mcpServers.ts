@@ -14,7 +14,9 @@ export const everything = () => ({ command: NODE, args: [EVERYTHING, 'stdio'] })
 export const fixture = (...args: string[]) => ({ command: NODE, args: [FIXTURE, ...args] });
 
 /** Starts the HTTP fixture server; resolves with its URL once it listens. */
-export function startHttpServer(args: string[] = []): Promise<{ url: string; child: ChildProcess; stop: () => Promise<void> }> {
+export function startHttpServer(
+  args: string[] = [],
+): Promise<{ url: string; child: ChildProcess; stop: () => Promise<void> }> {
   return new Promise((resolve, reject) => {
     const child = spawn(NODE, [HTTP_FIXTURE, ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
     let out = '';

@@ -52,11 +52,19 @@ async function historyOf(c: PodClient): Promise<{ role?: string; text: string }[
   return items.flatMap((i) => (i.type === 'message' ? [{ role: i.role, text: itemText(i) }] : []));
 }
 
-const results = (events: Event[]) => events.filter((e) => e.event === 'tool_result').map((e) => e.data as { summary: string; output?: string; is_error: boolean });
+const results = (events: Event[]) =>
+  events
+    .filter((e) => e.event === 'tool_result')
+    .map((e) => e.data as { summary: string; output?: string; is_error: boolean });
 
 it('the scripted model calls server-everything tools through the pod: results, progress (v2 only), mcp.json', async () => {
   const t = await pod({ everything: everything() }, [
-    { tool_calls: [{ name: 'mcp__everything__echo', arguments: { message: 'through the pod' } }, { name: 'mcp__everything__trigger-long-running-operation', arguments: { duration: 0.4, steps: 4 } }] },
+    {
+      tool_calls: [
+        { name: 'mcp__everything__echo', arguments: { message: 'through the pod' } },
+        { name: 'mcp__everything__trigger-long-running-operation', arguments: { duration: 0.4, steps: 4 } },
+      ],
+    },
     { text: 'done' },
   ]);
   await ready(t, 'everything');
@@ -71,11 +79,19 @@ it('the scripted model calls server-everything tools through the pod: results, p
   const events = await run(v2, [text('go')]);
   await until(v1Events, (e) => e.event === 'run_end');
   const [echo, long] = results(events);
-  expect(echo).toMatchObject({ summary: 'everything/echo: Echo: through the pod', output: 'Echo: through the pod', is_error: false });
+  expect(echo).toMatchObject({
+    summary: 'everything/echo: Echo: through the pod',
+    output: 'Echo: through the pod',
+    is_error: false,
+  });
   expect(long).toMatchObject({ is_error: false, output: expect.stringContaining('Long running operation completed') });
   const progress = events.filter((e) => e.event === 'tool_progress');
   expect(progress.length).toBeGreaterThanOrEqual(1);
-  const longId = (events.find((e) => e.event === 'tool_call_done' && e.data.name.endsWith('long-running-operation')) as { data: { id: string } }).data.id;
+  const longId = (
+    events.find((e) => e.event === 'tool_call_done' && e.data.name.endsWith('long-running-operation')) as {
+      data: { id: string };
+    }
+  ).data.id;
   expect(progress[0].data).toEqual({ id: longId, progress: 1, total: 4 });
   expect(v1Events.some((e) => e.event === 'tool_progress')).toBe(false);
   await v1.close();
@@ -90,7 +106,11 @@ it('the scripted model calls server-everything tools through the pod: results, p
 
 it('a slow server does not delay listening; the pod says when it becomes ready, and its tools join the next request', async () => {
   const gate = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'yoi-mcp-')), 'go');
-  const t = await pod({ slow: fixture('--wait-for', gate) }, [{ text: 'first' }, { tool_calls: [{ name: 'mcp__slow__echo', arguments: { text: 'late' } }] }, { text: 'second' }]);
+  const t = await pod({ slow: fixture('--wait-for', gate) }, [
+    { text: 'first' },
+    { tool_calls: [{ name: 'mcp__slow__echo', arguments: { text: 'late' } }] },
+    { text: 'second' },
+  ]);
   // The pod listens while the server still waits.
   expect(serverState(t, 'slow')).toBe('starting');
   const c = await t.connect();
@@ -155,7 +175,9 @@ it('mcp_resource segments: {server, uri} and ref forms, binary summarised, size 
   const items = await historyOf(c);
   const systemTexts = items.filter((i) => i.role === 'system').map((i) => i.text);
   expect(systemTexts).toContain('[Resource: fx:fixture://notes]\nnote one\nnote two');
-  expect(systemTexts.find((s) => s.startsWith('[Resource: fx:fixture://logo.png]'))).toMatch(/binary resource fixture:\/\/logo\.png: image\/png, 300 bytes, not shown/);
+  expect(systemTexts.find((s) => s.startsWith('[Resource: fx:fixture://logo.png]'))).toMatch(
+    /binary resource fixture:\/\/logo\.png: image\/png, 300 bytes, not shown/,
+  );
   const big = systemTexts.find((s) => s.startsWith('[Resource: fx:fixture://big]'))!;
   expect(Buffer.byteLength(big)).toBeLessThan(300 * 1024);
   expect(big).toMatch(/cut: \d+ more bytes/);
@@ -176,30 +198,54 @@ it('completions list resources, templates and prompts', async () => {
   await ready(t, 'everything', 'fx');
   const c = await t.connect();
   const res = await c.request({ method: 'list_completions', params: { kind: 'mcp_resource', prefix: 'fx:' } });
-  expect((res as { data: { items: string[] } }).data.items.sort()).toEqual(['fx:fixture://big', 'fx:fixture://logo.png', 'fx:fixture://notes']);
-  const templates = await c.request({ method: 'list_completions', params: { kind: 'mcp_resource', prefix: 'everything:demo://resource/dynamic' } });
-  expect((templates as { data: { items: string[] } }).data.items).toContain('everything:demo://resource/dynamic/text/{resourceId}');
+  expect((res as { data: { items: string[] } }).data.items.sort()).toEqual([
+    'fx:fixture://big',
+    'fx:fixture://logo.png',
+    'fx:fixture://notes',
+  ]);
+  const templates = await c.request({
+    method: 'list_completions',
+    params: { kind: 'mcp_resource', prefix: 'everything:demo://resource/dynamic' },
+  });
+  expect((templates as { data: { items: string[] } }).data.items).toContain(
+    'everything:demo://resource/dynamic/text/{resourceId}',
+  );
   const prompts = await c.request({ method: 'list_completions', params: { kind: '/', prefix: 'every' } });
-  expect((prompts as { data: { items: string[] } }).data.items).toEqual(expect.arrayContaining(['everything:simple-prompt', 'everything:args-prompt']));
+  expect((prompts as { data: { items: string[] } }).data.items).toEqual(
+    expect.arrayContaining(['everything:simple-prompt', 'everything:args-prompt']),
+  );
   await c.close();
 });
 
 it('prompts as workflows: /<server>:<prompt> with key=value arguments; other slugs go to yoi:workflow', async () => {
-  const t = await pod({ everything: everything(), fx: fixture() }, [], { '.yoi/workflows/plain.md': 'Plain workflow body.' });
+  const t = await pod({ everything: everything(), fx: fixture() }, [], {
+    '.yoi/workflows/plain.md': 'Plain workflow body.',
+  });
   await ready(t, 'everything', 'fx');
   const c = await t.connect();
-  const events = await run(c, [{ kind: 'workflow_invoke', slug: 'fx:greet' }, text('name=Ann mood="very happy" and then more')]);
+  const events = await run(c, [
+    { kind: 'workflow_invoke', slug: 'fx:greet' },
+    text('name=Ann mood="very happy" and then more'),
+  ]);
   const items = await historyOf(c);
-  expect(items.some((i) => i.role === 'system' && i.text === '[Prompt: fx:greet]\n[user] Say hello to Ann in a very happy way.')).toBe(true);
+  expect(
+    items.some(
+      (i) => i.role === 'system' && i.text === '[Prompt: fx:greet]\n[user] Say hello to Ann in a very happy way.',
+    ),
+  ).toBe(true);
   expect(events.filter((e) => e.event === 'alert')).toEqual([]);
 
   const args = await run(c, [{ kind: 'workflow_invoke', slug: 'everything:args-prompt' }, text('city=Paris')]);
   expect(args.filter((e) => e.event === 'alert')).toEqual([]);
 
   const missing = await run(c, [{ kind: 'workflow_invoke', slug: 'fx:greet' }, text('hello')]);
-  expect(missing.find((e) => e.event === 'alert')?.data).toMatchObject({ message: expect.stringContaining('prompt /fx:greet needs name=… after it') });
+  expect(missing.find((e) => e.event === 'alert')?.data).toMatchObject({
+    message: expect.stringContaining('prompt /fx:greet needs name=… after it'),
+  });
   const unknown = await run(c, [{ kind: 'workflow_invoke', slug: 'fx:nothing' }]);
-  expect(unknown.find((e) => e.event === 'alert')?.data).toMatchObject({ message: expect.stringContaining('has no prompt "nothing" (it has: greet)') });
+  expect(unknown.find((e) => e.event === 'alert')?.data).toMatchObject({
+    message: expect.stringContaining('has no prompt "nothing" (it has: greet)'),
+  });
 
   // A plain slug is declined by the MCP plugin and resolved by yoi:workflow.
   const plain = await run(c, [{ kind: 'workflow_invoke', slug: 'plain' }, text('go')]);
@@ -212,7 +258,10 @@ it('shutdown leaves no process behind (checked in /proc), including a grandchild
   const pidFile = path.join(dir, 'pids');
   const t = await pod({ fx: fixture('--spawn-child', '--pid-file', pidFile), everything: everything() });
   await ready(t, 'fx', 'everything');
-  const pids = [...fs.readFileSync(pidFile, 'utf8').split('\n').map(Number), readState(t).servers.find((s) => s.name === 'everything')!.pid!];
+  const pids = [
+    ...fs.readFileSync(pidFile, 'utf8').split('\n').map(Number),
+    readState(t).servers.find((s) => s.name === 'everything')!.pid!,
+  ];
   for (const pid of pids) expect(processAlive(pid)).toBe(true);
   await t.stop();
   await eventually(() => pids.every((pid) => !processAlive(pid)), 'every server process to end');
@@ -220,7 +269,12 @@ it('shutdown leaves no process behind (checked in /proc), including a grandchild
 
 it('without servers the plugin describes none; calls to unknown or ill-formed MCP tools are is_error results and the pod goes on', async () => {
   const t = await pod({ fx: fixture() }, [
-    { tool_calls: [{ name: 'mcp__nobody__thing', arguments: {} }, { name: 'mcp__fx__echo', arguments: { wrong: 1 } }] },
+    {
+      tool_calls: [
+        { name: 'mcp__nobody__thing', arguments: {} },
+        { name: 'mcp__fx__echo', arguments: { wrong: 1 } },
+      ],
+    },
     { text: 'ok' },
   ]);
   await ready(t, 'fx');

@@ -24,12 +24,20 @@ describe('deadlines', () => {
     expect(asked.deadline_ms).toBeLessThanOrEqual(300);
     expect(await w.resolved(asked.id)).toEqual({ id: asked.id, decision: 'reject_once', by: 'timeout', pod: 'test' });
     expect(await ended).toMatchObject({ data: { result: 'finished' } });
-    expect(w.results()[0]).toMatchObject({ is_error: true, summary: 'Refused: no answer to the permission request within 0.3 s; rejected by default' });
-    await expect(reply(w.client, asked.id, 'allow_once')).rejects.toThrow(`permission request ${asked.id} was already resolved (reject_once by timeout)`);
+    expect(w.results()[0]).toMatchObject({
+      is_error: true,
+      summary: 'Refused: no answer to the permission request within 0.3 s; rejected by default',
+    });
+    await expect(reply(w.client, asked.id, 'allow_once')).rejects.toThrow(
+      `permission request ${asked.id} was already resolved (reject_once by timeout)`,
+    );
   });
 
   it('onDeadline: allow_once lets the call run when nobody answers', async () => {
-    tp = await scriptedPod([readA], { permissions: { ...ASK_READ, deadlineMs: 200, onDeadline: 'allow_once' }, files: { 'a.txt': 'alpha' } });
+    tp = await scriptedPod([readA], {
+      permissions: { ...ASK_READ, deadlineMs: 200, onDeadline: 'allow_once' },
+      files: { 'a.txt': 'alpha' },
+    });
     const w = await Watch.on(tp);
     const { ended } = await startRun(w.client, 'go');
     const asked = await w.request();
@@ -48,17 +56,29 @@ describe('clients that come later', () => {
     const { ended } = await startRun(w.client, 'go');
     const asked = await w.request();
     const alert = await old.until((e) => e.event === 'alert' && e.data.message.startsWith('permission request'));
-    expect(alert).toMatchObject({ data: { level: 'warn', message: `permission request ${asked.id}: Read a.txt — answer with \`yoi approve ${asked.id} --pod test\` or \`yoi deny ${asked.id} --pod test\` (reject_once in 10 minutes)` } });
+    expect(alert).toMatchObject({
+      data: {
+        level: 'warn',
+        message: `permission request ${asked.id}: Read a.txt — answer with \`yoi approve ${asked.id} --pod test\` or \`yoi deny ${asked.id} --pod test\` (reject_once in 10 minutes)`,
+      },
+    });
     expect(old.lines.some((l) => l.includes('"permission_request"'))).toBe(false);
 
     const late = await Watch.on(tp);
-    expect((late.client.welcome as Record<string, unknown>).permission_requests).toEqual([{ ...asked, deadline_ms: expect.any(Number) }]);
+    expect((late.client.welcome as Record<string, unknown>).permission_requests).toEqual([
+      { ...asked, deadline_ms: expect.any(Number) },
+    ]);
     expect(await late.request()).toMatchObject({ id: asked.id, tool: 'Read' });
     const listed = await late.client.requestExtension('permission_list');
-    expect(listed).toMatchObject({ event: 'permission_list', data: { requests: [{ id: asked.id, summary: 'Read a.txt' }] } });
+    expect(listed).toMatchObject({
+      event: 'permission_list',
+      data: { requests: [{ id: asked.id, summary: 'Read a.txt' }] },
+    });
 
     await reply(late.client, asked.id, 'allow_once');
-    expect(await old.until((e) => e.event === 'alert' && e.data.message.includes(`${asked.id}: allow_once`))).toMatchObject({ data: { message: `permission request ${asked.id}: allow_once (test/1)` } });
+    expect(
+      await old.until((e) => e.event === 'alert' && e.data.message.includes(`${asked.id}: allow_once`)),
+    ).toMatchObject({ data: { message: `permission request ${asked.id}: allow_once (test/1)` } });
     await ended;
     old.destroy();
   });
@@ -74,7 +94,10 @@ describe('cancel and pause', () => {
     expect(await w.resolved(asked.id)).toEqual({ id: asked.id, decision: 'reject_once', by: 'cancel', pod: 'test' });
     expect(await ended).toMatchObject({ data: { result: 'cancelled' } });
     const closed = tp.pod.controller.history.find((i) => i.type === 'tool_result');
-    expect(closed).toMatchObject({ is_error: true, summary: 'Refused: the run was cancelled while permission for Read was pending' });
+    expect(closed).toMatchObject({
+      is_error: true,
+      summary: 'Refused: the run was cancelled while permission for Read was pending',
+    });
     await expect(w.client.requestExtension('permission_list')).resolves.toMatchObject({ data: { requests: [] } });
   });
 
@@ -89,7 +112,9 @@ describe('cancel and pause', () => {
     const resumed = w.client.waitFor((e) => e.event === 'run_end', 30_000);
     await w.client.request({ method: 'resume' });
     await resumed;
-    expect(tp.pod.controller.history.find((i) => i.type === 'tool_result')).toMatchObject({ summary: 'Refused: the run was paused while permission for Read was pending' });
+    expect(tp.pod.controller.history.find((i) => i.type === 'tool_result')).toMatchObject({
+      summary: 'Refused: the run was paused while permission for Read was pending',
+    });
   });
 });
 
@@ -109,7 +134,9 @@ describe('restarts', () => {
     // The same call again after the restart (the script starts over).
     tp = await scriptedPod([readA], { dir, resume: true, permissions: ASK_READ });
     w = await Watch.on(tp);
-    expect((w.client.welcome as Record<string, unknown>).permission_requests).toEqual([expect.objectContaining({ id: asked.id, tool: 'Read', summary: 'Read a.txt' })]);
+    expect((w.client.welcome as Record<string, unknown>).permission_requests).toEqual([
+      expect.objectContaining({ id: asked.id, tool: 'Read', summary: 'Read a.txt' }),
+    ]);
     await reply(w.client, asked.id, 'allow_once');
     expect(await w.resolved(asked.id)).toMatchObject({ decision: 'allow_once', by: 'test/1' });
     const again = await startRun(w.client, 'go on');

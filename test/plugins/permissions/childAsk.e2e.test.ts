@@ -29,7 +29,11 @@ function pidsUnder(run: string): number[] {
   });
 }
 
-async function eventually<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 60_000): Promise<T> {
+async function eventually<T>(
+  what: string,
+  probe: () => T | undefined | false | Promise<T | undefined | false>,
+  timeoutMs = 60_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
@@ -40,17 +44,30 @@ async function eventually<T>(what: string, probe: () => T | undefined | false | 
 }
 
 describeSandboxed('asks of child pods', () => {
-  it('a child\'s and a grandchild\'s Bash asks reach the root\'s clients labelled with their pod, are answered there and applied where they were asked', async () => {
+  it("a child's and a grandchild's Bash asks reach the root's clients labelled with their pod, are answered there and applied where they were asked", async () => {
     const scripts: Record<string, Reply[]> = {
-      root: [call('SpawnPod', { name: 'child', task: 'build', scope: [{ target: 'src', permission: 'write' }] }), { text: 'root done' }],
+      root: [
+        call('SpawnPod', { name: 'child', task: 'build', scope: [{ target: 'src', permission: 'write' }] }),
+        { text: 'root done' },
+      ],
       child: [
-        call('SpawnPod', { name: 'grandchild', task: 'deep build', scope: [{ target: 'src/deep', permission: 'write' }] }),
+        call('SpawnPod', {
+          name: 'grandchild',
+          task: 'deep build',
+          scope: [{ target: 'src/deep', permission: 'write' }],
+        }),
         call('Bash', { command: 'echo from-child > child.txt', cwd: 'src' }),
         { text: 'child done' },
       ],
-      grandchild: [call('Bash', { command: 'echo from-grandchild > gc.txt', cwd: 'src/deep' }), { text: 'grandchild done' }],
+      grandchild: [
+        call('Bash', { command: 'echo from-grandchild > gc.txt', cwd: 'src/deep' }),
+        { text: 'grandchild done' },
+      ],
     };
-    const files: Record<string, string> = { 'yoi.config.json': JSON.stringify({ model: { provider: 'scripted', script: 'script.{pod}.json' } }), 'src/deep/.keep': '' };
+    const files: Record<string, string> = {
+      'yoi.config.json': JSON.stringify({ model: { provider: 'scripted', script: 'script.{pod}.json' } }),
+      'src/deep/.keep': '',
+    };
     for (const [pod, replies] of Object.entries(scripts)) files[`script.${pod}.json`] = JSON.stringify(replies);
     const dir = fs.realpathSync(makeProject(files));
     const run = path.join(dir, 'run');
@@ -78,7 +95,9 @@ describeSandboxed('asks of child pods', () => {
       const found = ext.filter((e) => e.event === 'permission_request').map((e) => e.data as Ask);
       return found.length >= 2 && found;
     }).catch((e: Error) => {
-      throw new Error(`${e.message}; the root heard ${JSON.stringify(ext.map((x) => x.event))}; its log: ${root.stderr()}`);
+      throw new Error(
+        `${e.message}; the root heard ${JSON.stringify(ext.map((x) => x.event))}; its log: ${root.stderr()}`,
+      );
     });
     const mine = asks.find((a) => a.pod === 'child')!;
     const deep = asks.find((a) => a.pod === 'grandchild')!;
@@ -94,24 +113,30 @@ describeSandboxed('asks of child pods', () => {
 
     // Answered at the root, from the command line: allow the child's, refuse the grandchild's.
     expect(yoi(['approve', mine.id, '--pod', 'root'], { cwd: dir, env }).stdout).toBe(`allow_once ${mine.id} (root)\n`);
-    expect(yoi(['deny', deep.id, '--pod', 'root', '--message', 'not in deep'], { cwd: dir, env }).stdout).toBe(`reject_once ${deep.id} (root)\n`);
+    expect(yoi(['deny', deep.id, '--pod', 'root', '--message', 'not in deep'], { cwd: dir, env }).stdout).toBe(
+      `reject_once ${deep.id} (root)\n`,
+    );
 
-    await eventually('the child\'s command to run', () => fs.existsSync(path.join(dir, 'src/child.txt')));
+    await eventually("the child's command to run", () => fs.existsSync(path.join(dir, 'src/child.txt')));
     expect(fs.readFileSync(path.join(dir, 'src/child.txt'), 'utf8')).toBe('from-child\n');
     const resolved = await eventually('both resolutions at the root', () => {
-      const found = ext.filter((e) => e.event === 'permission_resolved').map((e) => e.data as { id: string; decision: string; by: string; pod: string; message?: string });
+      const found = ext
+        .filter((e) => e.event === 'permission_resolved')
+        .map((e) => e.data as { id: string; decision: string; by: string; pod: string; message?: string });
       return found.length >= 2 && found;
     });
-    expect(resolved).toEqual(expect.arrayContaining([
-      { id: mine.id, decision: 'allow_once', by: 'yoi-cli', pod: 'child' },
-      { id: deep.id, decision: 'reject_once', by: 'yoi-cli', pod: 'grandchild', message: 'not in deep' },
-    ]));
+    expect(resolved).toEqual(
+      expect.arrayContaining([
+        { id: mine.id, decision: 'allow_once', by: 'yoi-cli', pod: 'child' },
+        { id: deep.id, decision: 'reject_once', by: 'yoi-cli', pod: 'grandchild', message: 'not in deep' },
+      ]),
+    );
 
     // The grandchild applied the refusal: its model read the message, the file was never written.
     const gc = await PodClient.connect({ socketPath: path.join(run, 'grandchild', 'sock'), clientName: 'test/2' });
     cleanups.push(() => gc.close());
     type Item = { type: string; is_error?: boolean; summary?: string };
-    const items = await eventually('the grandchild\'s tool result', async () => {
+    const items = await eventually("the grandchild's tool result", async () => {
       const h = await gc.request({ method: 'get_history' });
       const list = h.event === 'history' ? (h.data.items as Item[]) : [];
       return list.some((i) => i.type === 'tool_result') && list;
@@ -120,6 +145,8 @@ describeSandboxed('asks of child pods', () => {
     expect(result.is_error).toBe(true);
     expect(JSON.stringify(result)).toContain('not in deep');
     expect(fs.existsSync(path.join(dir, 'src/deep/gc.txt'))).toBe(false);
-    expect(yoi(['asks', '--pod', 'root'], { cwd: dir, env }).stdout).toBe('no pending permission requests (pod root)\n');
+    expect(yoi(['asks', '--pod', 'root'], { cwd: dir, env }).stdout).toBe(
+      'no pending permission requests (pod root)\n',
+    );
   }, 240_000);
 });

@@ -1,15 +1,40 @@
 import { PodClient, type UnknownEvent } from '../../../core/client/PodClient.js';
 import type { Event } from '../../../core/protocol/index.js';
 import type { PermissionRequest, PermissionResolved } from '../../../plugins/permissions/permissionWire.js';
-import { recorder, runEnded, startTestPod, text, type TestPod, type TestPodOptions } from '../../support/startTestPod.js';
+import {
+  recorder,
+  runEnded,
+  startTestPod,
+  text,
+  type TestPod,
+  type TestPodOptions,
+} from '../../support/startTestPod.js';
 
 export type Reply = { text?: string; tool_calls?: { name: string; arguments: Record<string, unknown> }[] };
-export const call = (name: string, args: Record<string, unknown>): Reply => ({ tool_calls: [{ name, arguments: args }] });
+export const call = (name: string, args: Record<string, unknown>): Reply => ({
+  tool_calls: [{ name, arguments: args }],
+});
 
 /** A pod on the scripted provider, with a `permissions` section (omitted: the built-in policy). */
-export function scriptedPod(script: Reply[], opts: { permissions?: Record<string, unknown>; files?: Record<string, string>; dir?: string; resume?: true; name?: string } = {}): Promise<TestPod> {
-  const config = { model: { provider: 'scripted', script: 's.json' }, ...(opts.permissions ? { permissions: opts.permissions } : {}) };
-  const options: TestPodOptions = { files: { 's.json': JSON.stringify(script), ...opts.files }, config, ...(opts.name ? { name: opts.name } : {}) };
+export function scriptedPod(
+  script: Reply[],
+  opts: {
+    permissions?: Record<string, unknown>;
+    files?: Record<string, string>;
+    dir?: string;
+    resume?: true;
+    name?: string;
+  } = {},
+): Promise<TestPod> {
+  const config = {
+    model: { provider: 'scripted', script: 's.json' },
+    ...(opts.permissions ? { permissions: opts.permissions } : {}),
+  };
+  const options: TestPodOptions = {
+    files: { 's.json': JSON.stringify(script), ...opts.files },
+    config,
+    ...(opts.name ? { name: opts.name } : {}),
+  };
   if (opts.dir) Object.assign(options, { dir: opts.dir, resume: opts.resume });
   return startTestPod(options);
 }
@@ -48,7 +73,8 @@ export class Watch {
     for (;;) {
       const found = this.ext.find((e) => e.event === name && pred(e.data));
       if (found) return found.data;
-      if (Date.now() > deadline) throw new Error(`no ${name} event; got ${JSON.stringify(this.ext.map((e) => e.event))}`);
+      if (Date.now() > deadline)
+        throw new Error(`no ${name} event; got ${JSON.stringify(this.ext.map((e) => e.event))}`);
       await new Promise<void>((r) => {
         this.waiters.push(r);
         setTimeout(r, 100).unref();

@@ -19,28 +19,58 @@ const verdict = (section: unknown, tool: string, args: unknown, saved: Rule[] = 
 
 describe('the policy without a permissions section', () => {
   it('allows the file, search and pod tools and asks for Bash', () => {
-    for (const [tool, args] of [['Read', { file_path: 'src/a.ts' }], ['Write', { file_path: 'x', content: '' }], ['Edit', { file_path: 'x' }],
-      ['Glob', { pattern: '*' }], ['Grep', { pattern: 'x' }], ['ListPods', {}], ['SpawnPod', { name: 'c' }], ['mcp__github__list', {}]] as const) {
+    for (const [tool, args] of [
+      ['Read', { file_path: 'src/a.ts' }],
+      ['Write', { file_path: 'x', content: '' }],
+      ['Edit', { file_path: 'x' }],
+      ['Glob', { pattern: '*' }],
+      ['Grep', { pattern: 'x' }],
+      ['ListPods', {}],
+      ['SpawnPod', { name: 'c' }],
+      ['mcp__github__list', {}],
+    ] as const) {
       expect(verdict(undefined, tool, args)).toMatchObject({ action: 'allow', source: 'default' });
     }
-    expect(verdict(undefined, 'Bash', { command: 'ls' })).toMatchObject({ action: 'ask', source: 'builtin', why: 'built-in rule {tool: Bash, action: ask}' });
-    expect(policy(undefined)).toEqual({ default: 'allow', rules: [], builtin: [{ tool: 'Bash', action: 'ask' }], deadlineMs: 600_000, onDeadline: 'reject_once' });
+    expect(verdict(undefined, 'Bash', { command: 'ls' })).toMatchObject({
+      action: 'ask',
+      source: 'builtin',
+      why: 'built-in rule {tool: Bash, action: ask}',
+    });
+    expect(policy(undefined)).toEqual({
+      default: 'allow',
+      rules: [],
+      builtin: [{ tool: 'Bash', action: 'ask' }],
+      deadlineMs: 600_000,
+      onDeadline: 'reject_once',
+    });
   });
 });
 
 describe('rules', () => {
   it('first match wins; configured rules come before the built-ins; a configured default drops the built-ins', () => {
-    const rules = [{ tool: 'Bash', match: 'npm test', action: 'allow' }, { tool: 'Bash', match: 'npm *', action: 'deny' }];
+    const rules = [
+      { tool: 'Bash', match: 'npm test', action: 'allow' },
+      { tool: 'Bash', match: 'npm *', action: 'deny' },
+    ];
     expect(verdict({ rules }, 'Bash', { command: 'npm test' })).toMatchObject({ action: 'allow', source: 'config' });
     expect(verdict({ rules }, 'Bash', { command: '  npm test  ' }).action).toBe('allow');
-    expect(verdict({ rules }, 'Bash', { command: 'npm publish' })).toMatchObject({ action: 'deny', why: 'rule {tool: Bash, match: "npm *", action: deny} of the config' });
+    expect(verdict({ rules }, 'Bash', { command: 'npm publish' })).toMatchObject({
+      action: 'deny',
+      why: 'rule {tool: Bash, match: "npm *", action: deny} of the config',
+    });
     expect(verdict({ rules }, 'Bash', { command: 'ls' })).toMatchObject({ action: 'ask', source: 'builtin' });
-    expect(verdict({ default: 'allow', rules }, 'Bash', { command: 'ls' })).toMatchObject({ action: 'allow', source: 'default' });
+    expect(verdict({ default: 'allow', rules }, 'Bash', { command: 'ls' })).toMatchObject({
+      action: 'allow',
+      source: 'default',
+    });
     expect(verdict({ default: 'deny' }, 'Read', { file_path: 'x' })).toMatchObject({ action: 'deny' });
   });
 
   it('tool is a glob over names; MCP tools match as <server>/<tool>', () => {
-    const rules = [{ tool: 'mcp__*', match: 'github/create_*', action: 'ask' }, { tool: 'mcp__github__*', action: 'deny' }];
+    const rules = [
+      { tool: 'mcp__*', match: 'github/create_*', action: 'ask' },
+      { tool: 'mcp__github__*', action: 'deny' },
+    ];
     expect(verdict({ rules }, 'mcp__github__create_issue', {}).action).toBe('ask');
     expect(verdict({ rules }, 'mcp__github__delete_repo', {}).action).toBe('deny');
     expect(verdict({ rules }, 'mcp__fs__read', {}).action).toBe('allow');
@@ -48,10 +78,21 @@ describe('rules', () => {
   });
 
   it('exact compares the canonical path, the trimmed command line or the name', () => {
-    expect(verdict({ rules: [{ tool: 'Read', exact: path.join(project, 'src/a.ts'), action: 'deny' }] }, 'Read', { file_path: './src//a.ts' }).action).toBe('deny');
-    expect(verdict({ rules: [{ tool: 'Read', exact: 'src/a.ts', action: 'deny' }] }, 'Read', { file_path: 'src/a.ts' }).action).toBe('allow');
-    expect(verdict({ rules: [{ tool: 'SpawnPod', exact: 'c*', action: 'deny' }] }, 'SpawnPod', { name: 'c*' }).action).toBe('deny');
-    expect(verdict({ rules: [{ tool: 'SpawnPod', exact: 'c*', action: 'deny' }] }, 'SpawnPod', { name: 'cx' }).action).toBe('allow');
+    expect(
+      verdict({ rules: [{ tool: 'Read', exact: path.join(project, 'src/a.ts'), action: 'deny' }] }, 'Read', {
+        file_path: './src//a.ts',
+      }).action,
+    ).toBe('deny');
+    expect(
+      verdict({ rules: [{ tool: 'Read', exact: 'src/a.ts', action: 'deny' }] }, 'Read', { file_path: 'src/a.ts' })
+        .action,
+    ).toBe('allow');
+    expect(
+      verdict({ rules: [{ tool: 'SpawnPod', exact: 'c*', action: 'deny' }] }, 'SpawnPod', { name: 'c*' }).action,
+    ).toBe('deny');
+    expect(
+      verdict({ rules: [{ tool: 'SpawnPod', exact: 'c*', action: 'deny' }] }, 'SpawnPod', { name: 'cx' }).action,
+    ).toBe('allow');
   });
 
   it('file globs: relative ones against the canonical path in the project, absolute ones against the canonical absolute path', () => {
@@ -63,18 +104,40 @@ describe('rules', () => {
     // A link is judged where it leads: out of src/, so the relative rule does not cover it.
     expect(callSubject('Read', { file_path: 'src/link' }, base)).toEqual({ kind: 'path', absolute: '/etc/hostname' });
     expect(verdict({ rules }, 'Read', { file_path: 'src/link' }).action).toBe('allow');
-    expect(verdict({ rules: [{ tool: 'Read', match: '/etc/**', action: 'deny' }] }, 'Read', { file_path: 'src/link' }).action).toBe('deny');
+    expect(
+      verdict({ rules: [{ tool: 'Read', match: '/etc/**', action: 'deny' }] }, 'Read', { file_path: 'src/link' })
+        .action,
+    ).toBe('deny');
     // A relative glob never reaches outside the project.
-    expect(verdict({ rules: [{ tool: 'Read', match: '**', action: 'deny' }] }, 'Read', { file_path: '/etc/hostname' }).action).toBe('allow');
-    expect(verdict({ rules: [{ tool: 'Read', match: '~/**', action: 'deny' }] }, 'Read', { file_path: path.join(os.homedir(), 'x') }).action).toBe('deny');
-    expect(verdict({ rules: [{ tool: 'Grep', match: 'src', action: 'ask' }] }, 'Grep', { pattern: 'x', path: 'src' }).action).toBe('ask');
-    expect(verdict({ rules: [{ tool: 'Glob', match: '.', action: 'ask' }] }, 'Glob', { pattern: '*' }).action).toBe('ask'); // the default path: the cwd
+    expect(
+      verdict({ rules: [{ tool: 'Read', match: '**', action: 'deny' }] }, 'Read', { file_path: '/etc/hostname' })
+        .action,
+    ).toBe('allow');
+    expect(
+      verdict({ rules: [{ tool: 'Read', match: '~/**', action: 'deny' }] }, 'Read', {
+        file_path: path.join(os.homedir(), 'x'),
+      }).action,
+    ).toBe('deny');
+    expect(
+      verdict({ rules: [{ tool: 'Grep', match: 'src', action: 'ask' }] }, 'Grep', { pattern: 'x', path: 'src' }).action,
+    ).toBe('ask');
+    expect(verdict({ rules: [{ tool: 'Glob', match: '.', action: 'ask' }] }, 'Glob', { pattern: '*' }).action).toBe(
+      'ask',
+    ); // the default path: the cwd
   });
 
   it('a wildcard allow never covers a Bash command line that chains or substitutes commands', () => {
     const rules = [{ tool: 'Bash', match: 'git *', action: 'allow' }];
     expect(verdict({ rules }, 'Bash', { command: 'git log src/a.ts' }).action).toBe('allow');
-    for (const command of ['git log; rm -rf ~', 'git log && curl x', 'git log | sh', 'git $(rm x)', 'git `rm x`', 'git log\nrm x', 'git diff <(cat /etc/shadow)']) {
+    for (const command of [
+      'git log; rm -rf ~',
+      'git log && curl x',
+      'git log | sh',
+      'git $(rm x)',
+      'git `rm x`',
+      'git log\nrm x',
+      'git diff <(cat /etc/shadow)',
+    ]) {
       expect(verdict({ rules }, 'Bash', { command }).action).toBe('ask');
     }
     // An exact rule (what allow_always saves) matches its one command, compound or not.
@@ -82,16 +145,33 @@ describe('rules', () => {
     expect(verdict({}, 'Bash', { command: 'make && make test' }, exact).action).toBe('allow');
     expect(verdict({}, 'Bash', { command: 'make && make test; rm x' }, exact).action).toBe('ask');
     // Deny rules always apply.
-    expect(verdict({ rules: [{ tool: 'Bash', match: '*rm -rf*', action: 'deny' }] }, 'Bash', { command: 'ls; rm -rf /' }).action).toBe('deny');
+    expect(
+      verdict({ rules: [{ tool: 'Bash', match: '*rm -rf*', action: 'deny' }] }, 'Bash', { command: 'ls; rm -rf /' })
+        .action,
+    ).toBe('deny');
   });
 
   it('saved rules come before the config, except where the config denies; unsandboxed Bash always asks', () => {
-    const saved: Rule[] = [{ tool: 'Bash', match: 'make', action: 'allow' }, { tool: 'Read', action: 'deny' }];
+    const saved: Rule[] = [
+      { tool: 'Bash', match: 'make', action: 'allow' },
+      { tool: 'Read', action: 'deny' },
+    ];
     expect(verdict({}, 'Bash', { command: 'make' }, saved)).toMatchObject({ action: 'allow', source: 'saved' });
-    expect(verdict({ default: 'allow' }, 'Read', { file_path: 'x' }, saved)).toMatchObject({ action: 'deny', source: 'saved' });
-    expect(verdict({ rules: [{ tool: 'Bash', action: 'deny' }] }, 'Bash', { command: 'make' }, saved)).toMatchObject({ action: 'deny', source: 'config' });
-    expect(verdict({ default: 'allow' }, 'Bash', { command: 'make' }, [], { unsandboxedBash: true })).toMatchObject({ action: 'ask', source: 'sandbox' });
-    expect(verdict({ default: 'deny' }, 'Bash', { command: 'make' }, [], { unsandboxedBash: true }).action).toBe('deny');
+    expect(verdict({ default: 'allow' }, 'Read', { file_path: 'x' }, saved)).toMatchObject({
+      action: 'deny',
+      source: 'saved',
+    });
+    expect(verdict({ rules: [{ tool: 'Bash', action: 'deny' }] }, 'Bash', { command: 'make' }, saved)).toMatchObject({
+      action: 'deny',
+      source: 'config',
+    });
+    expect(verdict({ default: 'allow' }, 'Bash', { command: 'make' }, [], { unsandboxedBash: true })).toMatchObject({
+      action: 'ask',
+      source: 'sandbox',
+    });
+    expect(verdict({ default: 'deny' }, 'Bash', { command: 'make' }, [], { unsandboxedBash: true }).action).toBe(
+      'deny',
+    );
   });
 
   it('the section is validated: bad values name the key', () => {
@@ -103,9 +183,13 @@ describe('rules', () => {
     expect(bad({ rules: [{ tool: 'Bash', action: 'allow', extra: 1 }] })).toMatch(/rules\.0/);
     expect(bad({ deadlineMs: 0 })).toMatch(/^deadlineMs/);
     expect(bad({ onDeadline: 'allow_always' })).toMatch(/^onDeadline/);
-    expect(bad({ rules: [{ tool: 'Read', match: '*a*b*c', action: 'deny' }] })).toMatch(/rules\.0\.match: at most 2 `\*` per path segment/);
+    expect(bad({ rules: [{ tool: 'Read', match: '*a*b*c', action: 'deny' }] })).toMatch(
+      /rules\.0\.match: at most 2 `\*` per path segment/,
+    );
     expect(bad({ rules: [{ tool: 'Bash', match: '*a*b*c*d', action: 'deny' }] })).toBe('ok'); // command globs are linear
-    expect(bad({ rules: [{ tool: 'Bash', match: 'a', exact: 'a', action: 'deny' }] })).toMatch(/rules\.0\.exact: give `match` or `exact`, not both/);
+    expect(bad({ rules: [{ tool: 'Bash', match: 'a', exact: 'a', action: 'deny' }] })).toMatch(
+      /rules\.0\.exact: give `match` or `exact`, not both/,
+    );
   });
 });
 
@@ -121,11 +205,22 @@ describe('command globs', () => {
   });
 
   it('agrees with a reference matcher on random inputs', () => {
-    const reference = (p: string, s: string) => new RegExp(`^${[...p].map((c) => (c === '*' ? '[\\s\\S]*' : c === '?' ? '[\\s\\S]' : c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('')}$`, 'u').test(s);
+    const reference = (p: string, s: string) =>
+      new RegExp(
+        `^${[...p].map((c) => (c === '*' ? '[\\s\\S]*' : c === '?' ? '[\\s\\S]' : c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('')}$`,
+        'u',
+      ).test(s);
     const alphabet = fc.constantFrom('a', 'b', '/', ' ', '*', '?');
-    fc.assert(fc.property(fc.string({ unit: alphabet, maxLength: 8 }), fc.string({ unit: fc.constantFrom('a', 'b', '/', ' '), maxLength: 10 }), (p, s) => {
-      expect(commandGlob(p).test(s)).toBe(reference(p, s));
-    }), { numRuns: 2000 });
+    fc.assert(
+      fc.property(
+        fc.string({ unit: alphabet, maxLength: 8 }),
+        fc.string({ unit: fc.constantFrom('a', 'b', '/', ' '), maxLength: 10 }),
+        (p, s) => {
+          expect(commandGlob(p).test(s)).toBe(reference(p, s));
+        },
+      ),
+      { numRuns: 2000 },
+    );
   });
 
   it('stays fast on a long command line with many stars (no backtracking blow-up)', () => {

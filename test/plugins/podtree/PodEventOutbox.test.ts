@@ -10,15 +10,36 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-const WELCOME = { event: 'welcome', data: { protocol_version: 2, pod_name: 'fake', session_id: 's', status: 'idle', segment_kinds: [], pod_event_kinds: [] } };
+const WELCOME = {
+  event: 'welcome',
+  data: {
+    protocol_version: 2,
+    pod_name: 'fake',
+    session_id: 's',
+    status: 'idle',
+    segment_kinds: [],
+    pod_event_kinds: [],
+  },
+};
 /** What the original (v1) pod broadcasts for a method it does not know. */
-const V1_UNKNOWN_HELLO = { event: 'error', data: { code: 'internal', message: 'invalid method: unknown variant `hello`, expected one of `run`, `notify`, `pod_event`, `resume`, `cancel`, `pause`, `shutdown`, `get_history`' } };
+const V1_UNKNOWN_HELLO = {
+  event: 'error',
+  data: {
+    code: 'internal',
+    message:
+      'invalid method: unknown variant `hello`, expected one of `run`, `notify`, `pod_event`, `resume`, `cancel`, `pause`, `shutdown`, `get_history`',
+  },
+};
 
 /**
  * A line server that records every line and answers `pod_event`s through `answer`; `hello` is
  * answered with `welcome` (v2), or as the original v1 pod did (`v1`).
  */
-async function fakeParent(socketPath: string, answer: (id: string, attempt: number, socket: net.Socket) => void, { v1 = false } = {}) {
+async function fakeParent(
+  socketPath: string,
+  answer: (id: string, attempt: number, socket: net.Socket) => void,
+  { v1 = false } = {},
+) {
   const lines: string[] = [];
   const attempts = new Map<string, number>();
   const server = net.createServer((s) => {
@@ -43,13 +64,20 @@ async function fakeParent(socketPath: string, answer: (id: string, attempt: numb
   return { lines, attempts };
 }
 
-const ack = (s: net.Socket, id: string) => s.write(`${JSON.stringify({ event: 'ack', request_id: id, data: { method: 'pod_event' } })}\n`);
+const ack = (s: net.Socket, id: string) =>
+  s.write(`${JSON.stringify({ event: 'ack', request_id: id, data: { method: 'pod_event' } })}\n`);
 
 describe('PodEventOutbox', () => {
   it('delivers reports in order, each acknowledged by a real parent', async () => {
     const tp: TestPod = await startTestPod({ name: 'parent' });
     cleanups.push(() => tp.stop());
-    treeOf(tp.pod).registry.add({ pod_name: 'kid', socket_path: '/run/kid/sock', scope_delegated: [], callback_address: tp.socket, secret: 'kid-secret' });
+    treeOf(tp.pod).registry.add({
+      pod_name: 'kid',
+      socket_path: '/run/kid/sock',
+      scope_delegated: [],
+      callback_address: tp.socket,
+      secret: 'kid-secret',
+    });
     const outbox = new PodEventOutbox({ socketPath: tp.socket, clientName: 'pod/kid', auth: 'kid-secret' });
     cleanups.push(() => outbox.close());
     for (let i = 0; i < 20; i++) outbox.send({ kind: 'errored', pod_name: 'kid', message: `problem ${i}` });
@@ -75,17 +103,24 @@ describe('PodEventOutbox', () => {
     const parent = await fakeParent(socketPath, () => undefined, { v1: true });
     const outbox = new PodEventOutbox({ socketPath, clientName: 'pod/kid', ackTimeoutMs: 500 });
     cleanups.push(() => outbox.close());
-    const ids = [outbox.send({ kind: 'turn_ended', pod_name: 'kid' }), outbox.send({ kind: 'shut_down', pod_name: 'kid' })];
+    const ids = [
+      outbox.send({ kind: 'turn_ended', pod_name: 'kid' }),
+      outbox.send({ kind: 'shut_down', pod_name: 'kid' }),
+    ];
     expect(await outbox.drain(10_000)).toBe(true);
     await new Promise((r) => setTimeout(r, 1000)); // no retry follows
     expect(ids.map((id) => parent.attempts.get(id))).toEqual([1, 1]);
-    expect(parent.lines.filter((l) => l.includes('"pod_event"')).map((l) => JSON.parse(l).params.kind)).toEqual(['turn_ended', 'shut_down']);
+    expect(parent.lines.filter((l) => l.includes('"pod_event"')).map((l) => JSON.parse(l).params.kind)).toEqual([
+      'turn_ended',
+      'shut_down',
+    ]);
   });
 
   it('re-sends a report with the same request_id until it is acknowledged', async () => {
     const socketPath = path.join(makeProject(), 'p.sock');
     const parent = await fakeParent(socketPath, (id, attempt, s) => {
-      if (attempt === 1) s.destroy(); // the connection breaks before the ack
+      if (attempt === 1)
+        s.destroy(); // the connection breaks before the ack
       else ack(s, id);
     });
     const outbox = new PodEventOutbox({ socketPath, clientName: 'pod/kid' });
@@ -95,7 +130,11 @@ describe('PodEventOutbox', () => {
     expect(parent.attempts.get(id)).toBe(2);
     const sent = parent.lines.filter((l) => l.includes('"pod_event"'));
     expect(sent).toEqual([sent[0], sent[0]]);
-    expect(JSON.parse(sent[0])).toEqual({ method: 'pod_event', request_id: id, params: { kind: 'turn_ended', pod_name: 'kid' } });
+    expect(JSON.parse(sent[0])).toEqual({
+      method: 'pod_event',
+      request_id: id,
+      params: { kind: 'turn_ended', pod_name: 'kid' },
+    });
     expect(parent.lines[0]).toBe('{"method":"hello","params":{"protocol_version":2,"client":"pod/kid"}}');
   });
 
@@ -103,7 +142,12 @@ describe('PodEventOutbox', () => {
     const dir = makeProject();
     const socketPath = path.join(dir, 'p.sock');
     const logged: string[] = [];
-    const outbox = new PodEventOutbox({ socketPath, clientName: 'pod/kid', retryForMs: 60_000, log: (l) => logged.push(l) });
+    const outbox = new PodEventOutbox({
+      socketPath,
+      clientName: 'pod/kid',
+      retryForMs: 60_000,
+      log: (l) => logged.push(l),
+    });
     cleanups.push(() => outbox.close());
     const id = outbox.send({ kind: 'shut_down', pod_name: 'kid' });
     expect(await outbox.drain(300)).toBe(false); // nobody listens yet: send() did not throw, the report waits
@@ -111,7 +155,12 @@ describe('PodEventOutbox', () => {
     expect(await outbox.drain(10_000)).toBe(true);
     expect(parent.attempts.get(id)).toBe(1);
 
-    const gone = new PodEventOutbox({ socketPath: path.join(dir, 'nobody.sock'), clientName: 'pod/kid', retryForMs: 200, log: (l) => logged.push(l) });
+    const gone = new PodEventOutbox({
+      socketPath: path.join(dir, 'nobody.sock'),
+      clientName: 'pod/kid',
+      retryForMs: 200,
+      log: (l) => logged.push(l),
+    });
     cleanups.push(() => gone.close());
     gone.send({ kind: 'turn_ended', pod_name: 'kid' });
     gone.send({ kind: 'shut_down', pod_name: 'kid' });
@@ -155,7 +204,11 @@ describe('PodEventOutbox', () => {
 
   it('a stopping pod does not wait for a parent nobody listens for', async () => {
     const logged: string[] = [];
-    const outbox = new PodEventOutbox({ socketPath: path.join(makeProject(), 'gone.sock'), clientName: 'pod/kid', log: (l) => logged.push(l) });
+    const outbox = new PodEventOutbox({
+      socketPath: path.join(makeProject(), 'gone.sock'),
+      clientName: 'pod/kid',
+      log: (l) => logged.push(l),
+    });
     cleanups.push(() => outbox.close());
     outbox.send({ kind: 'shut_down', pod_name: 'kid' });
     expect(await outbox.drain(10_000, { giveUpIfGone: true })).toBe(true); // retryForMs is 60 s
@@ -165,7 +218,10 @@ describe('PodEventOutbox', () => {
   it('a report the parent rejects as invalid is dropped, not retried', async () => {
     const socketPath = path.join(makeProject(), 'p.sock');
     const parent = await fakeParent(socketPath, (id, _n, s) =>
-      s.write(`${JSON.stringify({ event: 'error', request_id: id, data: { code: 'invalid_request', message: 'no' } })}\n`));
+      s.write(
+        `${JSON.stringify({ event: 'error', request_id: id, data: { code: 'invalid_request', message: 'no' } })}\n`,
+      ),
+    );
     const logged: string[] = [];
     const outbox = new PodEventOutbox({ socketPath, clientName: 'pod/kid', log: (l) => logged.push(l) });
     cleanups.push(() => outbox.close());

@@ -51,13 +51,19 @@ async function family(plugins = defaultPlugins()) {
   const midSocket = path.join(top.runtimeDir, 'mid', 'sock');
   await treeOf(top.pod).reserve('mid', midSocket, [{ target: src, permission: 'write', recursive: true }]);
   // As SpawnPod does: recorded with the secret the child presents with its reports.
-  treeOf(top.pod).registry.add({ pod_name: 'mid', socket_path: midSocket, scope_delegated: [], callback_address: top.socket, secret: 'mid-secret' });
+  treeOf(top.pod).registry.add({
+    pod_name: 'mid',
+    socket_path: midSocket,
+    scope_delegated: [],
+    callback_address: top.socket,
+    secret: 'mid-secret',
+  });
   const mid = await pod({ dir: top.dir, name: 'mid', adopt: { callback: top.socket, secret: 'mid-secret' } });
   return { top, mid, src };
 }
 
 describe('reports from a child reach its parent', () => {
-  it('turn_ended only for runs the parent started, rendered into the parent\'s history', async () => {
+  it("turn_ended only for runs the parent started, rendered into the parent's history", async () => {
     const { top, mid } = await family();
     const topClient = await connect(top);
     const byUser = await connect(mid); // a client named test/1, not the parent
@@ -82,11 +88,20 @@ describe('reports from a child reach its parent', () => {
     const { top } = await family();
     const script = path.join(top.dir, 'fail.json');
     fs.writeFileSync(script, JSON.stringify([{ error: 'upstream 429' }]));
-    fs.writeFileSync(path.join(top.dir, 'yoi.config.json'), JSON.stringify({ model: { provider: 'scripted', script: 'fail.json' } }));
+    fs.writeFileSync(
+      path.join(top.dir, 'yoi.config.json'),
+      JSON.stringify({ model: { provider: 'scripted', script: 'fail.json' } }),
+    );
     const src = path.join(fs.realpathSync(top.dir), 'lib');
     const flakySocket = path.join(top.runtimeDir, 'flaky', 'sock');
     await treeOf(top.pod).reserve('flaky', flakySocket, [{ target: src, permission: 'write', recursive: true }]);
-    treeOf(top.pod).registry.add({ pod_name: 'flaky', socket_path: flakySocket, scope_delegated: [], callback_address: top.socket, secret: 'flaky-secret' });
+    treeOf(top.pod).registry.add({
+      pod_name: 'flaky',
+      socket_path: flakySocket,
+      scope_delegated: [],
+      callback_address: top.socket,
+      secret: 'flaky-secret',
+    });
     const flaky = await pod({ dir: top.dir, name: 'flaky', adopt: { callback: top.socket, secret: 'flaky-secret' } });
     const topClient = await connect(top);
     const c = await connect(flaky);
@@ -108,22 +123,38 @@ describe('reports from a child reach its parent', () => {
     expect(top.pod.scope.check(path.join(src, 'a.ts'), 'write').ok).toBe(true);
   });
 
-  it('scope_sub_delegated: the grandchild is recorded and reported further up as the middle pod\'s delegation', async () => {
+  it("scope_sub_delegated: the grandchild is recorded and reported further up as the middle pod's delegation", async () => {
     const { top, mid, src } = await family();
     const topClient = await connect(top);
     const midClient = await connect(mid);
     const leaf = { target: path.join(src, 'leaf'), permission: 'write', recursive: true };
     // mid's own child `kid` reports that it spawned `leaf`.
-    treeOf(mid.pod).registry.add({ pod_name: 'kid', socket_path: '/run/kid/sock', scope_delegated: [], callback_address: mid.socket, secret: 'kid-secret' });
+    treeOf(mid.pod).registry.add({
+      pod_name: 'kid',
+      socket_path: '/run/kid/sock',
+      scope_delegated: [],
+      callback_address: mid.socket,
+      secret: 'kid-secret',
+    });
     const raw = await RawClient.connect(mid.socket);
     raw.write('{"method":"hello","params":{"protocol_version":2,"client":"pod/kid","auth":"kid-secret"}}\n');
-    raw.write(`${JSON.stringify({ method: 'pod_event', request_id: 'k-1', params: { kind: 'scope_sub_delegated', parent_pod: 'kid', sub_pod: 'leaf', sub_socket: '/run/leaf/sock', scope: [leaf], secret: 'leaf-secret' } })}\n`);
+    raw.write(
+      `${JSON.stringify({ method: 'pod_event', request_id: 'k-1', params: { kind: 'scope_sub_delegated', parent_pod: 'kid', sub_pod: 'leaf', sub_socket: '/run/leaf/sock', scope: [leaf], secret: 'leaf-secret' } })}\n`,
+    );
     await raw.until((e) => e.event === 'ack');
     raw.destroy();
     await waitForNote(midClient, 'Pod `kid` spawned `leaf` and delegated scope to it.');
-    expect(treeOf(mid.pod).registry.get('leaf')).toMatchObject({ socket_path: '/run/leaf/sock', scope_delegated: [leaf], via: 'kid' });
+    expect(treeOf(mid.pod).registry.get('leaf')).toMatchObject({
+      socket_path: '/run/leaf/sock',
+      scope_delegated: [leaf],
+      via: 'kid',
+    });
     await waitForNote(topClient, 'Pod `mid` spawned `leaf` and delegated scope to it.');
-    expect(treeOf(top.pod).registry.get('leaf')).toMatchObject({ socket_path: '/run/leaf/sock', via: 'mid', callback_address: mid.socket });
+    expect(treeOf(top.pod).registry.get('leaf')).toMatchObject({
+      socket_path: '/run/leaf/sock',
+      via: 'mid',
+      callback_address: mid.socket,
+    });
     const records = JSON.parse(fs.readFileSync(path.join(top.runtimeDir, 'top', 'spawned_pods.json'), 'utf8'));
     expect(records.map((r: { pod_name: string }) => r.pod_name)).toEqual(['mid', 'leaf']);
     // Their grandchild's secret travelled up too, so a pod that adopts `leaf` can authenticate it.
@@ -133,17 +164,19 @@ describe('reports from a child reach its parent', () => {
   it('a failing side-effect plugin becomes an alert naming it; the built-in handler still runs', async () => {
     const broken = definePlugin({
       name: 'test:broken',
-      apply: (host) => host.hooks.podEvent.for('shut_down').tapPromise('test:broken', async () => {
-        throw new Error('registry on fire');
-      }),
+      apply: (host) =>
+        host.hooks.podEvent.for('shut_down').tapPromise('test:broken', async () => {
+          throw new Error('registry on fire');
+        }),
     });
     const { top, mid } = await family([broken(), ...defaultPlugins()]);
     const topClient = await connect(top);
     const events: Event[] = recorder(topClient);
     await mid.stop();
     await waitForNote(topClient, 'Pod `mid` has stopped.');
-    expect(events.filter((e) => e.event === 'alert').map((e) => e.event === 'alert' && e.data.message))
-      .toContain('plugin test:broken failed in podEvent(shut_down): registry on fire');
+    expect(events.filter((e) => e.event === 'alert').map((e) => e.event === 'alert' && e.data.message)).toContain(
+      'plugin test:broken failed in podEvent(shut_down): registry on fire',
+    );
     expect(treeOf(top.pod).registry.get('mid')).toBeUndefined();
   });
 });

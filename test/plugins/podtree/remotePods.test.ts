@@ -39,13 +39,18 @@ async function turn(client: PodClient, events: Event[], input: string): Promise<
   });
 }
 
-async function remoteAndParent(script: (url: string) => unknown[], more: (url: string) => Record<string, unknown> = () => ({})): Promise<{ remote: WsTestPod; parent: TestPod; client: PodClient; events: Event[] }> {
+async function remoteAndParent(
+  script: (url: string) => unknown[],
+  more: (url: string) => Record<string, unknown> = () => ({}),
+): Promise<{ remote: WsTestPod; parent: TestPod; client: PodClient; events: Event[] }> {
   process.env[TOKEN_ENV] = TOKEN;
   delete process.env[UNSET_ENV];
   cleanups.push(() => delete process.env[TOKEN_ENV]);
   const remote = await startWsPod({
-    name: 'reviewer', tokenEnv: TOKEN_ENV,
-    files: { 'r.json': JSON.stringify([{ text: 'review: looks good' }]) }, config: { model: { provider: 'scripted', script: 'r.json' } },
+    name: 'reviewer',
+    tokenEnv: TOKEN_ENV,
+    files: { 'r.json': JSON.stringify([{ text: 'review: looks good' }]) },
+    config: { model: { provider: 'scripted', script: 'r.json' } },
   });
   cleanups.push(() => remote.stop());
   const parent = await startTestPod({
@@ -53,7 +58,13 @@ async function remoteAndParent(script: (url: string) => unknown[], more: (url: s
     files: { 's.json': JSON.stringify(script(remote.url)) },
     config: {
       model: { provider: 'scripted', script: 's.json' },
-      podtree: { remotes: { rev: { url: remote.url, tokenEnv: TOKEN_ENV }, ghost: { url: 'ws://127.0.0.1:9', tokenEnv: UNSET_ENV }, ...more(remote.url) } },
+      podtree: {
+        remotes: {
+          rev: { url: remote.url, tokenEnv: TOKEN_ENV },
+          ghost: { url: 'ws://127.0.0.1:9', tokenEnv: UNSET_ENV },
+          ...more(remote.url),
+        },
+      },
     },
   });
   cleanups.push(() => parent.stop());
@@ -64,12 +75,22 @@ async function remoteAndParent(script: (url: string) => unknown[], more: (url: s
 
 describe('pod tools on a remote pod (ws:// URL, token from the environment)', () => {
   it('SendToPod, ReadPodOutput, ListPods and StopPod reach the remote by name and by URL', async () => {
-    const { remote, parent, client: c, events: seen } = await remoteAndParent((url) => [
+    const {
+      remote,
+      parent,
+      client: c,
+      events: seen,
+    } = await remoteAndParent((url) => [
       { tool_calls: [{ name: 'SendToPod', arguments: { name: 'rev', message: 'review the patch' } }] },
       { text: 'sent' },
       { tool_calls: [{ name: 'ReadPodOutput', arguments: { name: url } }] },
       { text: 'read' },
-      { tool_calls: [{ name: 'ReadPodOutput', arguments: { name: 'rev' } }, { name: 'ListPods', arguments: {} }] },
+      {
+        tool_calls: [
+          { name: 'ReadPodOutput', arguments: { name: 'rev' } },
+          { name: 'ListPods', arguments: {} },
+        ],
+      },
       { text: 'listed' },
       { tool_calls: [{ name: 'StopPod', arguments: { name: `${url}/` } }] },
       { text: 'stopped' },
@@ -83,14 +104,20 @@ describe('pod tools on a remote pod (ws:// URL, token from the environment)', ()
     expect(await remoteDone).toMatchObject({ event: 'run_end', data: { result: 'finished' } });
 
     const [read] = await turn(c, seen, 'read it');
-    expect(read).toMatchObject({ summary: `pod \`${url}\` is idle: 1 new assistant message`, is_error: false, output: 'review: looks good' });
+    expect(read).toMatchObject({
+      summary: `pod \`${url}\` is idle: 1 new assistant message`,
+      is_error: false,
+      output: 'review: looks good',
+    });
 
     const [again2, listed] = await turn(c, seen, 'read again, list');
     expect(again2).toMatchObject({ summary: 'pod `rev` is idle; no new assistant text', is_error: false });
     expect(listed.summary).toBe('0 pods known, 2 remote pods configured');
     expect(listed.output?.split('\n')).toEqual([
       `rev [alive] remote ${url} (pod reviewer, idle)`,
-      expect.stringMatching(new RegExp(`^ghost \\[unreachable\\] remote ws://127\\.0\\.0\\.1:9 \\(.*${UNSET_ENV}.*is not set`)),
+      expect.stringMatching(
+        new RegExp(`^ghost \\[unreachable\\] remote ws://127\\.0\\.0\\.1:9 \\(.*${UNSET_ENV}.*is not set`),
+      ),
     ]);
 
     const [stopped] = await turn(c, seen, 'stop it');
@@ -98,21 +125,36 @@ describe('pod tools on a remote pod (ws:// URL, token from the environment)', ()
     await remote.pod.closed;
 
     // The token went nowhere the model or the log can see.
-    const logs = fs.readdirSync(path.join(parent.dir, '.yoi', 'sessions')).map((f) => fs.readFileSync(path.join(parent.dir, '.yoi', 'sessions', f), 'utf8'));
+    const logs = fs
+      .readdirSync(path.join(parent.dir, '.yoi', 'sessions'))
+      .map((f) => fs.readFileSync(path.join(parent.dir, '.yoi', 'sessions', f), 'utf8'));
     expect(logs.length).toBeGreaterThan(0);
     for (const log of logs) expect(log.includes(TOKEN)).toBe(false);
     expect(JSON.stringify(seen).includes(TOKEN)).toBe(false);
   }, 120_000);
 
   it('refuses a URL not in the config, a remote whose token variable is unset and a wrong token, in one line each; the pod keeps running', async () => {
-    const { remote, client, events } = await remoteAndParent(() => [
-      { tool_calls: [{ name: 'SendToPod', arguments: { name: 'ws://127.0.0.1:1', message: 'hello?' } }] },
-      { text: 'refused' },
-      { tool_calls: [{ name: 'SendToPod', arguments: { name: 'ghost', message: 'hello?' } }, { name: 'StopPod', arguments: { name: 'ws://ghost.example:80' } }] },
-      { text: 'refused again' },
-      { tool_calls: [{ name: 'ReadPodOutput', arguments: { name: 'nobody' } }, { name: 'SendToPod', arguments: { name: 'bad', message: 'hello?' } }] },
-      { text: 'still here' },
-    ], (url) => ({ bad: { url, tokenEnv: WRONG_ENV } }));
+    const { remote, client, events } = await remoteAndParent(
+      () => [
+        { tool_calls: [{ name: 'SendToPod', arguments: { name: 'ws://127.0.0.1:1', message: 'hello?' } }] },
+        { text: 'refused' },
+        {
+          tool_calls: [
+            { name: 'SendToPod', arguments: { name: 'ghost', message: 'hello?' } },
+            { name: 'StopPod', arguments: { name: 'ws://ghost.example:80' } },
+          ],
+        },
+        { text: 'refused again' },
+        {
+          tool_calls: [
+            { name: 'ReadPodOutput', arguments: { name: 'nobody' } },
+            { name: 'SendToPod', arguments: { name: 'bad', message: 'hello?' } },
+          ],
+        },
+        { text: 'still here' },
+      ],
+      (url) => ({ bad: { url, tokenEnv: WRONG_ENV } }),
+    );
     process.env[WRONG_ENV] = WRONG_TOKEN;
     cleanups.push(() => delete process.env[WRONG_ENV]);
     const watcher = await remote.connectWs();
@@ -121,7 +163,8 @@ describe('pod tools on a remote pod (ws:// URL, token from the environment)', ()
 
     const [unknown] = await turn(client, events, 'go');
     expect(unknown).toEqual({
-      summary: "ws://127.0.0.1:1 is not one of this pod's remotes: only the pods listed under podtree.remotes in its config can be reached by URL",
+      summary:
+        "ws://127.0.0.1:1 is not one of this pod's remotes: only the pods listed under podtree.remotes in its config can be reached by URL",
       is_error: true,
     });
     const [noToken, notListed] = await turn(client, events, 'again');
@@ -134,7 +177,9 @@ describe('pod tools on a remote pod (ws:// URL, token from the environment)', ()
     const [none, wrong] = await turn(client, events, 'once more');
     expect(none).toEqual({ summary: 'no spawned pod named `nobody`', is_error: true });
     expect(wrong.is_error).toBe(true);
-    expect(wrong.summary).toMatch(/^pod `bad` is not reachable \(the pod at ws:\/\/127\.0\.0\.1:\d+ refused the connection: no valid bearer token \(HTTP 401\)/);
+    expect(wrong.summary).toMatch(
+      /^pod `bad` is not reachable \(the pod at ws:\/\/127\.0\.0\.1:\d+ refused the connection: no valid bearer token \(HTTP 401\)/,
+    );
     expect(JSON.stringify(events).includes(WRONG_TOKEN)).toBe(false);
     for (const r of [unknown, noToken, notListed, none, wrong]) expect(r.summary.includes('\n')).toBe(false);
 
@@ -145,7 +190,11 @@ describe('pod tools on a remote pod (ws:// URL, token from the environment)', ()
   }, 120_000);
 
   it('a config whose remote URL has a path or credentials is refused at start, naming the key', async () => {
-    await expect(startTestPod({ config: { podtree: { remotes: { rev: { url: 'ws://me:pw@127.0.0.1:7000/x', tokenEnv: TOKEN_ENV } } } } })).rejects.toThrow(
+    await expect(
+      startTestPod({
+        config: { podtree: { remotes: { rev: { url: 'ws://me:pw@127.0.0.1:7000/x', tokenEnv: TOKEN_ENV } } } },
+      }),
+    ).rejects.toThrow(
       /podtree\.remotes\.rev\.url: a ws:\/\/HOST:PORT or wss:\/\/HOST:PORT URL, without credentials, path or query/,
     );
   });

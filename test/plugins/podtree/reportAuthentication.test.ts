@@ -18,7 +18,13 @@ async function parentWithChild() {
   const src = path.join(fs.realpathSync(top.dir), 'src');
   const kidSocket = path.join(top.runtimeDir, 'kid', 'sock');
   await treeOf(top.pod).reserve('kid', kidSocket, [{ target: src, permission: 'write', recursive: true }]);
-  treeOf(top.pod).registry.add({ pod_name: 'kid', socket_path: kidSocket, scope_delegated: [], callback_address: top.socket, secret: 's3cret-kid' });
+  treeOf(top.pod).registry.add({
+    pod_name: 'kid',
+    socket_path: kidSocket,
+    scope_delegated: [],
+    callback_address: top.socket,
+    secret: 's3cret-kid',
+  });
   return { top, src };
 }
 
@@ -32,12 +38,18 @@ async function report(tp: TestPod, hello: Record<string, unknown>, event: Record
 }
 
 const allocations = (tp: TestPod) =>
-  (JSON.parse(fs.readFileSync(path.join(tp.runtimeDir, 'scope.lock'), 'utf8')).allocations as { pod_name: string }[]).map((a) => a.pod_name);
+  (
+    JSON.parse(fs.readFileSync(path.join(tp.runtimeDir, 'scope.lock'), 'utf8')).allocations as { pod_name: string }[]
+  ).map((a) => a.pod_name);
 
 describe('only the real child reports for itself', () => {
   it('a forged shut_down (no credential, or a wrong one) is refused and changes nothing', async () => {
     const { top, src } = await parentWithChild();
-    for (const hello of [{ client: 'pod/kid' }, { client: 'pod/kid', auth: 'guess' }, { client: 'pod/kid', auth: 's3cret-kid-but-longer' }]) {
+    for (const hello of [
+      { client: 'pod/kid' },
+      { client: 'pod/kid', auth: 'guess' },
+      { client: 'pod/kid', auth: 's3cret-kid-but-longer' },
+    ]) {
       const answer = await report(top, hello, { kind: 'shut_down', pod_name: 'kid' });
       expect(answer).toMatchObject({ event: 'error', data: { code: 'invalid_request' } });
       expect((answer as { data: { message: string } }).data.message).toMatch(/did not authenticate as pod `kid`/);
@@ -52,7 +64,17 @@ describe('only the real child reports for itself', () => {
     const { top } = await parentWithChild();
     const other = await report(top, { auth: 's3cret-kid' }, { kind: 'shut_down', pod_name: 'top' });
     expect((other as { data: { message: string } }).data.message).toMatch(/`top` is not a pod this pod spawned/);
-    const stranger = await report(top, {}, { kind: 'scope_sub_delegated', parent_pod: 'nobody', sub_pod: 'victim', sub_socket: '/tmp/victim/sock', scope: [] });
+    const stranger = await report(
+      top,
+      {},
+      {
+        kind: 'scope_sub_delegated',
+        parent_pod: 'nobody',
+        sub_pod: 'victim',
+        sub_socket: '/tmp/victim/sock',
+        scope: [],
+      },
+    );
     expect((stranger as { data: { message: string } }).data.message).toMatch(/`nobody` is not a pod this pod spawned/);
     expect(treeOf(top.pod).registry.get('victim')).toBeUndefined();
     expect(allocations(top)).toEqual(['top', 'kid']);
@@ -61,7 +83,11 @@ describe('only the real child reports for itself', () => {
   it('a pod_name with a line break in it (even from the authenticated child) is refused in one line; the pod keeps serving', async () => {
     const { top } = await parentWithChild();
     for (const pod_name of ['kid\nforged line', 'x\r\ny', 'a\u2028b']) {
-      const answer = (await report(top, { client: 'pod/kid', auth: 's3cret-kid' }, { kind: 'shut_down', pod_name })) as { event: string; data: { message: string } };
+      const answer = (await report(
+        top,
+        { client: 'pod/kid', auth: 's3cret-kid' },
+        { kind: 'shut_down', pod_name },
+      )) as { event: string; data: { message: string } };
       expect(answer).toMatchObject({ event: 'error', data: { code: 'invalid_request' } });
       expect(answer.data.message).toMatch(/^pod_event refused: `.*` is not a pod this pod spawned or was told about$/);
       expect(answer.data.message).not.toMatch(/[\n\r\u2028\u2029]/);

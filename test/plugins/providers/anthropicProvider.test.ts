@@ -24,7 +24,16 @@ async function pod(model: Record<string, unknown> = {}, files: Record<string, st
   fake = await startFakeLlmServer();
   tp = await startTestPod({
     files,
-    config: { model: { provider: 'anthropic', model: 'claude-test', baseURL: fake.baseURL, apiKeyEnv: KEY_ENV, maxRetries: 0, ...model } },
+    config: {
+      model: {
+        provider: 'anthropic',
+        model: 'claude-test',
+        baseURL: fake.baseURL,
+        apiKeyEnv: KEY_ENV,
+        maxRetries: 0,
+        ...model,
+      },
+    },
     plugins: [...defaultPlugins(), waitTool()],
   });
   const client = await tp.connect();
@@ -37,27 +46,40 @@ async function pod(model: Record<string, unknown> = {}, files: Record<string, st
   return { client, events, run };
 }
 
-const of = <K extends Event['event']>(events: Event[], name: K) => events.filter((e) => e.event === name).map((e) => e.data);
+const of = <K extends Event['event']>(events: Event[], name: K) =>
+  events.filter((e) => e.event === name).map((e) => e.data);
 
 describe('anthropic provider through a pod', () => {
   it('streams text and tool_use blocks; results go back with is_error; usage counts the cache', async () => {
     const { events, run } = await pod({}, { 'notes.txt': 'the notes' });
     fake.reply(
-      { kind: 'sse', events: anthropicStream({
-        text: ['Check', 'ing.'],
-        toolCalls: [{ id: 'toolu_a', name: 'Wait', args: ['{"ms":', '1}'] }, { id: 'toolu_b', name: 'Nope', args: [''] }],
-        usage: { input: 100, output: 7, cacheRead: 50, cacheWrite: 25 },
-      }) },
+      {
+        kind: 'sse',
+        events: anthropicStream({
+          text: ['Check', 'ing.'],
+          toolCalls: [
+            { id: 'toolu_a', name: 'Wait', args: ['{"ms":', '1}'] },
+            { id: 'toolu_b', name: 'Nope', args: [''] },
+          ],
+          usage: { input: 100, output: 7, cacheRead: 50, cacheWrite: 25 },
+        }),
+      },
       { kind: 'sse', events: anthropicStream({ text: ['Done.'], usage: { input: 10, output: 2, cacheRead: 200 } }) },
       { kind: 'sse', events: anthropicStream({ text: ['Again.'] }) },
     );
-    expect(await run([text('go'), { kind: 'file_ref', path: 'notes.txt' }])).toMatchObject({ event: 'run_end', data: { result: 'finished' } });
+    expect(await run([text('go'), { kind: 'file_ref', path: 'notes.txt' }])).toMatchObject({
+      event: 'run_end',
+      data: { result: 'finished' },
+    });
     expect(of(events, 'text_done')).toEqual([{ text: 'Checking.' }, { text: 'Done.' }]);
     expect(of(events, 'tool_call_done')).toEqual([
       { id: 'toolu_a', name: 'Wait', arguments: '{"ms":1}' },
       { id: 'toolu_b', name: 'Nope', arguments: '{}' },
     ]);
-    expect(of(events, 'usage')).toEqual([{ input_tokens: 175, output_tokens: 7 }, { input_tokens: 210, output_tokens: 2 }]);
+    expect(of(events, 'usage')).toEqual([
+      { input_tokens: 175, output_tokens: 7 },
+      { input_tokens: 210, output_tokens: 2 },
+    ]);
     expect(await run([text('again')])).toMatchObject({ event: 'run_end', data: { result: 'finished' } });
 
     const [first, second, third] = fake.requests;
@@ -65,22 +87,35 @@ describe('anthropic provider through a pod', () => {
     expect(first.headers['x-api-key']).toBe('sk-ant-test');
     expect(first.headers['anthropic-version']).toBeDefined();
     expect(first.body).toMatchObject({ model: 'claude-test', stream: true });
-    expect(first.body.system).toEqual([{ type: 'text', text: expect.stringContaining('yoi pod'), cache_control: { type: 'ephemeral' } }]);
+    expect(first.body.system).toEqual([
+      { type: 'text', text: expect.stringContaining('yoi pod'), cache_control: { type: 'ephemeral' } },
+    ]);
     const wait = first.body.tools.find((t: any) => t.name === 'Wait');
-    expect(wait).toMatchObject({ description: 'Waits for ms milliseconds.', input_schema: { type: 'object', properties: { ms: { type: 'integer' } } } });
+    expect(wait).toMatchObject({
+      description: 'Waits for ms milliseconds.',
+      input_schema: { type: 'object', properties: { ms: { type: 'integer' } } },
+    });
     expect(wait.input_schema.$schema).toBeUndefined();
     // The resolved file (a system item mid-conversation) goes as user text.
-    expect(first.body.messages).toEqual([{
-      role: 'user',
-      content: [
-        { type: 'text', text: 'go' },
-        { type: 'text', text: expect.stringContaining('the notes'), cache_control: { type: 'ephemeral' } },
-      ],
-    }]);
+    expect(first.body.messages).toEqual([
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'go' },
+          { type: 'text', text: expect.stringContaining('the notes'), cache_control: { type: 'ephemeral' } },
+        ],
+      },
+    ]);
 
     const cache = { cache_control: { type: 'ephemeral' } };
     const turn = [
-      { role: 'user', content: [{ type: 'text', text: 'go' }, { type: 'text', text: '[File: notes.txt]\nthe notes' }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'go' },
+          { type: 'text', text: '[File: notes.txt]\nthe notes' },
+        ],
+      },
       {
         role: 'assistant',
         content: [
@@ -98,7 +133,11 @@ describe('anthropic provider through a pod', () => {
       },
     ];
     // Breakpoints: the newest message (the prefix the next request of the tool loop reuses) ...
-    expect(second.body.messages).toEqual([turn[0], turn[1], { ...turn[2], content: [turn[2].content[0], { ...turn[2].content[1], ...cache }] }]);
+    expect(second.body.messages).toEqual([
+      turn[0],
+      turn[1],
+      { ...turn[2], content: [turn[2].content[0], { ...turn[2].content[1], ...cache }] },
+    ]);
     // ... and the conversation before the newest user message (stable across runs).
     expect(third.body.messages).toEqual([
       ...turn,
@@ -114,14 +153,28 @@ describe('anthropic provider failures', () => {
 
   it('a 401 names the variable to check; the pod keeps running', async () => {
     const { run } = await pod();
-    fake.reply({ kind: 'json', status: 401, body: { type: 'error', error: { type: 'authentication_error', message: 'invalid x-api-key' } } }, ok());
-    expect(line(await run())).toMatch(/^yoi:anthropic: authentication failed \(HTTP 401 from http:\/\/127\.0\.0\.1:\d+\/v1\/messages\): invalid x-api-key; check YOI_TEST_ANTHROPIC_KEY$/);
+    fake.reply(
+      {
+        kind: 'json',
+        status: 401,
+        body: { type: 'error', error: { type: 'authentication_error', message: 'invalid x-api-key' } },
+      },
+      ok(),
+    );
+    expect(line(await run())).toMatch(
+      /^yoi:anthropic: authentication failed \(HTTP 401 from http:\/\/127\.0\.0\.1:\d+\/v1\/messages\): invalid x-api-key; check YOI_TEST_ANTHROPIC_KEY$/,
+    );
     expect(await run()).toMatchObject({ event: 'run_end', data: { result: 'finished' } });
   });
 
   it('retries a 529/429 honouring retry-after', async () => {
     const { run } = await pod({ maxRetries: 3 });
-    const busy = (status: number) => ({ kind: 'json' as const, status, headers: { 'retry-after': '0' }, body: { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } } });
+    const busy = (status: number) => ({
+      kind: 'json' as const,
+      status,
+      headers: { 'retry-after': '0' },
+      body: { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } },
+    });
     fake.reply(busy(529), busy(429), ok());
     expect(await run()).toMatchObject({ event: 'run_end', data: { result: 'finished' } });
     expect(fake.requests).toHaveLength(3);
@@ -130,7 +183,16 @@ describe('anthropic provider failures', () => {
   it('an error event in the stream ends the run with one line', async () => {
     const { events, run } = await pod();
     const head = anthropicStream({ text: ['partial'], noFinish: true });
-    fake.reply({ kind: 'sse', events: [...head, 'event: error\ndata: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}\n\n'] }, ok());
+    fake.reply(
+      {
+        kind: 'sse',
+        events: [
+          ...head,
+          'event: error\ndata: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}\n\n',
+        ],
+      },
+      ok(),
+    );
     expect(line(await run())).toBe('yoi:anthropic: overloaded_error: Overloaded');
     expect(of(events, 'text_delta')).toEqual([{ text: 'partial' }]);
     expect(await run()).toMatchObject({ event: 'run_end', data: { result: 'finished' } });
@@ -147,7 +209,9 @@ describe('anthropic provider failures', () => {
       await expect(startTestPod({ config: { model: { ...model, apiKeyEnv: 'YOI_TEST_NOT_SET' } } })).rejects.toThrow(
         /: the API key variable YOI_TEST_NOT_SET \(model\.apiKeyEnv\) is not set$/,
       );
-      await expect(startTestPod({ config: { model: { ...model, maxTokens: 0 } } })).rejects.toThrow(/: model\.maxTokens: must be ≥ 1$/);
+      await expect(startTestPod({ config: { model: { ...model, maxTokens: 0 } } })).rejects.toThrow(
+        /: model\.maxTokens: must be ≥ 1$/,
+      );
     } finally {
       if (saved === undefined) delete process.env.ANTHROPIC_API_KEY;
       else process.env.ANTHROPIC_API_KEY = saved;

@@ -38,11 +38,17 @@ describe('openai-compatible provider through a pod', () => {
   it('streams text without a block start, tool calls with argument deltas, usage; results go back', async () => {
     const { events, run } = await pod({}, { 'notes.txt': 'the notes' });
     fake.reply(
-      { kind: 'sse', events: openAiStream({
-        text: ['Let me ', 'wait.'],
-        toolCalls: [{ id: 'call_a', name: 'Wait', args: ['{"ms"', ':1}'] }, { id: 'call_b', name: 'Nope', args: ['{}'] }],
-        usage: { input: 120, output: 9 },
-      }) },
+      {
+        kind: 'sse',
+        events: openAiStream({
+          text: ['Let me ', 'wait.'],
+          toolCalls: [
+            { id: 'call_a', name: 'Wait', args: ['{"ms"', ':1}'] },
+            { id: 'call_b', name: 'Nope', args: ['{}'] },
+          ],
+          usage: { input: 120, output: 9 },
+        }),
+      },
       { kind: 'sse', events: openAiStream({ text: ['Done', '.'], usage: { input: 150, output: 2 } }) },
     );
     const end = await run([text('go '), { kind: 'file_ref', path: 'notes.txt' }]);
@@ -50,13 +56,23 @@ describe('openai-compatible provider through a pod', () => {
 
     const deltas = events.filter((e) => e.event === 'text_delta').map((e) => e.event === 'text_delta' && e.data.text);
     expect(deltas).toEqual(['Let me ', 'wait.', 'Done', '.']);
-    expect(events.filter((e) => e.event === 'text_done').map((e) => e.event === 'text_done' && e.data.text)).toEqual(['Let me wait.', 'Done.']);
-    expect(events.filter((e) => e.event === 'tool_call_args_delta').map((e) => e.event === 'tool_call_args_delta' && e.data.json)).toEqual(['{"ms"', ':1}', '{}']);
+    expect(events.filter((e) => e.event === 'text_done').map((e) => e.event === 'text_done' && e.data.text)).toEqual([
+      'Let me wait.',
+      'Done.',
+    ]);
+    expect(
+      events
+        .filter((e) => e.event === 'tool_call_args_delta')
+        .map((e) => e.event === 'tool_call_args_delta' && e.data.json),
+    ).toEqual(['{"ms"', ':1}', '{}']);
     expect(events.filter((e) => e.event === 'tool_call_done').map((e) => e.data)).toEqual([
       { id: 'call_a', name: 'Wait', arguments: '{"ms":1}' },
       { id: 'call_b', name: 'Nope', arguments: '{}' },
     ]);
-    expect(events.filter((e) => e.event === 'usage').map((e) => e.data)).toEqual([{ input_tokens: 120, output_tokens: 9 }, { input_tokens: 150, output_tokens: 2 }]);
+    expect(events.filter((e) => e.event === 'usage').map((e) => e.data)).toEqual([
+      { input_tokens: 120, output_tokens: 9 },
+      { input_tokens: 150, output_tokens: 2 },
+    ]);
     expect(events.filter((e) => e.event === 'tool_result').map((e) => e.data)).toEqual([
       { id: 'call_a', summary: 'waited 1 ms', output: 'done after 1 ms', is_error: false },
       { id: 'call_b', summary: "Tool 'Nope' not found", is_error: true },
@@ -68,14 +84,21 @@ describe('openai-compatible provider through a pod', () => {
     expect(first).toMatchObject({ model: 'qwen', stream: true, stream_options: { include_usage: true } });
     expect(first.tools.map((t: any) => t.function.name)).toEqual(expect.arrayContaining(['Read', 'Wait']));
     const wait = first.tools.find((t: any) => t.function.name === 'Wait');
-    expect(wait).toMatchObject({ type: 'function', function: { description: 'Waits for ms milliseconds.', parameters: { type: 'object', properties: { ms: { type: 'integer' } } } } });
+    expect(wait).toMatchObject({
+      type: 'function',
+      function: {
+        description: 'Waits for ms milliseconds.',
+        parameters: { type: 'object', properties: { ms: { type: 'integer' } } },
+      },
+    });
     expect(wait.function.parameters.$schema).toBeUndefined();
     // The resolved @file is a system item after the user message: it reaches the model.
     expect(first.messages.map((m: any) => m.role)).toEqual(['system', 'user', 'system']);
     expect(first.messages[2].content).toContain('the notes');
     expect(second.messages.slice(3)).toEqual([
       {
-        role: 'assistant', content: 'Let me wait.',
+        role: 'assistant',
+        content: 'Let me wait.',
         tool_calls: [
           { id: 'call_a', type: 'function', function: { name: 'Wait', arguments: '{"ms":1}' } },
           { id: 'call_b', type: 'function', function: { name: 'Nope', arguments: '{}' } },
@@ -102,29 +125,63 @@ describe('openai-compatible provider failures: one readable line, and the pod ke
 
   it('says how many attempts were made when the retries run out', async () => {
     const { run } = await pod({ maxRetries: 1 });
-    const busy = { kind: 'json' as const, status: 503, headers: { 'retry-after': '0' }, body: { error: { message: 'overloaded' } } };
+    const busy = {
+      kind: 'json' as const,
+      status: 503,
+      headers: { 'retry-after': '0' },
+      body: { error: { message: 'overloaded' } },
+    };
     fake.reply(busy, busy, ok());
-    expect(errorLine(await run())).toMatch(/^yoi:openai-compatible: server error \(HTTP 503 from \S+\) after 2 attempts: overloaded$/);
+    expect(errorLine(await run())).toMatch(
+      /^yoi:openai-compatible: server error \(HTTP 503 from \S+\) after 2 attempts: overloaded$/,
+    );
     expect(fake.requests).toHaveLength(2);
     expect(await run()).toMatchObject({ event: 'run_end', data: { result: 'finished' } });
   });
 
   it('retries a 429 honouring retry-after, then streams the reply', async () => {
     const { run } = await pod({ maxRetries: 2 });
-    fake.reply({ kind: 'json', status: 429, headers: { 'retry-after': '0' }, body: { error: { message: 'slow down' } } }, ok());
+    fake.reply(
+      { kind: 'json', status: 429, headers: { 'retry-after': '0' }, body: { error: { message: 'slow down' } } },
+      ok(),
+    );
     expect(await run()).toMatchObject({ event: 'run_end', data: { result: 'finished' } });
     expect(fake.requests).toHaveLength(2);
     expect(tp!.pod.controller.history.at(-1)).toMatchObject({ role: 'assistant', content: [{ text: 'fine' }] });
   });
 
   it.each([
-    ['a 500', { kind: 'json', status: 500, body: { error: { message: 'boom' } } }, /^yoi:openai-compatible: server error \(HTTP 500 from http:\/\/127\.0\.0\.1:\d+\/v1\/chat\/completions\): boom$/],
-    ['a 429 out of retries', { kind: 'json', status: 429, headers: { 'retry-after': '0' }, body: { error: { message: 'slow down' } } }, /^yoi:openai-compatible: rate limited \(HTTP 429 from \S+\): slow down$/],
-    ['a malformed SSE stream', { kind: 'sse', events: ['data: {"choices": [oops\n\n', 'data: [DONE]\n\n'] }, /^yoi:openai-compatible: malformed response stream: not JSON: \{"choices": \[oops$/],
-    ['a connection reset mid-stream', { kind: 'sse', events: openAiStream({ text: ['a', 'b', 'c'] }), resetAfter: 2 }, /^yoi:openai-compatible: the response stream broke off \(from \S+\): other side closed$/],
+    [
+      'a 500',
+      { kind: 'json', status: 500, body: { error: { message: 'boom' } } },
+      /^yoi:openai-compatible: server error \(HTTP 500 from http:\/\/127\.0\.0\.1:\d+\/v1\/chat\/completions\): boom$/,
+    ],
+    [
+      'a 429 out of retries',
+      { kind: 'json', status: 429, headers: { 'retry-after': '0' }, body: { error: { message: 'slow down' } } },
+      /^yoi:openai-compatible: rate limited \(HTTP 429 from \S+\): slow down$/,
+    ],
+    [
+      'a malformed SSE stream',
+      { kind: 'sse', events: ['data: {"choices": [oops\n\n', 'data: [DONE]\n\n'] },
+      /^yoi:openai-compatible: malformed response stream: not JSON: \{"choices": \[oops$/,
+    ],
+    [
+      'a connection reset mid-stream',
+      { kind: 'sse', events: openAiStream({ text: ['a', 'b', 'c'] }), resetAfter: 2 },
+      /^yoi:openai-compatible: the response stream broke off \(from \S+\): other side closed$/,
+    ],
     // (Retried when maxRetries allows: see test/cli/providers.test.ts, which runs outside jest's realm.)
-    ['a connection reset before the response', { kind: 'reset' }, /^yoi:openai-compatible: cannot reach \S+: .*other side closed$/],
-    ['a stream that ends without finishing', { kind: 'sse', events: openAiStream({ text: ['a'], noFinish: true }) }, /^yoi:openai-compatible: Response stream ended without a finish reason\.$/],
+    [
+      'a connection reset before the response',
+      { kind: 'reset' },
+      /^yoi:openai-compatible: cannot reach \S+: .*other side closed$/,
+    ],
+    [
+      'a stream that ends without finishing',
+      { kind: 'sse', events: openAiStream({ text: ['a'], noFinish: true }) },
+      /^yoi:openai-compatible: Response stream ended without a finish reason\.$/,
+    ],
   ] as const)('%s', async (_name, reply, line) => {
     const { events, run } = await pod();
     fake.reply(reply as never, ok());
@@ -143,7 +200,9 @@ describe('openai-compatible provider failures: one readable line, and the pod ke
     try {
       const { run } = await pod({ apiKeyEnv: 'YOI_TEST_OPENAI_KEY' });
       fake.reply({ kind: 'json', status: 401, body: { error: { message: 'Incorrect API key provided' } } });
-      expect(errorLine(await run())).toMatch(/^yoi:openai-compatible: authentication failed \(HTTP 401 from \S+\): Incorrect API key provided; check YOI_TEST_OPENAI_KEY$/);
+      expect(errorLine(await run())).toMatch(
+        /^yoi:openai-compatible: authentication failed \(HTTP 401 from \S+\): Incorrect API key provided; check YOI_TEST_OPENAI_KEY$/,
+      );
       expect(fake.requests[0].headers.authorization).toBe('Bearer sk-test-123');
     } finally {
       delete process.env.YOI_TEST_OPENAI_KEY;
@@ -153,7 +212,9 @@ describe('openai-compatible provider failures: one readable line, and the pod ke
   it('a 401 without a key says to configure one', async () => {
     const { run } = await pod();
     fake.reply({ kind: 'json', status: 401, body: { error: { message: 'missing key' } } });
-    expect(errorLine(await run())).toMatch(/no API key was sent: set model\.apiKeyEnv to the environment variable that holds it$/);
+    expect(errorLine(await run())).toMatch(
+      /no API key was sent: set model\.apiKeyEnv to the environment variable that holds it$/,
+    );
   });
 
   it('cancel stops the HTTP stream at once; the partial reply is dropped', async () => {
@@ -174,7 +235,9 @@ describe('openai-compatible provider failures: one readable line, and the pod ke
   it('a server that stalls is abandoned after timeoutMs', async () => {
     const { run } = await pod({ timeoutMs: 300 });
     fake.reply({ kind: 'sse', events: openAiStream({ text: ['a'] }).slice(0, 2), hang: true }, ok());
-    expect(errorLine(await run())).toBe('yoi:openai-compatible: no response for 300 ms (model.timeoutMs); the request was abandoned');
+    expect(errorLine(await run())).toBe(
+      'yoi:openai-compatible: no response for 300 ms (model.timeoutMs); the request was abandoned',
+    );
     await fake.whenAbandoned(1);
     expect(await run()).toMatchObject({ event: 'run_end', data: { result: 'finished' } });
   });
@@ -182,9 +245,15 @@ describe('openai-compatible provider failures: one readable line, and the pod ke
 
 describe('openai-compatible settings', () => {
   it.each([
-    [{ baseURL: 'not a url' }, /^cannot start provider "openai-compatible": plugin yoi:openai-compatible failed in providers\(openai-compatible\): model\.baseURL: expected an http\(s\) URL$/],
+    [
+      { baseURL: 'not a url' },
+      /^cannot start provider "openai-compatible": plugin yoi:openai-compatible failed in providers\(openai-compatible\): model\.baseURL: expected an http\(s\) URL$/,
+    ],
     [{ baseUrl: 'http://x/v1' }, /model\.baseUrl: unknown key \(did you mean "baseURL"\?\)/],
-    [{ apiKeyEnv: 'YOI_TEST_SURELY_UNSET' }, /the API key variable YOI_TEST_SURELY_UNSET \(model\.apiKeyEnv\) is not set$/],
+    [
+      { apiKeyEnv: 'YOI_TEST_SURELY_UNSET' },
+      /the API key variable YOI_TEST_SURELY_UNSET \(model\.apiKeyEnv\) is not set$/,
+    ],
   ])('%j is refused when the pod starts', async (extra, message) => {
     const model = { provider: 'openai-compatible', baseURL: 'http://127.0.0.1:9/v1', model: 'm', ...extra };
     const start = startTestPod({ config: { model } });

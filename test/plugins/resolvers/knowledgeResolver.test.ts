@@ -5,7 +5,15 @@ import path from 'node:path';
 import { Scope } from '../../../core/scope/Scope.js';
 import { knowledgeResolver } from '../../../plugins/resolvers/knowledgeResolver.js';
 import {
-  completeContext, completeWith, hostWith, hostWithConfig, resolveContext, resolveWith, tempDir, within, writeFiles,
+  completeContext,
+  completeWith,
+  hostWith,
+  hostWithConfig,
+  resolveContext,
+  resolveWith,
+  tempDir,
+  within,
+  writeFiles,
 } from '../../../testing/resolverHarness.js';
 
 let root: string;
@@ -19,12 +27,16 @@ beforeAll(() => {
   const k = 'project/.yoi/knowledge';
   writeFiles(root, {
     'outside/secret.md': SECRET,
-    [`${k}/style.md`]: '---\ntitle: House style\ndescription: How we write\nowner: ignored\n---\n\nUse short sentences.\n',
+    [`${k}/style.md`]:
+      '---\ntitle: House style\ndescription: How we write\nowner: ignored\n---\n\nUse short sentences.\n',
     [`${k}/plain.md`]: 'Just a body.\n',
     [`${k}/team/review.md`]: '---\ntitle: Reviews\n---\nReview every change.\n',
     [`${k}/broken.md`]: '---\ntitle: [unclosed\n---\nStill useful.\n',
     [`${k}/スタイル ガイド.md`]: 'ユニコード\n',
-    [`${k}/stylus.md`]: 'a', [`${k}/styles.md`]: 'b', [`${k}/stale.md`]: 'c', [`${k}/other.md`]: 'd',
+    [`${k}/stylus.md`]: 'a',
+    [`${k}/styles.md`]: 'b',
+    [`${k}/stale.md`]: 'c',
+    [`${k}/other.md`]: 'd',
     'project/docs/shared.md': 'Shared in scope.\n',
     'project/notes/alt.md': 'From the configured dir.\n',
   });
@@ -39,12 +51,22 @@ afterAll(() => remove());
 
 const host = hostWith(knowledgeResolver());
 const resolve = (slug: unknown, opts: { config?: unknown; signal?: AbortSignal } = {}, h = host) =>
-  within(5000, resolveWith(h, 'knowledge_ref', { kind: 'knowledge_ref', slug }, resolveContext({ projectDir: project, scope: Scope.writable(project), ...opts })));
+  within(
+    5000,
+    resolveWith(
+      h,
+      'knowledge_ref',
+      { kind: 'knowledge_ref', slug },
+      resolveContext({ projectDir: project, scope: Scope.writable(project), ...opts }),
+    ),
+  );
 
 describe('yoi:knowledge', () => {
   it('gives the note with its title and description as a Knowledge context item', async () => {
     expect(await resolve('style')).toEqual({
-      type: 'context', label: 'Knowledge: style', text: 'Title: House style\nDescription: How we write\n\nUse short sentences.',
+      type: 'context',
+      label: 'Knowledge: style',
+      text: 'Title: House style\nDescription: How we write\n\nUse short sentences.',
     });
   });
 
@@ -53,23 +75,36 @@ describe('yoi:knowledge', () => {
   });
 
   it('allows subfolders and unicode names', async () => {
-    expect(await resolve('team/review')).toEqual({ type: 'context', label: 'Knowledge: team/review', text: 'Title: Reviews\n\nReview every change.' });
+    expect(await resolve('team/review')).toEqual({
+      type: 'context',
+      label: 'Knowledge: team/review',
+      text: 'Title: Reviews\n\nReview every change.',
+    });
     expect(await resolve('スタイル ガイド')).toMatchObject({ type: 'context', text: 'ユニコード' });
   });
 
   it('uses a note with broken front matter without it, and warns', async () => {
     const result = await resolve('broken');
     expect(result).toMatchObject({ type: 'context', text: 'Still useful.' });
-    expect((result as { warning: string }).warning).toMatch(/^#broken: front matter is not valid YAML \(.+\); the document was used without it$/);
+    expect((result as { warning: string }).warning).toMatch(
+      /^#broken: front matter is not valid YAML \(.+\); the document was used without it$/,
+    );
   });
 
   it('suggests up to three close slugs for an unknown one', async () => {
     expect(await resolve('styel')).toEqual({
-      type: 'unresolved', ref: 'styel', reason: 'no knowledge note #styel in .yoi/knowledge; did you mean #style, #stale, #styles?',
+      type: 'unresolved',
+      ref: 'styel',
+      reason: 'no knowledge note #styel in .yoi/knowledge; did you mean #style, #stale, #styles?',
     });
-    expect(await resolve('review')).toMatchObject({ reason: 'no knowledge note #review in .yoi/knowledge; did you mean #team/review?' });
+    expect(await resolve('review')).toMatchObject({
+      reason: 'no knowledge note #review in .yoi/knowledge; did you mean #team/review?',
+    });
     expect(await resolve('zzzzzzzz')).toMatchObject({ reason: 'no knowledge note #zzzzzzzz in .yoi/knowledge' });
-    expect(await resolve('folder')).toMatchObject({ type: 'unresolved', reason: expect.stringMatching(/^no knowledge note #folder/) });
+    expect(await resolve('folder')).toMatchObject({
+      type: 'unresolved',
+      reason: expect.stringMatching(/^no knowledge note #folder/),
+    });
   });
 
   it.each([
@@ -86,12 +121,22 @@ describe('yoi:knowledge', () => {
   });
 
   it('refuses a malformed segment', async () => {
-    expect(await resolve(undefined)).toEqual({ type: 'unresolved', reason: 'malformed knowledge_ref segment: `slug` is not a string' });
+    expect(await resolve(undefined)).toEqual({
+      type: 'unresolved',
+      reason: 'malformed knowledge_ref segment: `slug` is not a string',
+    });
   });
 
   it('never follows a link out of the knowledge dir and the scope', async () => {
-    expect(await resolve('leak')).toEqual({ type: 'unresolved', ref: 'leak', reason: '#leak leads outside .yoi/knowledge and the pod\'s scope' });
-    expect(await resolve('outdir/secret')).toMatchObject({ type: 'unresolved', reason: '#outdir/secret leads outside .yoi/knowledge and the pod\'s scope' });
+    expect(await resolve('leak')).toEqual({
+      type: 'unresolved',
+      ref: 'leak',
+      reason: "#leak leads outside .yoi/knowledge and the pod's scope",
+    });
+    expect(await resolve('outdir/secret')).toMatchObject({
+      type: 'unresolved',
+      reason: "#outdir/secret leads outside .yoi/knowledge and the pod's scope",
+    });
     expect(JSON.stringify(await resolve('outdir/missing'))).not.toContain(SECRET);
   });
 
@@ -100,22 +145,34 @@ describe('yoi:knowledge', () => {
   });
 
   it('does not open a FIFO', async () => {
-    expect(await resolve('pipe')).toEqual({ type: 'unresolved', ref: 'pipe', reason: '#pipe is a FIFO, not a regular file; not opened' });
+    expect(await resolve('pipe')).toEqual({
+      type: 'unresolved',
+      ref: 'pipe',
+      reason: '#pipe is a FIFO, not a regular file; not opened',
+    });
   });
 
   it('reads the directory from the config, and the plugin option over the config', async () => {
     const config = { knowledge: { dir: path.join(project, 'notes') } };
-    expect(await resolve('alt', {}, hostWithConfig(config, knowledgeResolver()))).toMatchObject({ type: 'context', text: 'From the configured dir.' });
+    expect(await resolve('alt', {}, hostWithConfig(config, knowledgeResolver()))).toMatchObject({
+      type: 'context',
+      text: 'From the configured dir.',
+    });
     const optioned = hostWithConfig(config, knowledgeResolver({ dir: 'docs' }));
     expect(await resolve('shared', {}, optioned)).toMatchObject({ type: 'context', text: 'Shared in scope.' });
-    expect(await resolve('alt', {}, optioned)).toMatchObject({ type: 'unresolved', reason: 'no knowledge note #alt in docs' });
+    expect(await resolve('alt', {}, optioned)).toMatchObject({
+      type: 'unresolved',
+      reason: 'no knowledge note #alt in docs',
+    });
   });
 
   it('truncates a long note and warns', async () => {
     writeFiles(project, { '.yoi/knowledge/long.md': 'y'.repeat(100) });
     const result = await resolve('long', {}, hostWith(knowledgeResolver({ maxBytes: 10 })));
     expect(result).toEqual({
-      type: 'context', label: 'Knowledge: long', text: `${'y'.repeat(10)}\n\n[truncated: 90 of 100 bytes cut]`,
+      type: 'context',
+      label: 'Knowledge: long',
+      text: `${'y'.repeat(10)}\n\n[truncated: 90 of 100 bytes cut]`,
       warning: '#long was truncated to its first 10 of 100 bytes (limit 10)',
     });
   });
@@ -123,7 +180,11 @@ describe('yoi:knowledge', () => {
   it('returns at once when the run is already cancelled', async () => {
     const controller = new AbortController();
     controller.abort();
-    expect(await resolve('style', { signal: controller.signal })).toEqual({ type: 'unresolved', ref: 'style', reason: 'cancelled' });
+    expect(await resolve('style', { signal: controller.signal })).toEqual({
+      type: 'unresolved',
+      ref: 'style',
+      reason: 'cancelled',
+    });
   });
 
   it('completes slugs by prefix, sorted', async () => {

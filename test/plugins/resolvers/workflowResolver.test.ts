@@ -3,7 +3,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { workflowResolver } from '../../../plugins/resolvers/workflowResolver.js';
 import {
-  completeContext, completeWith, hostWith, hostWithConfig, resolveContext, resolveWith, tempDir, writeFiles,
+  completeContext,
+  completeWith,
+  hostWith,
+  hostWithConfig,
+  resolveContext,
+  resolveWith,
+  tempDir,
+  writeFiles,
 } from '../../../testing/resolverHarness.js';
 
 let root: string;
@@ -28,40 +35,72 @@ afterAll(() => remove());
 
 const host = hostWith(workflowResolver());
 const resolve = (slug: unknown, config?: Record<string, unknown>) =>
-  resolveWith(config ? hostWithConfig(config, workflowResolver()) : host, 'workflow_invoke', { kind: 'workflow_invoke', slug }, resolveContext({ projectDir: project }));
+  resolveWith(
+    config ? hostWithConfig(config, workflowResolver()) : host,
+    'workflow_invoke',
+    { kind: 'workflow_invoke', slug },
+    resolveContext({ projectDir: project }),
+  );
 
 describe('yoi:workflow', () => {
   it('gives the body, without front matter, as an instruction for this run', async () => {
     expect(await resolve('release')).toEqual({
-      type: 'context', role: 'instruction', label: 'Workflow: release', text: '1. Bump the version.\n2. Tag it.',
+      type: 'context',
+      role: 'instruction',
+      label: 'Workflow: release',
+      text: '1. Bump the version.\n2. Tag it.',
     });
-    expect(await resolve('ops/deploy')).toEqual({ type: 'context', role: 'instruction', label: 'Workflow: ops/deploy', text: 'Deploy.' });
+    expect(await resolve('ops/deploy')).toEqual({
+      type: 'context',
+      role: 'instruction',
+      label: 'Workflow: ops/deploy',
+      text: 'Deploy.',
+    });
   });
 
   it('refuses a workflow with an empty body', async () => {
-    expect(await resolve('empty')).toEqual({ type: 'unresolved', ref: 'empty', reason: 'workflow /empty has no instructions (its body is empty)' });
+    expect(await resolve('empty')).toEqual({
+      type: 'unresolved',
+      ref: 'empty',
+      reason: 'workflow /empty has no instructions (its body is empty)',
+    });
   });
 
   it('suggests close slugs for an unknown one', async () => {
     expect(await resolve('relase')).toEqual({
-      type: 'unresolved', ref: 'relase', reason: 'no workflow /relase in .yoi/workflows; did you mean /release?',
+      type: 'unresolved',
+      ref: 'relase',
+      reason: 'no workflow /relase in .yoi/workflows; did you mean /release?',
     });
-    expect(await resolve('deploy')).toMatchObject({ reason: 'no workflow /deploy in .yoi/workflows; did you mean /ops/deploy?' });
+    expect(await resolve('deploy')).toMatchObject({
+      reason: 'no workflow /deploy in .yoi/workflows; did you mean /ops/deploy?',
+    });
   });
 
   it('refuses invalid slugs and links out of the directory', async () => {
-    expect(await resolve('../x')).toMatchObject({ type: 'unresolved', reason: 'invalid workflow name: the name has an empty, "." or ".." segment' });
+    expect(await resolve('../x')).toMatchObject({
+      type: 'unresolved',
+      reason: 'invalid workflow name: the name has an empty, "." or ".." segment',
+    });
     expect(await resolve('')).toMatchObject({ type: 'unresolved', reason: 'invalid workflow name: the name is empty' });
-    expect(await resolve('leak')).toEqual({ type: 'unresolved', ref: 'leak', reason: '/leak leads outside .yoi/workflows and the pod\'s scope' });
+    expect(await resolve('leak')).toEqual({
+      type: 'unresolved',
+      ref: 'leak',
+      reason: "/leak leads outside .yoi/workflows and the pod's scope",
+    });
   });
 
   it('reads the directory from the config', async () => {
     writeFiles(project, { 'flows/alt.md': 'Alt.\n' });
-    expect(await resolve('alt', { workflows: { dir: path.join(project, 'flows') } })).toMatchObject({ type: 'context', text: 'Alt.' });
+    expect(await resolve('alt', { workflows: { dir: path.join(project, 'flows') } })).toMatchObject({
+      type: 'context',
+      text: 'Alt.',
+    });
   });
 
   it('completes slugs by prefix', async () => {
-    const complete = (prefix: string) => completeWith(host, 'workflow_invoke', completeContext({ projectDir: project, prefix }));
+    const complete = (prefix: string) =>
+      completeWith(host, 'workflow_invoke', completeContext({ projectDir: project, prefix }));
     expect(await complete('re')).toEqual(['release', 'review']);
     expect(await complete('ops/')).toEqual(['ops/deploy']);
     // Symlinked documents are not listed (the walk never follows links).

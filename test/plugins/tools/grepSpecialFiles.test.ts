@@ -25,13 +25,16 @@ describe('Grep and files that are not regular', () => {
     const { call } = fileTools(box.project);
 
     expect(await call('Grep', { pattern: 'needle' })).toEqual({
-      summary: `Found matches in 2 files${note}`, content: [box.at('a.txt'), box.at('sub/b.txt')].join('\n'),
+      summary: `Found matches in 2 files${note}`,
+      content: [box.at('a.txt'), box.at('sub/b.txt')].join('\n'),
     });
     expect(await call('Grep', { pattern: 'needle', output_mode: 'content' })).toEqual({
-      summary: `Found matches in 2 files, 2 matching lines${note}`, content: [`${box.at('a.txt')}:1:needle`, `${box.at('sub/b.txt')}:1:needle`].join('\n'),
+      summary: `Found matches in 2 files, 2 matching lines${note}`,
+      content: [`${box.at('a.txt')}:1:needle`, `${box.at('sub/b.txt')}:1:needle`].join('\n'),
     });
     expect(await call('Grep', { pattern: 'needle', output_mode: 'count' })).toEqual({
-      summary: `2 matching lines in 2 files${note}`, content: [`${box.at('a.txt')}:1`, `${box.at('sub/b.txt')}:1`].join('\n'),
+      summary: `2 matching lines in 2 files${note}`,
+      content: [`${box.at('a.txt')}:1`, `${box.at('sub/b.txt')}:1`].join('\n'),
     });
   });
 
@@ -51,6 +54,9 @@ describe('Grep and files that are not regular', () => {
       summary: `No matches (skipped 1 file that is not a regular file: ${box.at('zero')})`,
     });
     // Read refuses it the same way, unopened.
-    expect(await call('Read', { file_path: 'zero' })).toEqual({ summary: `${box.at('zero')} is not a regular file`, is_error: true });
+    expect(await call('Read', { file_path: 'zero' })).toEqual({
+      summary: `${box.at('zero')} is not a regular file`,
+      is_error: true,
+    });
   });
 });

@@ -50,7 +50,10 @@ describe('TempJournal.sweep', () => {
     const live = leftover(project, journal, 'live.txt', process.pid); // a write in flight
     // A forged entry naming a file that is no temp file of that writer: nothing is deleted.
     fs.writeFileSync(path.join(project, 'README.md'), 'keep me');
-    fs.writeFileSync(path.join(journal, `${dead}.${'ef'.repeat(6)}.json`), JSON.stringify({ path: path.join(project, 'README.md'), pid: dead }));
+    fs.writeFileSync(
+      path.join(journal, `${dead}.${'ef'.repeat(6)}.json`),
+      JSON.stringify({ path: path.join(project, 'README.md'), pid: dead }),
+    );
 
     const sweep = new TempJournal(journal);
     const removed = await sweep.sweep((temp) => temp.startsWith(project + path.sep));
@@ -60,7 +63,9 @@ describe('TempJournal.sweep', () => {
     expect(fs.existsSync(live)).toBe(true);
     expect(fs.readFileSync(path.join(project, 'README.md'), 'utf8')).toBe('keep me');
     // The forged and the done entries are gone; the other scope's and the live one wait.
-    expect(fs.readdirSync(journal).sort()).toEqual([`${dead}.${'cd'.repeat(6)}.json`, `${process.pid}.${'ab'.repeat(6)}.json`].sort());
+    expect(fs.readdirSync(journal).sort()).toEqual(
+      [`${dead}.${'cd'.repeat(6)}.json`, `${process.pid}.${'ab'.repeat(6)}.json`].sort(),
+    );
   });
 
   it('never follows a symlink put where the temp file was', async () => {
@@ -85,7 +90,11 @@ describe('temp files of interrupted writes', () => {
     expect(fs.existsSync(stale)).toBe(false);
     expect(fs.readdirSync(journal)).toEqual([]);
     const c = await RawClient.connect(tp.socket); // sees the alerts replayed on connect
-    await c.until((e) => e.event === 'alert' && e.data.message === `yoi:stale-temp-files: removed 1 temp file left by interrupted writes: ${stale}`);
+    await c.until(
+      (e) =>
+        e.event === 'alert' &&
+        e.data.message === `yoi:stale-temp-files: removed 1 temp file left by interrupted writes: ${stale}`,
+    );
     c.destroy();
   });
 
@@ -95,9 +104,17 @@ describe('temp files of interrupted writes', () => {
     fs.writeFileSync(path.join(project, tempFileName('a.txt', 12345)), 'needle\n');
     fs.writeFileSync(path.join(project, '.a.txt.0123456789ab.yoi-tmp'), 'needle\n'); // an older yoi's name
     const { call } = fileTools(project);
-    expect(await call('Glob', { pattern: '**/*' })).toEqual({ summary: 'Found 1 file matching **/*', content: path.join(project, 'a.txt') });
+    expect(await call('Glob', { pattern: '**/*' })).toEqual({
+      summary: 'Found 1 file matching **/*',
+      content: path.join(project, 'a.txt'),
+    });
     expect(await call('Glob', { pattern: '**/.*' })).toEqual({ summary: 'No files found matching **/.*' });
-    expect(await call('Grep', { pattern: 'needle' })).toEqual({ summary: 'Found matches in 1 file', content: path.join(project, 'a.txt') });
-    expect(await call('Grep', { pattern: 'needle', path: path.join(project, '.a.txt.0123456789ab.yoi-tmp') })).toEqual({ summary: 'No files matched' });
+    expect(await call('Grep', { pattern: 'needle' })).toEqual({
+      summary: 'Found matches in 1 file',
+      content: path.join(project, 'a.txt'),
+    });
+    expect(await call('Grep', { pattern: 'needle', path: path.join(project, '.a.txt.0123456789ab.yoi-tmp') })).toEqual({
+      summary: 'No files matched',
+    });
   });
 });

@@ -24,7 +24,13 @@ export function sandbox(files: Record<string, string | Buffer> = {}) {
     return file;
   };
   for (const [rel, content] of Object.entries(files)) write(rel, content);
-  return { root, project, write, at: (rel: string) => path.join(project, rel), remove: () => fs.rmSync(root, { recursive: true, force: true }) };
+  return {
+    root,
+    project,
+    write,
+    at: (rel: string) => path.join(project, rel),
+    remove: () => fs.rmSync(root, { recursive: true, force: true }),
+  };
 }
 
 /**
@@ -38,12 +44,19 @@ export function fileTools(project: string, scopeConfig?: ScopeConfigInput, cwd =
   const services: PodServices = createTestServices({ projectDir: project, scope: new Scope(scopeConfig, project) });
   const files = services.files;
   const info = { podName: 'test', cwd, projectDir: project, services, launch: {} };
-  const call = async (name: string, args: Record<string, unknown>, signal: AbortSignal = new AbortController().signal): Promise<ToolOutput> => {
+  const call = async (
+    name: string,
+    args: Record<string, unknown>,
+    signal: AbortSignal = new AbortController().signal,
+  ): Promise<ToolOutput> => {
     const tool = host.hooks.tools.get(name)!.call(info)!;
     const parsed = tool.input.safeParse(args);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      return { summary: `Invalid argument: ${issue.path.length ? `${issue.path.join('.')}: ` : ''}${issue.message}`, is_error: true };
+      return {
+        summary: `Invalid argument: ${issue.path.length ? `${issue.path.join('.')}: ` : ''}${issue.message}`,
+        is_error: true,
+      };
     }
     return tool.execute(parsed.data, { ...info, signal, callId: 'c1' });
   };

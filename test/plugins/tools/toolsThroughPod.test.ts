@@ -16,7 +16,10 @@ const scripted = (script: unknown[], files: Record<string, string>, extra: Recor
   files: { ...files, 's.json': JSON.stringify(script) },
   config: { model: { provider: 'scripted', script: 's.json' }, ...extra },
 });
-const results = (events: Event[]) => events.filter((e) => e.event === 'tool_result').map((e) => e.data as { id: string; summary: string; output?: string; is_error: boolean });
+const results = (events: Event[]) =>
+  events
+    .filter((e) => e.event === 'tool_result')
+    .map((e) => e.data as { id: string; summary: string; output?: string; is_error: boolean });
 
 async function run(tp: TestPod, input: string) {
   const c = await tp.connect();
@@ -32,11 +35,24 @@ describe('the file tools in a pod', () => {
   it('Read then Edit in a tool loop; long output is cut at a character boundary with a marker and an alert', async () => {
     const long = Array.from({ length: 200 }, (_, i) => `ligne ${i} — été 🌍`).join('\n') + '\n';
     tp = await startTestPod({
-      ...scripted([
-        { tool_calls: [{ name: 'Read', arguments: { file_path: 'doc.txt' } }, { name: 'Glob', arguments: { pattern: '*.txt' } }] },
-        { tool_calls: [{ name: 'Edit', arguments: { file_path: 'doc.txt', old_string: 'ligne 0 ', new_string: 'LIGNE ZÉRO ' } }] },
-        { text: 'edited' },
-      ], { 'doc.txt': long }, { limits: { toolOutputBytes: 1000 } }),
+      ...scripted(
+        [
+          {
+            tool_calls: [
+              { name: 'Read', arguments: { file_path: 'doc.txt' } },
+              { name: 'Glob', arguments: { pattern: '*.txt' } },
+            ],
+          },
+          {
+            tool_calls: [
+              { name: 'Edit', arguments: { file_path: 'doc.txt', old_string: 'ligne 0 ', new_string: 'LIGNE ZÉRO ' } },
+            ],
+          },
+          { text: 'edited' },
+        ],
+        { 'doc.txt': long },
+        { limits: { toolOutputBytes: 1000 } },
+      ),
     });
     const doc = path.join(fs.realpathSync(tp.dir), 'doc.txt');
     const { events, end } = await run(tp, 'fix the first line');
@@ -51,7 +67,9 @@ describe('the file tools in a pod', () => {
     expect(edit).toMatchObject({ summary: `Edited ${doc} (1 replacement)`, is_error: false });
     expect(fs.readFileSync(doc, 'utf8').startsWith('LIGNE ZÉRO — été 🌍\n')).toBe(true);
     const alerts = events.filter((e) => e.event === 'alert').map((e) => e.event === 'alert' && e.data.message);
-    expect(alerts).toEqual([expect.stringMatching(/^tool `Read` output truncated from \d+ to \d+ bytes \(limit 1000\)$/)]);
+    expect(alerts).toEqual([
+      expect.stringMatching(/^tool `Read` output truncated from \d+ to \d+ bytes \(limit 1000\)$/),
+    ]);
     // The model's history holds the cut output too, and the pod remembers the file.
     const item = tp.pod.controller.history.find((i) => i.type === 'tool_result' && i.call_id === 'call_1');
     expect(item).toMatchObject({ content: read.output, is_error: false });
@@ -70,14 +88,19 @@ describe('the file tools in a pod', () => {
       },
     });
     tp = await startTestPod({
-      ...scripted([
-        { tool_calls: [
-          { name: 'Write', arguments: { file_path: 'new.txt', content: 'x' } },
-          { name: 'Glob', arguments: { pattern: '*' } },
-          { name: 'Read', arguments: { file_path: '/etc/hostname' } },
-        ] },
-        { text: 'ok' },
-      ], {}),
+      ...scripted(
+        [
+          {
+            tool_calls: [
+              { name: 'Write', arguments: { file_path: 'new.txt', content: 'x' } },
+              { name: 'Glob', arguments: { pattern: '*' } },
+              { name: 'Read', arguments: { file_path: '/etc/hostname' } },
+            ],
+          },
+          { text: 'ok' },
+        ],
+        {},
+      ),
       plugins: [...defaultPlugins(), policy()],
     });
     const { events } = await run(tp, 'go');
@@ -87,6 +110,10 @@ describe('the file tools in a pod', () => {
       { id: 'call_3', summary: "cannot read /etc/hostname: outside the pod's scope", is_error: true },
     ]);
     expect(fs.existsSync(path.join(tp.dir, 'new.txt'))).toBe(false);
-    expect(tp.pod.controller.history.filter((i) => i.type === 'tool_result').map((i) => i.type === 'tool_result' && i.is_error)).toEqual([true, false, true]);
+    expect(
+      tp.pod.controller.history
+        .filter((i) => i.type === 'tool_result')
+        .map((i) => i.type === 'tool_result' && i.is_error),
+    ).toEqual([true, false, true]);
   });
 });

@@ -36,13 +36,17 @@ describe('writeFileAtomic', () => {
     fs.rmSync(path.join(project, 'd'), { recursive: true });
     fs.symlinkSync(outside, path.join(project, 'd'));
     await expect(writeFileAtomic(path.join(project, 'd', 'f.txt'), Buffer.from('x'))).rejects.toMatchObject(changed);
-    await expect(writeFileAtomic(path.join(project, 'd', 'sub', 'f.txt'), Buffer.from('x'))).rejects.toMatchObject(changed);
+    await expect(writeFileAtomic(path.join(project, 'd', 'sub', 'f.txt'), Buffer.from('x'))).rejects.toMatchObject(
+      changed,
+    );
     expect(fs.readdirSync(outside)).toEqual([]);
   });
 
   it('creates no directory through a link put in place of a missing one', async () => {
     fs.symlinkSync(outside, path.join(project, 'd', 'made'));
-    await expect(writeFileAtomic(path.join(project, 'd', 'made', 'sub', 'f.txt'), Buffer.from('x'))).rejects.toMatchObject(changed);
+    await expect(
+      writeFileAtomic(path.join(project, 'd', 'made', 'sub', 'f.txt'), Buffer.from('x')),
+    ).rejects.toMatchObject(changed);
     expect(fs.readdirSync(outside)).toEqual([]);
   });
 });

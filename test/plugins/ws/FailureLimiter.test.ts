@@ -55,11 +55,25 @@ describe('listen URLs', () => {
 
   it("merges the command line's URLs into the config's; a URL both name takes the config's settings", () => {
     const plans = planListeners(
-      [{ url: 'ws://127.0.0.1:7001', allowRemote: false, allowOrigins: ['https://a.example'], maxConnections: 8, handshakeTimeoutMs: 1000 }],
-      { urls: ['ws://127.0.0.1:7001', 'ws://[::1]:7002'], tokenEnv: 'T' }, '/project',
+      [
+        {
+          url: 'ws://127.0.0.1:7001',
+          allowRemote: false,
+          allowOrigins: ['https://a.example'],
+          maxConnections: 8,
+          handshakeTimeoutMs: 1000,
+        },
+      ],
+      { urls: ['ws://127.0.0.1:7001', 'ws://[::1]:7002'], tokenEnv: 'T' },
+      '/project',
     );
-    expect(plans.map((p) => [p.host, p.port, p.maxConnections, p.tokenEnv])).toEqual([['127.0.0.1', 7001, 8, 'T'], ['::1', 7002, 1024, 'T']]);
-    expect(() => planListeners(['ws://127.0.0.1:7001', 'ws://127.0.0.1:7001/'], undefined, '/p')).toThrow(/listed twice/);
+    expect(plans.map((p) => [p.host, p.port, p.maxConnections, p.tokenEnv])).toEqual([
+      ['127.0.0.1', 7001, 8, 'T'],
+      ['::1', 7002, 1024, 'T'],
+    ]);
+    expect(() => planListeners(['ws://127.0.0.1:7001', 'ws://127.0.0.1:7001/'], undefined, '/p')).toThrow(
+      /listed twice/,
+    );
   });
 });
 

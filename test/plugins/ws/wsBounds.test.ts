@@ -48,7 +48,8 @@ describe('yoi:ws bounds', () => {
     const dribbling = await tcp(tp.url);
     dribbling.write('GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n');
     const silent = await tcp(tp.url);
-    const closed = (s: net.Socket) => new Promise<void>((resolve) => (s.closed ? resolve() : s.once('close', () => resolve())));
+    const closed = (s: net.Socket) =>
+      new Promise<void>((resolve) => (s.closed ? resolve() : s.once('close', () => resolve())));
     const client = await tp.connectWs();
     cleanups.push(() => client.close());
     expect((await client.request({ method: 'get_history' })).event).toBe('history');
@@ -94,7 +95,10 @@ describe('yoi:ws bounds', () => {
     expect(seen.filter((e) => e.event === 'run_end')).toHaveLength(runs);
     slow.ws.resume();
     await waitUntil(() => slow.events.some((e) => e.event === 'lagged'), 'lagged');
-    await waitUntil(() => slow.events.filter((e) => e.event === 'run_end').length === runs, 'every run_end (never dropped)');
+    await waitUntil(
+      () => slow.events.filter((e) => e.event === 'run_end').length === runs,
+      'every run_end (never dropped)',
+    );
     const lagged = slow.events.find((e) => e.event === 'lagged') as Extract<Event, { event: 'lagged' }>;
     expect(lagged.data.to_seq).toBeGreaterThanOrEqual(lagged.data.from_seq);
   }, 300_000);

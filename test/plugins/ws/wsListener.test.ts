@@ -20,7 +20,13 @@ async function pod(opts: Parameters<typeof startWsPod>[0] = {}): Promise<WsTestP
 }
 
 /** A bare `ws` client: raw frames both ways. */
-function rawWs(url: string, headers: Record<string, string>): Promise<{ ws: WebSocket; frames: string[]; events: Event[] } | { status: number; headers: Record<string, unknown>; body: string }> {
+function rawWs(
+  url: string,
+  headers: Record<string, string>,
+): Promise<
+  | { ws: WebSocket; frames: string[]; events: Event[] }
+  | { status: number; headers: Record<string, unknown>; body: string }
+> {
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(url, { headers });
     const frames: string[] = [];
@@ -56,7 +62,10 @@ describe('yoi:ws — the protocol over WebSocket', () => {
     const tp = await pod();
     const overSocket = await tp.connect();
     const overWs = await tp.connectWs();
-    cleanups.push(() => overSocket.close(), () => overWs.close());
+    cleanups.push(
+      () => overSocket.close(),
+      () => overWs.close(),
+    );
     expect(overWs.protocol).toBe(2);
     expect(overWs.welcome?.pod_name).toBe('test');
     const a = recorder(overSocket);
@@ -77,7 +86,11 @@ describe('yoi:ws — the protocol over WebSocket', () => {
     const overSocket = await tp.connect();
     const overWs = await tp.connectWs();
     const v1 = await tp.connectWs({ protocol: 1 });
-    cleanups.push(() => overSocket.close(), () => overWs.close(), () => v1.close());
+    cleanups.push(
+      () => overSocket.close(),
+      () => overWs.close(),
+      () => v1.close(),
+    );
     const seenBySocket = recorder(overSocket);
     const reply = await overWs.request({ method: 'get_history' });
     expect(reply.event).toBe('history');
@@ -96,13 +109,18 @@ describe('yoi:ws — the protocol over WebSocket', () => {
     cleanups.push(() => bystander.close());
     const seen = recorder(bystander);
     const raw = await openRaw(tp.url, tp.token);
-    raw.ws.send('{"method":"hello","params":{"protocol_version":2,"client":"raw/1"}}\n{"method":"get_history","request_id":"two"}');
+    raw.ws.send(
+      '{"method":"hello","params":{"protocol_version":2,"client":"raw/1"}}\n{"method":"get_history","request_id":"two"}',
+    );
     await waitUntil(() => raw.events.some((e) => e.request_id === 'two'), 'the second line of one frame');
     expect(raw.events.find((e) => e.event === 'welcome')).toBeDefined();
     // Every event arrives as its own frame, without a newline.
     expect(raw.frames.every((f) => !f.includes('\n'))).toBe(true);
     raw.ws.send(Buffer.from('{"method":"get_history","request_id":"bin"}'), { binary: true });
-    await waitUntil(() => raw.events.some((e) => e.request_id === 'bin' && e.event === 'history'), 'a binary frame read as text');
+    await waitUntil(
+      () => raw.events.some((e) => e.request_id === 'bin' && e.event === 'history'),
+      'a binary frame read as text',
+    );
     raw.ws.send('{not json', { binary: false });
     raw.ws.send(Buffer.from([0x7b, 0xff, 0xfe, 0x7d]), { binary: false }); // invalid UTF-8
     await waitUntil(() => raw.events.filter((e) => e.event === 'error').length >= 2, 'two errors');
@@ -128,7 +146,9 @@ describe('yoi:ws — the protocol over WebSocket', () => {
     expect('status' in wrong && wrong.status).toBe(401);
     const otherScheme = await rawWs(tp.url, { authorization: `Basic ${tp.token}` });
     expect('status' in otherScheme && otherScheme.status).toBe(401);
-    await expect(tp.connectWs({ token: 'not-the-token-at-all-0123456789' })).rejects.toMatchObject({ code: 'YOI_ERR_AUTH' });
+    await expect(tp.connectWs({ token: 'not-the-token-at-all-0123456789' })).rejects.toMatchObject({
+      code: 'YOI_ERR_AUTH',
+    });
     expect(logged.filter((l) => /refused a connection from 127\.0\.0\.1 \(HTTP 401\)/.test(l)).length).toBe(4);
     expect(logged.join('')).not.toContain(tp.token);
     const good = await tp.connectWs();
@@ -159,7 +179,10 @@ describe('yoi:ws — the protocol over WebSocket', () => {
   });
 
   it('a browser Origin is refused with 403 unless the listener allows it', async () => {
-    const tp = await pod({ urls: [], config: { listen: ['ws://127.0.0.1:0', { url: 'ws://127.0.0.1:0', allowOrigins: ['https://app.example'] }] } });
+    const tp = await pod({
+      urls: [],
+      config: { listen: ['ws://127.0.0.1:0', { url: 'ws://127.0.0.1:0', allowOrigins: ['https://app.example'] }] },
+    });
     jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
     const [strict, open] = tp.urls;
     const refused = await rawWs(strict, { authorization: `Bearer ${tp.token}`, origin: 'https://app.example' });
@@ -180,7 +203,14 @@ describe('yoi:ws — the protocol over WebSocket', () => {
     const other = await fetch(`${http}/status`);
     expect([other.status, await other.text()]).toEqual([404, 'not found\n']);
     for (const r of [health, ready]) {
-      expect([...r.headers.keys()].sort()).toEqual(['cache-control', 'connection', 'content-length', 'content-type', 'date', 'keep-alive']);
+      expect([...r.headers.keys()].sort()).toEqual([
+        'cache-control',
+        'connection',
+        'content-length',
+        'content-type',
+        'date',
+        'keep-alive',
+      ]);
     }
   });
 
@@ -188,7 +218,10 @@ describe('yoi:ws — the protocol over WebSocket', () => {
     const tp = await pod({ config: { limits: { maxLineBytes: 4096, inputBufferBytes: 1 << 20 } } });
     const other = await tp.connectWs();
     const local = await tp.connect();
-    cleanups.push(() => other.close(), () => local.close());
+    cleanups.push(
+      () => other.close(),
+      () => local.close(),
+    );
     const raw = await openRaw(tp.url, tp.token);
     const closed = new Promise<number>((resolve) => raw.ws.once('close', (code) => resolve(code)));
     raw.ws.send(`{"method":"notify","params":{"message":"${'x'.repeat(8000)}"}}`);
@@ -213,7 +246,10 @@ describe('the token', () => {
     await again.stop();
 
     fs.chmodSync(file, 0o644);
-    await expect(startWsPod({ dir: first.dir })).rejects.toMatchObject({ code: 'YOI_ERR_PLUGIN', cause: { code: 'YOI_ERR_TOKEN' } });
+    await expect(startWsPod({ dir: first.dir })).rejects.toMatchObject({
+      code: 'YOI_ERR_PLUGIN',
+      cause: { code: 'YOI_ERR_TOKEN' },
+    });
     fs.chmodSync(file, 0o600);
     if (process.getuid!() === 0) {
       fs.chownSync(file, 12345, 12345);
@@ -236,7 +272,10 @@ describe('the token', () => {
     const client = await tp.connectWs({ token: 'a-token-from-the-environment-0123' });
     cleanups.push(() => client.close());
     expect(client.protocol).toBe(2);
-    await expect(startWsPod({ tokenEnv: 'YOI_TEST_WS_UNSET' })).rejects.toMatchObject({ code: 'YOI_ERR_PLUGIN', cause: { code: 'YOI_ERR_TOKEN' } });
+    await expect(startWsPod({ tokenEnv: 'YOI_TEST_WS_UNSET' })).rejects.toMatchObject({
+      code: 'YOI_ERR_PLUGIN',
+      cause: { code: 'YOI_ERR_TOKEN' },
+    });
   });
 });
 
@@ -248,7 +287,10 @@ describe('listen URLs', () => {
     ['ws://127.0.0.1:0/path', /expected ws:\/\/HOST:PORT/],
     ['wss://127.0.0.1:0', /needs a certificate and a key/],
   ])('%s is refused with one line', async (url, message) => {
-    const err = await startWsPod({ urls: [url] }).then(() => undefined, (e: unknown) => e as Error & { code?: string; cause?: { code?: string } });
+    const err = await startWsPod({ urls: [url] }).then(
+      () => undefined,
+      (e: unknown) => e as Error & { code?: string; cause?: { code?: string } },
+    );
     expect(err?.cause?.code).toBe('YOI_ERR_LISTEN');
     expect(err?.message).toMatch(/^plugin yoi:ws failed in podInit: cannot listen on /);
     expect(err?.message).toMatch(message);

@@ -25,11 +25,16 @@ describe('yoi:ws with 1,000 connections', () => {
   it(`${CLIENTS} ws clients: served, bounded fds and memory, a socket client unaffected`, async () => {
     const dir = makeProject();
     const runtime = path.join(dir, 'run');
-    const pod = await startPodProcess(['--name', 'many', '--listen', 'ws://127.0.0.1:0'], { cwd: dir, env: { YOI_RUNTIME_DIR: runtime } });
+    const pod = await startPodProcess(['--name', 'many', '--listen', 'ws://127.0.0.1:0'], {
+      cwd: dir,
+      env: { YOI_RUNTIME_DIR: runtime },
+    });
     kills.push(() => pod.child.kill('SIGKILL'));
     const pid = pod.child.pid!;
     const podDir = path.join(runtime, 'many');
-    const { listen: [url] } = JSON.parse(fs.readFileSync(path.join(podDir, 'endpoints.json'), 'utf8')) as { listen: string[] };
+    const {
+      listen: [url],
+    } = JSON.parse(fs.readFileSync(path.join(podDir, 'endpoints.json'), 'utf8')) as { listen: string[] };
     const token = fs.readFileSync(path.join(podDir, 'token'), 'utf8').trim();
     const local = await PodClient.connect({ socketPath: pod.socket, clientName: 'test/1' });
     await local.request({ method: 'get_history' });
@@ -39,21 +44,27 @@ describe('yoi:ws with 1,000 connections', () => {
 
     const clients: { ws: WebSocket; ends: number; welcomed: boolean }[] = [];
     for (let batch = 0; batch < CLIENTS / 50; batch++) {
-      await Promise.all(Array.from({ length: 50 }, () => new Promise<void>((resolve, reject) => {
-        const ws = new WebSocket(url, { headers: { authorization: `Bearer ${token}` } });
-        const c = { ws, ends: 0, welcomed: false };
-        clients.push(c);
-        ws.on('message', (d) => {
-          const s = d.toString();
-          if (s.startsWith('{"event":"welcome"')) c.welcomed = true;
-          if (s.startsWith('{"event":"run_end"')) c.ends++;
-        });
-        ws.once('open', () => {
-          ws.send('{"method":"hello","params":{"protocol_version":2,"client":"many/1"}}');
-          resolve();
-        });
-        ws.once('error', reject);
-      })));
+      await Promise.all(
+        Array.from(
+          { length: 50 },
+          () =>
+            new Promise<void>((resolve, reject) => {
+              const ws = new WebSocket(url, { headers: { authorization: `Bearer ${token}` } });
+              const c = { ws, ends: 0, welcomed: false };
+              clients.push(c);
+              ws.on('message', (d) => {
+                const s = d.toString();
+                if (s.startsWith('{"event":"welcome"')) c.welcomed = true;
+                if (s.startsWith('{"event":"run_end"')) c.ends++;
+              });
+              ws.once('open', () => {
+                ws.send('{"method":"hello","params":{"protocol_version":2,"client":"many/1"}}');
+                resolve();
+              });
+              ws.once('error', reject);
+            }),
+        ),
+      );
     }
     kills.push(() => clients.forEach((c) => c.ws.terminate()));
     await waitUntil(() => clients.every((c) => c.welcomed), 'every welcome', 120_000);

@@ -22,11 +22,13 @@ async function pod(opts: Parameters<typeof startWsPod>[0] = {}): Promise<WsTestP
 
 function get(url: string, ca?: Buffer): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    https.get(url, { ca }, (res) => {
-      let body = '';
-      res.on('data', (d: Buffer) => (body += d));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    }).on('error', reject);
+    https
+      .get(url, { ca }, (res) => {
+        let body = '';
+        res.on('data', (d: Buffer) => (body += d));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      })
+      .on('error', reject);
   });
 }
 
@@ -39,16 +41,29 @@ describe('yoi:ws over TLS (wss://)', () => {
     const ended = runEnded(client, 60_000);
     await client.request({ method: 'run', params: { input: [text('over TLS')] } });
     expect((await ended).event).toBe('run_end');
-    const untrusted = await PodClient.connect({ url: tp.url, token: tp.token }).then(() => undefined, (e: Error & { code?: string }) => e);
+    const untrusted = await PodClient.connect({ url: tp.url, token: tp.token }).then(
+      () => undefined,
+      (e: Error & { code?: string }) => e,
+    );
     expect(untrusted?.code).toBe('YOI_ERR_CONNECTION');
     expect(untrusted?.message).toMatch(/TLS certificate is not trusted.*NODE_EXTRA_CA_CERTS/);
     // A plain ws:// client on the TLS port gets nowhere.
-    const plain = await PodClient.connect({ url: tp.url.replace('wss:', 'ws:'), token: tp.token, connectTimeoutMs: 5000 }).then(() => undefined, (e: Error) => e);
+    const plain = await PodClient.connect({
+      url: tp.url.replace('wss:', 'ws:'),
+      token: tp.token,
+      connectTimeoutMs: 5000,
+    }).then(
+      () => undefined,
+      (e: Error) => e,
+    );
     expect(plain).toBeInstanceOf(Error);
   });
 
   it('the probes answer over https; a TLS handshake that never starts is cut', async () => {
-    const tp = await pod({ urls: [], config: { listen: [{ url: 'wss://127.0.0.1:0', tlsCert: tls.cert, tlsKey: tls.key, handshakeTimeoutMs: 500 }] } });
+    const tp = await pod({
+      urls: [],
+      config: { listen: [{ url: 'wss://127.0.0.1:0', tlsCert: tls.cert, tlsKey: tls.key, handshakeTimeoutMs: 500 }] },
+    });
     const base = tp.url.replace(/^wss:/, 'https:');
     expect(await get(`${base}/healthz`, tls.pem)).toEqual({ status: 200, body: 'ok\n' });
     expect(await get(`${base}/readyz`, tls.pem)).toEqual({ status: 200, body: 'ready\n' });
@@ -62,7 +77,16 @@ describe('yoi:ws over TLS (wss://)', () => {
   });
 
   it('a missing key file is one line naming it', async () => {
-    const err = await startWsPod({ urls: ['wss://127.0.0.1:0'], tlsCert: tls.cert, tlsKey: `${tls.dir}/missing.pem` }).then(() => undefined, (e: Error) => e);
-    expect(err?.message).toMatch(/cannot listen on wss:\/\/127\.0\.0\.1:0: cannot read the TLS key .*missing\.pem: ENOENT/);
+    const err = await startWsPod({
+      urls: ['wss://127.0.0.1:0'],
+      tlsCert: tls.cert,
+      tlsKey: `${tls.dir}/missing.pem`,
+    }).then(
+      () => undefined,
+      (e: Error) => e,
+    );
+    expect(err?.message).toMatch(
+      /cannot listen on wss:\/\/127\.0\.0\.1:0: cannot read the TLS key .*missing\.pem: ENOENT/,
+    );
   });
 });

@@ -1,6 +1,14 @@
 import { describe, expect, it } from '@jest/globals';
 import {
-  adopt, ancestry, conflictOwner, coversFully, delegate, registerTopLevel, reclaimStale, release, rulesOverlap,
+  adopt,
+  ancestry,
+  conflictOwner,
+  coversFully,
+  delegate,
+  registerTopLevel,
+  reclaimStale,
+  release,
+  rulesOverlap,
 } from '../../../../plugins/podtree/tree/allocationTable.js';
 import type { LockRule, ScopeLockTable } from '../../../../plugins/podtree/tree/ScopeLockSchema.js';
 
@@ -13,7 +21,12 @@ function tree(): ScopeLockTable {
   const t: ScopeLockTable = { allocations: [] };
   registerTopLevel(t, { pod_name: 'root', pid: 1, socket: '/run/root/sock', scope_allow: [w('/p'), r('/docs')] });
   delegate(t, 'root', { pod_name: 'child', pid: 2, socket: '/run/child/sock', scope_allow: [w('/p/src')] });
-  delegate(t, 'child', { pod_name: 'grandchild', pid: 3, socket: '/run/grandchild/sock', scope_allow: [w('/p/src/a')] });
+  delegate(t, 'child', {
+    pod_name: 'grandchild',
+    pid: 3,
+    socket: '/run/grandchild/sock',
+    scope_allow: [w('/p/src/a')],
+  });
   return t;
 }
 
@@ -53,44 +66,60 @@ describe('delegation', () => {
     expect(conflictOwner(t, r('/p/src'), new Set(['child', 'grandchild']))).toBeUndefined();
   });
 
-  it('refuses rules outside the spawner\'s scope, and write rules over another pod\'s region', () => {
+  it("refuses rules outside the spawner's scope, and write rules over another pod's region", () => {
     const t = tree();
-    const child = (name: string, rules: LockRule[], denied: LockRule[] = []) =>
-      () => delegate(t, 'root', { pod_name: name, pid: 9, socket: `/run/${name}/sock`, scope_allow: rules }, denied);
-    expect(child('x', [w('/elsewhere')])).toThrow('requested scope `/elsewhere` is not within spawner `root`\'s effective scope');
-    expect(child('x', [w('/docs')])).toThrow('requested scope `/docs` is not within spawner `root`\'s effective scope'); // read only
+    const child =
+      (name: string, rules: LockRule[], denied: LockRule[] = []) =>
+      () =>
+        delegate(t, 'root', { pod_name: name, pid: 9, socket: `/run/${name}/sock`, scope_allow: rules }, denied);
+    expect(child('x', [w('/elsewhere')])).toThrow(
+      "requested scope `/elsewhere` is not within spawner `root`'s effective scope",
+    );
+    expect(child('x', [w('/docs')])).toThrow("requested scope `/docs` is not within spawner `root`'s effective scope"); // read only
     expect(child('x', [w('/p/.git')], [w('/p/.git')])).toThrow('is not within spawner `root`');
     expect(child('x', [r('/p/.git')], [w('/p/.git')])).not.toThrow(); // deny write leaves read
     expect(child('y', [w('/p/src/a/b')])).toThrow('requested scope `/p/src/a/b` conflicts with pod `grandchild`');
     expect(child('y', [w('/p')])).toThrow('requested scope `/p` conflicts with pod `grandchild`');
     expect(child('y', [r('/p/src')])).not.toThrow(); // reads never conflict
     expect(child('x', [w('/p/docs')])).toThrow('pod name `x` is already registered');
-    expect(() => delegate(t, 'nobody', { pod_name: 'z', pid: 9, socket: '/s', scope_allow: [w('/p')] })).toThrow('pod `nobody` is not registered');
+    expect(() => delegate(t, 'nobody', { pod_name: 'z', pid: 9, socket: '/s', scope_allow: [w('/p')] })).toThrow(
+      'pod `nobody` is not registered',
+    );
     // A pod may sub-delegate inside its own region (its own line is exempt).
-    expect(() => delegate(t, 'child', { pod_name: 'g2', pid: 4, socket: '/run/g2/sock', scope_allow: [w('/p/src/b')] })).not.toThrow();
-    expect(t.allocations.find((a) => a.pod_name === 'g2')).toMatchObject({ delegated_from: 'child', origin: 'delegated' });
+    expect(() =>
+      delegate(t, 'child', { pod_name: 'g2', pid: 4, socket: '/run/g2/sock', scope_allow: [w('/p/src/b')] }),
+    ).not.toThrow();
+    expect(t.allocations.find((a) => a.pod_name === 'g2')).toMatchObject({
+      delegated_from: 'child',
+      origin: 'delegated',
+    });
   });
 
   it('two children of one spawner cannot share a write region', () => {
     const t: ScopeLockTable = { allocations: [] };
     registerTopLevel(t, { pod_name: 'root', pid: 1, socket: '/s/root', scope_allow: [w('/p')] });
     delegate(t, 'root', { pod_name: 'a', pid: 1, socket: '/s/a', scope_allow: [w('/p/lib')] });
-    expect(() => delegate(t, 'root', { pod_name: 'b', pid: 1, socket: '/s/b', scope_allow: [w('/p/lib/x')] }))
-      .toThrow('requested scope `/p/lib/x` conflicts with pod `a`');
+    expect(() => delegate(t, 'root', { pod_name: 'b', pid: 1, socket: '/s/b', scope_allow: [w('/p/lib/x')] })).toThrow(
+      'requested scope `/p/lib/x` conflicts with pod `a`',
+    );
   });
 
   it('top-level pods may share a project; a same-name leftover of the same socket is replaced and keeps its children', () => {
     const t = tree();
     registerTopLevel(t, { pod_name: 'peer', pid: 5, socket: '/run/peer/sock', scope_allow: [w('/p')] });
-    expect(() => registerTopLevel(t, { pod_name: 'peer', pid: 6, socket: '/elsewhere/sock', scope_allow: [w('/p')] })).toThrow('pod name `peer` is already registered');
+    expect(() =>
+      registerTopLevel(t, { pod_name: 'peer', pid: 6, socket: '/elsewhere/sock', scope_allow: [w('/p')] }),
+    ).toThrow('pod name `peer` is already registered');
     registerTopLevel(t, { pod_name: 'root', pid: 7, socket: '/run/root/sock', scope_allow: [w('/p')] });
-    expect(t.allocations.filter((a) => a.pod_name === 'root')).toEqual([expect.objectContaining({ pid: 7, origin: 'started' })]);
+    expect(t.allocations.filter((a) => a.pod_name === 'root')).toEqual([
+      expect.objectContaining({ pid: 7, origin: 'started' }),
+    ]);
     expect(t.allocations.find((a) => a.pod_name === 'child')?.delegated_from).toBe('root');
   });
 });
 
 describe('release and reclaim', () => {
-  it('release reparents the children to the released pod\'s spawner', () => {
+  it("release reparents the children to the released pod's spawner", () => {
     const t = tree();
     expect(release(t, 'child')?.pod_name).toBe('child');
     expect(t.allocations.find((a) => a.pod_name === 'grandchild')?.delegated_from).toBe('root');
@@ -100,7 +129,9 @@ describe('release and reclaim', () => {
     const g = t.allocations.find((a) => a.pod_name === 'grandchild')!;
     expect(g).toMatchObject({ delegated_from: null, origin: 'delegated' });
     registerTopLevel(t, { pod_name: 'other', pid: 8, socket: '/s/other', scope_allow: [w('/p')] });
-    expect(() => delegate(t, 'other', { pod_name: 'o1', pid: 8, socket: '/s/o1', scope_allow: [w('/p/src')] })).toThrow('conflicts with pod `grandchild`');
+    expect(() => delegate(t, 'other', { pod_name: 'o1', pid: 8, socket: '/s/o1', scope_allow: [w('/p/src')] })).toThrow(
+      'conflicts with pod `grandchild`',
+    );
   });
 
   it('reclaims the allocations of dead processes, chains included, and reparents the survivors', () => {
@@ -121,8 +152,12 @@ describe('adopt', () => {
     const t = tree();
     delegate(t, 'root', { pod_name: 'kid', pid: 1, socket: '/run/kid/sock', scope_allow: [w('/p/kid')] });
     const live = alive([1, 42, 43]);
-    expect(() => adopt(t, 'nobody', 42, '/run/nobody/sock', '/run/root/sock', live)).toThrow('no scope is reserved for pod `nobody`');
-    expect(() => adopt(t, 'kid', 42, '/run/kid/sock', '/run/child/sock', live)).toThrow('was not reserved by the pod at /run/child/sock');
+    expect(() => adopt(t, 'nobody', 42, '/run/nobody/sock', '/run/root/sock', live)).toThrow(
+      'no scope is reserved for pod `nobody`',
+    );
+    expect(() => adopt(t, 'kid', 42, '/run/kid/sock', '/run/child/sock', live)).toThrow(
+      'was not reserved by the pod at /run/child/sock',
+    );
     expect(() => adopt(t, 'kid', 42, '/other/sock', '/run/root/sock', live)).toThrow('is for the socket /run/kid/sock');
     expect(adopt(t, 'kid', 42, '/run/kid/sock', '/run/root/sock', live).pid).toBe(42);
     expect(() => adopt(t, 'kid', 43, '/run/kid/sock', '/run/root/sock', live)).toThrow('is already held by process 42');

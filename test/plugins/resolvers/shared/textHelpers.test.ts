@@ -7,9 +7,20 @@ import { utf8Boundary } from '../../../../plugins/resolvers/shared/utf8Boundary.
 
 describe('utf8Boundary', () => {
   const bytes = Buffer.from('aé€😀'); // 1 + 2 + 3 + 4 bytes
-  it.each([[0, 0], [1, 1], [2, 1], [3, 3], [4, 3], [5, 3], [6, 6], [7, 6], [8, 6], [9, 6], [10, 10], [99, 10]])(
-    'cuts %i bytes back to %i', (limit, expected) => expect(utf8Boundary(bytes, limit)).toBe(expected),
-  );
+  it.each([
+    [0, 0],
+    [1, 1],
+    [2, 1],
+    [3, 3],
+    [4, 3],
+    [5, 3],
+    [6, 6],
+    [7, 6],
+    [8, 6],
+    [9, 6],
+    [10, 10],
+    [99, 10],
+  ])('cuts %i bytes back to %i', (limit, expected) => expect(utf8Boundary(bytes, limit)).toBe(expected));
 
   it('never splits invalid input into more garbage than it was', () => {
     expect(utf8Boundary(Buffer.from([0x80, 0x80, 0x80, 0x80, 0x80]))).toBe(5);
@@ -19,7 +30,10 @@ describe('utf8Boundary', () => {
 
 describe('parseFrontMatter', () => {
   it('splits YAML front matter, keeping only title and description strings', () => {
-    expect(parseFrontMatter('---\ntitle: T\ndescription: 5\nother: x\n---\nbody\n')).toEqual({ data: { title: 'T' }, body: 'body\n' });
+    expect(parseFrontMatter('---\ntitle: T\ndescription: 5\nother: x\n---\nbody\n')).toEqual({
+      data: { title: 'T' },
+      body: 'body\n',
+    });
   });
 
   it('accepts a BOM, CRLF and a `...` closing line', () => {
@@ -32,13 +46,28 @@ describe('parseFrontMatter', () => {
   });
 
   it('drops invalid or non-mapping front matter with a problem', () => {
-    expect(parseFrontMatter('---\n[1, 2]\n---\nb')).toEqual({ data: {}, body: 'b', problem: 'front matter is not a mapping' });
+    expect(parseFrontMatter('---\n[1, 2]\n---\nb')).toEqual({
+      data: {},
+      body: 'b',
+      problem: 'front matter is not a mapping',
+    });
     expect(parseFrontMatter('---\na: [\n---\nb').problem).toMatch(/^front matter is not valid YAML/);
   });
 
   it('refuses alias bombs instead of expanding them', () => {
-    const bomb = ['a: &a [x, x, x, x, x, x, x, x, x]', ...'bcdefghij'.split('').map((k, i) => `${k}: &${k} [${Array(9).fill(`*${String.fromCharCode(97 + i)}`).join(', ')}]`)].join('\n');
-    expect(parseFrontMatter(`---\n${bomb}\n---\nbody`)).toMatchObject({ body: 'body', problem: expect.stringMatching(/not valid YAML/) });
+    const bomb = [
+      'a: &a [x, x, x, x, x, x, x, x, x]',
+      ...'bcdefghij'.split('').map(
+        (k, i) =>
+          `${k}: &${k} [${Array(9)
+            .fill(`*${String.fromCharCode(97 + i)}`)
+            .join(', ')}]`,
+      ),
+    ].join('\n');
+    expect(parseFrontMatter(`---\n${bomb}\n---\nbody`)).toMatchObject({
+      body: 'body',
+      problem: expect.stringMatching(/not valid YAML/),
+    });
   });
 });
 
@@ -51,7 +80,12 @@ describe('editDistance and suggestSlugs', () => {
 
   it('suggests close names and same-leaf names, closest first', () => {
     expect(suggestSlugs('reveiw', ['review', 'team/reveiw', 'rules', 'zzz'])).toEqual(['team/reveiw', 'review']);
-    expect(suggestSlugs('x'.repeat(200), Array.from({ length: 5000 }, (_, i) => `slug-${i}`))).toEqual([]);
+    expect(
+      suggestSlugs(
+        'x'.repeat(200),
+        Array.from({ length: 5000 }, (_, i) => `slug-${i}`),
+      ),
+    ).toEqual([]);
   });
 });
 

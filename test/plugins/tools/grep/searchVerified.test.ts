@@ -9,7 +9,11 @@ afterEach(() => box?.remove());
 
 const openFds = () => fs.readdirSync('/proc/self/fd').length;
 const plan = (base: string, pattern: string): SearchPlan => ({
-  base, listArgs: [], searchArgs: ['--files-with-matches', '--null', `--regexp=${pattern}`], separator: '\0', fileOf: (line) => line,
+  base,
+  listArgs: [],
+  searchArgs: ['--files-with-matches', '--null', `--regexp=${pattern}`],
+  separator: '\0',
+  fileOf: (line) => line,
 });
 
 (fs.existsSync('/proc/self/fd') ? describe : describe.skip)('searchVerified', () => {
@@ -19,7 +23,11 @@ const plan = (base: string, pattern: string): SearchPlan => ({
     box.write('miss.txt', 'nothing\n');
     const before = openFds();
     const seen: string[] = [];
-    const run = await searchVerified(plan(box.project, 'hit'), { scope: new Scope(undefined, box.project), signal: new AbortController().signal, batchFiles: 2 }, (file) => seen.push(file));
+    const run = await searchVerified(
+      plan(box.project, 'hit'),
+      { scope: new Scope(undefined, box.project), signal: new AbortController().signal, batchFiles: 2 },
+      (file) => seen.push(file),
+    );
     expect(run).toEqual({ complete: true, skipped: [] });
     expect(seen).toEqual(names.map(box.at).sort());
     expect(openFds()).toBe(before);
@@ -28,8 +36,13 @@ const plan = (base: string, pattern: string): SearchPlan => ({
   it('closes what it opened when ripgrep refuses the search', async () => {
     box = sandbox({ 'a.txt': 'x\n', 'b.txt': 'x\n', 'c.txt': 'x\n' });
     const before = openFds();
-    await expect(searchVerified(plan(box.project, 'x('), { scope: new Scope(undefined, box.project), signal: new AbortController().signal, batchFiles: 1 }, () => undefined))
-      .rejects.toThrow(/invalid regex/);
+    await expect(
+      searchVerified(
+        plan(box.project, 'x('),
+        { scope: new Scope(undefined, box.project), signal: new AbortController().signal, batchFiles: 1 },
+        () => undefined,
+      ),
+    ).rejects.toThrow(/invalid regex/);
     expect(openFds()).toBe(before);
   });
 });
