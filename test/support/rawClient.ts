@@ -25,10 +25,19 @@ export class RawClient {
   }
 
   /** `maxLineBytes`: longest event line read (default 16 MiB, the pod's own default limit). */
+  /** Connects; a pod whose listen backlog is full (EAGAIN, many clients at once) is tried again, as PodClient does. */
   static connect(path: string, opts: { maxLineBytes?: number } = {}): Promise<RawClient> {
     return new Promise((resolve, reject) => {
-      const s = net.connect(path, () => resolve(new RawClient(s, opts.maxLineBytes)));
-      s.once('error', reject);
+      let wait = 5;
+      const attempt = () => {
+        const s = net.connect(path, () => resolve(new RawClient(s, opts.maxLineBytes)));
+        s.once('error', (e: NodeJS.ErrnoException) => {
+          if (e.code !== 'EAGAIN' || wait > 2000) return reject(e);
+          setTimeout(attempt, wait);
+          wait *= 2;
+        });
+      };
+      attempt();
     });
   }
 
