@@ -4,6 +4,9 @@ import { oneLineError, podEventSource, type PodEvent } from '../protocol/index.j
 import type { Reply } from './PodController.js';
 import { renderPodEvent } from './renderPodEvent.js';
 
+/** Whom a report came from when the method did not say (in-process calls). */
+const V1_CLIENT: ClientInfo = { id: 0, protocol: 1 };
+
 /**
  * A child's report: checked, then applied once per request id (see ReportLedger) — a retry of
  * one applied, before a restart too, is only acknowledged. Lines without an id (v1 children)
@@ -13,13 +16,13 @@ export async function handlePodEvent(
   rt: PodRuntime,
   event: PodEvent,
   requestId: string | undefined,
-  client: ClientInfo = { id: 0, protocol: 1 },
+  client: ClientInfo | undefined,
   notify: (text: string) => void,
 ): Promise<Reply> {
   const ctx: PodEventContext = {
     ...rt.info,
     signal: AbortSignal.timeout(30_000),
-    client,
+    client: client ?? V1_CLIENT,
     ...(requestId !== undefined ? { requestId } : {}),
   };
   const refusal = await rt.hooks.checkPodEvent.promise(event, ctx);

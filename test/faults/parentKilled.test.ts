@@ -1,13 +1,12 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import fs from 'node:fs';
 import path from 'node:path';
-import { PodClient } from '../../core/client/PodClient.js';
 import { isPidAlive } from '../../core/pod/podFiles.js';
 import type { Event } from '../../core/protocol/index.js';
 import { lockAllocations, doubledRunEnds } from '../support/killCheck.js';
 import { liveHistory, loggedSession } from '../support/logReplay.js';
-import { startPodProcess } from '../support/runCli.js';
 import { faultCount, faultSeed, seededRandom } from '../support/seededRandom.js';
+import { historyItems, startRootPod } from '../support/rootPodProcess.js';
 import { makeProject } from '../support/startTestPod.js';
 
 /**
@@ -87,21 +86,7 @@ describe('a parent killed while its children report', () => {
       // The doomed child is still in its turn when it is killed; the others report at seeded times.
       for (const c of CHILDREN)
         script(c, [{ text: `${c} answers`, delay_ms: c === doomed ? 600_000 : rand.int(100, 3000) }]);
-      const start = async (args: string[]) => {
-        const pod = await startPodProcess(['--name', 'root', ...args], { cwd: dir, env });
-        cleanups.push(() => void pod.child.kill('SIGKILL'));
-        const client = await PodClient.connect({
-          socketPath: pod.socket,
-          clientName: 'test/driver',
-          requestTimeoutMs: 30_000,
-        });
-        cleanups.push(() => client.close());
-        return { pod, client };
-      };
-      const history = async (c: PodClient) => {
-        const h = await c.request({ method: 'get_history' });
-        return h.event === 'history' ? (h.data.items as unknown[]) : [];
-      };
+      const start = (args: string[]) => startRootPod(dir, env, args, cleanups);
 
       const { pod, client } = await start([]);
       const spawned = client.waitFor((e: Event) => e.event === 'run_end', 120_000);
@@ -111,7 +96,7 @@ describe('a parent killed while its children report', () => {
       const before = rand.int(0, 1);
       await eventually(
         `${before} report(s) in root's history`,
-        async () => Object.values(reportCounts(await history(client))).reduce((a, b) => a + b, 0) >= before,
+        async () => Object.values(reportCounts(await historyItems(client))).reduce((a, b) => a + b, 0) >= before,
       );
       pod.child.kill('SIGKILL');
       await pod.exited;
@@ -130,7 +115,7 @@ describe('a parent killed while its children report', () => {
       await again.client.request({ method: 'notify', params: { message: 'you were restarted' } });
       const survivors = CHILDREN.filter((c) => c !== doomed);
       const counts = await eventually("every surviving child's report", async () => {
-        const c = reportCounts(await history(again.client));
+        const c = reportCounts(await historyItems(again.client));
         return survivors.every((s) => c[s] >= 1) && c;
       });
       // A run after every report lists the pods once more: the dead child is reclaimed then at the latest.
@@ -140,7 +125,7 @@ describe('a parent killed while its children report', () => {
         async () => !lockAllocations(run).some((a) => a.pod_name === doomed),
       ).catch(async (e) => {
         throw new Error(
-          `${(e as Error).message}: lock ${JSON.stringify(lockAllocations(run))}, history tail ${JSON.stringify((await history(again.client)).slice(-6))}`,
+          `${(e as Error).message}: lock ${JSON.stringify(lockAllocations(run))}, history tail ${JSON.stringify((await historyItems(again.client)).slice(-6))}`,
         );
       });
       // A child's reports go in order through one outbox: once its `shut_down` (SIGTERM) is in,
@@ -148,7 +133,7 @@ describe('a parent killed while its children report', () => {
       const stopped = (name: string) => `Pod \`${name}\` has stopped.`;
       for (const s of survivors) process.kill(lockAllocations(run).find((a) => a.pod_name === s)!.pid, 'SIGTERM');
       await eventually("every survivor's shut_down report", async () => {
-        const text = JSON.stringify(await history(again.client));
+        const text = JSON.stringify(await historyItems(again.client));
         return survivors.every((s) => text.includes(stopped(s)));
       });
       const final = await liveHistory(cli, 'root');

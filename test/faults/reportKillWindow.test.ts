@@ -5,7 +5,7 @@ import { PodClient } from '../../core/client/PodClient.js';
 import type { Event } from '../../core/protocol/index.js';
 import { doubledRunEnds } from '../support/killCheck.js';
 import { liveHistory, loggedSession } from '../support/logReplay.js';
-import { startPodProcess } from '../support/runCli.js';
+import { historyItems, startRootPod } from '../support/rootPodProcess.js';
 import { makeProject } from '../support/startTestPod.js';
 import { eventually, killPointConfig, notesAbout } from '../support/reportKillPoint.js';
 
@@ -48,17 +48,7 @@ describe('the kill window of a report (Unix socket path)', () => {
       { mode: 0o600 },
     );
 
-    const start = async (args: string[]) => {
-      const pod = await startPodProcess(['--name', 'root', ...args], { cwd: dir, env });
-      cleanups.push(() => void pod.child.kill('SIGKILL'));
-      const client = await PodClient.connect({
-        socketPath: pod.socket,
-        clientName: 'test/driver',
-        requestTimeoutMs: 30_000,
-      });
-      cleanups.push(() => client.close());
-      return { pod, client };
-    };
+    const start = (args: string[]) => startRootPod(dir, env, args, cleanups);
     /** The child's side: one report under its request id, on a fresh connection as a retry is. */
     const report = async (socket: string, id: string, message: string) => {
       const kid = await PodClient.connect({
@@ -76,10 +66,6 @@ describe('the kill window of a report (Unix socket path)', () => {
       } finally {
         await kid.close();
       }
-    };
-    const history = async (c: PodClient) => {
-      const h = await c.request({ method: 'get_history' });
-      return h.event === 'history' ? (h.data.items as unknown[]) : [];
     };
     const effects = () => fs.readFileSync(path.join(dir, 'effects.log'), 'utf8').split('\n').filter(Boolean);
 
@@ -103,7 +89,7 @@ describe('the kill window of a report (Unix socket path)', () => {
     expect(await report(second.pod.socket, 'kid-a', 'first failure')).toMatchObject({ event: 'ack' });
     await eventually(
       'the first report in the history',
-      async () => notesAbout(await history(second.client), 'first failure') >= 1,
+      async () => notesAbout(await historyItems(second.client), 'first failure') >= 1,
     );
 
     // (B) Killed once the report is recorded (the broadcast after the record), whether or not its ack left.

@@ -9,7 +9,7 @@ import { doubledRunEnds } from '../support/killCheck.js';
 import { liveHistory } from '../support/logReplay.js';
 import { natsServerMissing, startNatsServer, type NatsServer } from '../support/natsServer.js';
 import { eventually, killPointConfig, notesAbout } from '../support/reportKillPoint.js';
-import { startPodProcess } from '../support/runCli.js';
+import { historyItems, startRootPod } from '../support/rootPodProcess.js';
 import { makeProject } from '../support/startTestPod.js';
 
 /**
@@ -80,21 +80,7 @@ suite('the kill window of a report (JetStream path)', () => {
       return jetstream(nc).publish(names.reports('root'), payload, { msgID: id, headers: h });
     };
 
-    const start = async (args: string[]) => {
-      const pod = await startPodProcess(['--name', 'root', ...args], { cwd: dir, env });
-      cleanups.push(() => void pod.child.kill('SIGKILL'));
-      const client = await PodClient.connect({
-        socketPath: pod.socket,
-        clientName: 'test/driver',
-        requestTimeoutMs: 30_000,
-      });
-      cleanups.push(() => client.close());
-      return { pod, client };
-    };
-    const history = async (c: PodClient) => {
-      const h = await c.request({ method: 'get_history' });
-      return h.event === 'history' ? (h.data.items as unknown[]) : [];
-    };
+    const start = (args: string[]) => startRootPod(dir, env, args, cleanups);
     const effects = () =>
       fs.existsSync(path.join(dir, 'effects.log'))
         ? fs.readFileSync(path.join(dir, 'effects.log'), 'utf8').split('\n').filter(Boolean)
@@ -124,7 +110,7 @@ suite('the kill window of a report (JetStream path)', () => {
     const second = await start(['--resume']);
     await eventually(
       'the first report in the history',
-      async () => notesAbout(await history(second.client), 'first failure') >= 1,
+      async () => notesAbout(await historyItems(second.client), 'first failure') >= 1,
     );
     const recordedB = second.client.waitFor(
       (e: Event) => e.event === 'notification' && JSON.stringify(e.data).includes('second failure'),
@@ -141,7 +127,7 @@ suite('the kill window of a report (JetStream path)', () => {
     const third = await start(['--resume']);
     await eventually(
       'the second report in the history',
-      async () => notesAbout(await history(third.client), 'second failure') >= 1,
+      async () => notesAbout(await historyItems(third.client), 'second failure') >= 1,
     );
     // Whatever JetStream still had for this parent is acknowledged: nothing pending for its consumer.
     await eventually('every report acknowledged', async () => {

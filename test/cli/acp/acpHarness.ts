@@ -10,7 +10,7 @@ import {
   type SessionNotification,
   type SessionUpdate,
 } from '@agentclientprotocol/sdk';
-import { BIN } from '../../support/runCli.js';
+import { BIN, yoi } from '../../support/runCli.js';
 
 export interface AcpEditor {
   readonly conn: ClientSideConnection;
@@ -129,4 +129,28 @@ export function acpProject(
     ].join('\n'),
   );
   return { dir, env: { YOI_RUNTIME_DIR: path.join(root, 'run') } };
+}
+
+/** An editor update that is an agent message chunk holding `text`. */
+export const isChunk = (text: string) => (u: SessionUpdate) =>
+  u.sessionUpdate === 'agent_message_chunk' && (u.content as { text?: string }).text?.includes(text) === true;
+
+/** Editors and pods a test starts, closed and stopped by `cleanups` (run after each test). */
+export function acpCleanups(cleanups: (() => Promise<unknown> | void)[]) {
+  return {
+    editor(cwd: string, env: NodeJS.ProcessEnv): AcpEditor {
+      const e = startEditor(cwd, env);
+      cleanups.push(() => e.close());
+      return e;
+    },
+    /** Stops every pod under the test's runtime dir (they are detached: they outlive `yoi acp`). */
+    stopPodsAfter(dir: string, env: NodeJS.ProcessEnv): void {
+      cleanups.push(() => {
+        const base = env.YOI_RUNTIME_DIR!;
+        for (const name of fs.existsSync(base) ? fs.readdirSync(base) : []) {
+          if (fs.existsSync(path.join(base, name, 'sock'))) yoi(['pod', 'stop', '--pod', name], { cwd: dir, env });
+        }
+      });
+    },
+  };
 }
