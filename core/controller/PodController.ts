@@ -24,6 +24,9 @@ import { runTurns } from './runTurns.js';
 /** What the controller answers to a method: accepted, or rejected with a code. */
 export type Reply = { ok: true } | { ok: false; code: ErrorCode; message: string };
 
+/** Notifications waiting for the model's next request, past which `notify` is refused. */
+export const MAX_QUEUED_NOTES = 1000;
+
 type Trigger = RunEndInfo['trigger'];
 type Outcome = { result: RunResult } | { result: 'error'; code: ErrorCode; message: string };
 
@@ -95,6 +98,12 @@ export class PodController {
         if (state.status === 'compacting' && this.compactor.interrupt('pause')) return { ok: true };
         return reject('not_running', 'Pod is not running');
       case 'notify':
+        // A paused or long run reads no notes: a client's flood of them is refused, not held.
+        if (this.notes.length >= MAX_QUEUED_NOTES)
+          return reject(
+            'invalid_request',
+            `${MAX_QUEUED_NOTES} notifications are already waiting for the model; this one was not queued`,
+          );
         this.notify(method.params.message, 'notify');
         return { ok: true };
       case 'pod_event':
