@@ -2,7 +2,7 @@
 // local fake LLM server (bench/support/peerLlmServer.js), interleaved round by round so every
 // tool sees the same load. Opt-in: YOI_BENCH_PEERS=1 (it installs the peers from npm into
 // ~/.cache/yoi-bench-peers on first use; never in CI). Rows, medians and ranges of PEERS_RUNS
-// (default 7) after 2 warm-up rounds:
+// (default 7) after 2 warm-up rounds (PEERS_ONLY=Codex,pi: against those peers only):
 // - `--version`, process start → exit, the ratio of its median to `node -e 0`'s;
 // - one prompt, process start → the first reply byte on stdout: `yoi send` to a running pod
 //   (and the raw socket client, bench/support/rawPodClient.js), each peer's one-shot mode;
@@ -49,7 +49,11 @@ const freePort = () =>
       s.close(() => resolve(port));
     });
   });
-const peers = peerTools(root, server.origin, { opencodePort: await freePort() });
+// PEERS_ONLY=Codex,pi measures yoi against those peers only (names as in the table).
+const only = process.env.PEERS_ONLY?.split(',').map((n) => n.trim().toLowerCase());
+const peers = peerTools(root, server.origin, { opencodePort: await freePort() }).filter(
+  (p) => !only || only.includes(p.name.toLowerCase()),
+);
 
 // yoi: one project for the pod that stays up, one for the cold starts (one pod per scope).
 const yoiProject = (name) => {

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { LanguageModel } from 'ai';
 import {
   BaseUrlSchema,
   CommonModelSettings,
@@ -7,7 +6,7 @@ import {
   parseModelSettings,
   readApiKey,
 } from './aiSdk/modelSettings.js';
-import { loadSdk, streamWithSdk } from './aiSdk/streamWithSdk.js';
+import { loadSdk, streamWithSdk, type SdkModel } from './aiSdk/streamWithSdk.js';
 import { toModelMessages, type ProviderOptions } from './aiSdk/toModelMessages.js';
 import { definePlugin, type Provider } from '../../core/api.js';
 
@@ -45,23 +44,20 @@ export const anthropicProvider = definePlugin({
       const settings = parseModelSettings(AnthropicModelSchema, model);
       const explicitEnv = typeof (model as { apiKeyEnv?: unknown }).apiKeyEnv === 'string';
       const apiKey = readApiKey(ctx.env, settings.apiKeyEnv, explicitEnv);
-      let sdk:
-        Promise<{ ai: typeof import('ai'); model: (fetch: typeof globalThis.fetch) => LanguageModel }> | undefined;
+      let sdk: Promise<(fetch: typeof globalThis.fetch) => SdkModel> | undefined;
       // A model per request (a few objects): its fetch keeps that request's idle clock.
       const load = () =>
-        (sdk ??= loadSdk(() => import('@ai-sdk/anthropic')).then(([ai, an]) => ({
-          ai,
-          model: (fetch) =>
+        (sdk ??= loadSdk(() => import('@ai-sdk/anthropic')).then(
+          (an) => (fetch) =>
             an.createAnthropic({ apiKey, baseURL: settings.baseURL, headers: settings.headers, fetch })(settings.model),
-        })));
+        ));
       return {
         name: 'anthropic',
         model: settings.model,
         async *stream(request) {
-          const { ai, model: languageModel } = await load();
+          const languageModel = await load();
           yield* streamWithSdk(request, {
             plugin: ANTHROPIC,
-            ai,
             model: languageModel,
             system: request.system ? { role: 'system', content: request.system, providerOptions: CACHE } : undefined,
             messages: toModelMessages(request.items, { systemItemsAs: 'user', cacheBreakpoint: CACHE }),

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { LanguageModel } from 'ai';
 import {
   BaseUrlSchema,
   CommonModelSettings,
@@ -7,7 +6,7 @@ import {
   parseModelSettings,
   readApiKey,
 } from './aiSdk/modelSettings.js';
-import { loadSdk, streamWithSdk } from './aiSdk/streamWithSdk.js';
+import { loadSdk, streamWithSdk, type SdkModel } from './aiSdk/streamWithSdk.js';
 import { toModelMessages } from './aiSdk/toModelMessages.js';
 import { definePlugin, type Provider } from '../../core/api.js';
 
@@ -37,13 +36,11 @@ export const openaiCompatibleProvider = definePlugin({
     api.hooks.providers.for('openai-compatible').tap(OPENAI_COMPATIBLE, (model, ctx): Provider => {
       const settings = parseModelSettings(OpenAiCompatibleModelSchema, model);
       const apiKey = settings.apiKeyEnv ? readApiKey(ctx.env, settings.apiKeyEnv, true) : undefined;
-      let sdk:
-        Promise<{ ai: typeof import('ai'); model: (fetch: typeof globalThis.fetch) => LanguageModel }> | undefined;
+      let sdk: Promise<(fetch: typeof globalThis.fetch) => SdkModel> | undefined;
       // A model per request (a few objects): its fetch keeps that request's idle clock.
       const load = () =>
-        (sdk ??= loadSdk(() => import('@ai-sdk/openai-compatible')).then(([ai, oc]) => ({
-          ai,
-          model: (fetch) =>
+        (sdk ??= loadSdk(() => import('@ai-sdk/openai-compatible')).then(
+          (oc) => (fetch) =>
             oc
               .createOpenAICompatible({
                 name: 'openai-compatible',
@@ -54,15 +51,14 @@ export const openaiCompatibleProvider = definePlugin({
                 fetch,
               })
               .chatModel(settings.model),
-        })));
+        ));
       return {
         name: 'openai-compatible',
         model: settings.model,
         async *stream(request) {
-          const { ai, model: languageModel } = await load();
+          const languageModel = await load();
           yield* streamWithSdk(request, {
             plugin: OPENAI_COMPATIBLE,
-            ai,
             model: languageModel,
             system: request.system || undefined,
             messages: toModelMessages(request.items, { systemItemsAs: 'system' }),

@@ -1,8 +1,13 @@
-import type { AssistantModelMessage, ModelMessage, ToolModelMessage, ToolResultPart } from 'ai';
+import type { LanguageModelV3Message, LanguageModelV3ToolResultPart, SharedV3ProviderOptions } from '@ai-sdk/provider';
 import type { HistoryItem } from '../../../core/api.js';
 
 /** Provider-keyed options the SDK passes through (`{ anthropic: { cacheControl: ... } }`). */
-export type ProviderOptions = NonNullable<ModelMessage['providerOptions']>;
+export type ProviderOptions = SharedV3ProviderOptions;
+
+/** One message of a language-model prompt (what a provider package's `doStream` takes). */
+export type ModelMessage = LanguageModelV3Message;
+type AssistantModelMessage = Extract<ModelMessage, { role: 'assistant' }>;
+type ToolModelMessage = Extract<ModelMessage, { role: 'tool' }>;
 
 export interface ToModelMessagesOptions {
   /**
@@ -23,7 +28,7 @@ export interface ToModelMessagesOptions {
 export const NO_RESULT = '[No result: the call was interrupted]';
 
 /**
- * Maps the pod's history to AI SDK model messages: consecutive assistant text and tool calls
+ * Maps the pod's history to the messages of a language-model prompt: consecutive assistant text and tool calls
  * form one assistant message, consecutive tool results one tool message (`is_error` becomes an
  * `error-text` output, which Anthropic sends as `is_error: true`). A result's text is
  * `summary\ncontent`, or the summary alone. A result without its call is dropped and a call
@@ -41,7 +46,7 @@ export function toModelMessages(items: readonly HistoryItem[], opts: ToModelMess
   let open: { id: string; name: string }[] = []; // calls that will never get a result
   let newestUser = -1;
   const last = () => out[out.length - 1];
-  const pushResult = (part: ToolResultPart) => {
+  const pushResult = (part: LanguageModelV3ToolResultPart) => {
     const tail = last();
     if (tail?.role === 'tool') (tail as ToolModelMessage).content.push(part);
     else out.push({ role: 'tool', content: [part] });
@@ -71,7 +76,7 @@ export function toModelMessages(items: readonly HistoryItem[], opts: ToModelMess
         const text = item.content.map((p) => p.text).join('');
         if (text === '') break; // APIs refuse empty text blocks
         if (item.role === 'assistant') {
-          (assistant().content as Exclude<AssistantModelMessage['content'], string>).push({ type: 'text', text });
+          assistant().content.push({ type: 'text', text });
           break;
         }
         closeOpen();
@@ -84,7 +89,7 @@ export function toModelMessages(items: readonly HistoryItem[], opts: ToModelMess
       }
       case 'tool_call': {
         const message = assistant();
-        (message.content as Exclude<AssistantModelMessage['content'], string>).push({
+        message.content.push({
           type: 'tool-call',
           toolCallId: item.call_id,
           toolName: item.name,
