@@ -7,6 +7,7 @@ import {
   readApiKey,
 } from './aiSdk/modelSettings.js';
 import { loadSdk, streamWithSdk, type SdkModel } from './aiSdk/streamWithSdk.js';
+import { warmUpWhenStarted } from './aiSdk/warmUpWhenStarted.js';
 import { toModelMessages, type ProviderOptions } from './aiSdk/toModelMessages.js';
 import { definePlugin, type Provider } from '../../core/api.js';
 
@@ -40,6 +41,7 @@ const CACHE: ProviderOptions = { anthropic: { cacheControl: { type: 'ephemeral' 
 export const anthropicProvider = definePlugin({
   name: ANTHROPIC,
   apply(api) {
+    const warmUp = warmUpWhenStarted(api);
     api.hooks.providers.for('anthropic').tap(ANTHROPIC, (model, ctx): Provider => {
       const settings = parseModelSettings(AnthropicModelSchema, model);
       const explicitEnv = typeof (model as { apiKeyEnv?: unknown }).apiKeyEnv === 'string';
@@ -51,6 +53,7 @@ export const anthropicProvider = definePlugin({
           (an) => (fetch) =>
             an.createAnthropic({ apiKey, baseURL: settings.baseURL, headers: settings.headers, fetch })(settings.model),
         ));
+      warmUp(load);
       return {
         name: 'anthropic',
         model: settings.model,

@@ -7,6 +7,7 @@ import {
   readApiKey,
 } from './aiSdk/modelSettings.js';
 import { loadSdk, streamWithSdk, type SdkModel } from './aiSdk/streamWithSdk.js';
+import { warmUpWhenStarted } from './aiSdk/warmUpWhenStarted.js';
 import { toModelMessages } from './aiSdk/toModelMessages.js';
 import { definePlugin, type Provider } from '../../core/api.js';
 
@@ -33,6 +34,7 @@ export const OpenAiCompatibleModelSchema = z.strictObject({
 export const openaiCompatibleProvider = definePlugin({
   name: OPENAI_COMPATIBLE,
   apply(api) {
+    const warmUp = warmUpWhenStarted(api);
     api.hooks.providers.for('openai-compatible').tap(OPENAI_COMPATIBLE, (model, ctx): Provider => {
       const settings = parseModelSettings(OpenAiCompatibleModelSchema, model);
       const apiKey = settings.apiKeyEnv ? readApiKey(ctx.env, settings.apiKeyEnv, true) : undefined;
@@ -52,6 +54,7 @@ export const openaiCompatibleProvider = definePlugin({
               })
               .chatModel(settings.model),
         ));
+      warmUp(load);
       return {
         name: 'openai-compatible',
         model: settings.model,
