@@ -11,6 +11,7 @@ const argv = process.argv.slice(2);
 // asked for; mapping them costs start-up time, so only then.
 if (process.env.YOI_DEBUG) process.setSourceMapsEnabled(true);
 const root = new URL('../', import.meta.url);
+let loaded;
 
 if (argv[0] === '--version' || argv[0] === '-v') {
   // The same line oclif prints (its `userAgent`).
@@ -21,7 +22,7 @@ if (argv[0] === '--version' || argv[0] === '-v') {
 } else if (argv[0] === 'pod' && argv[1] === 'start' && argv[2] === '--adopt') {
   // A child pod as SpawnPod starts it (hidden flags yoi writes itself): no oclif to load.
   try {
-    const { startAdoptedPod } = await import('../dist/bundle/yoi.js');
+    const { startAdoptedPod } = await bundle('pod');
     await startAdoptedPod(argv.slice(2));
   } catch (error) {
     await reportError(error);
@@ -41,13 +42,22 @@ if (argv[0] === '--version' || argv[0] === '-v') {
 }
 
 /**
+ * The bundle (dist/bundle/), compiled with the user's V8 code cache where there is one (see
+ * cli/hot/loadBundle.ts), loaded once: `role` (a pod, a client) picks the cache.
+ */
+function bundle(role) {
+  loaded ??= import('../dist/bundle/load.js').then(({ loadBundle }) => loadBundle(role));
+  return loaded;
+}
+
+/**
  * The commands that address a pod (`send`, `history`, `cancel` …) and `pod start`: their oclif
  * command classes run from the bundle, without oclif's command discovery (see
  * cli/hot/hotCommands.ts). False when the command line is not one of them.
  */
 async function runHot() {
   try {
-    const { runHotCommand } = await import('../dist/bundle/yoi.js');
+    const { runHotCommand } = await bundle(argv[0] === 'pod' && argv[1] === 'start' ? 'pod' : 'client');
     const pkg = JSON.parse(readFileSync(new URL('package.json', root), 'utf8'));
     return await runHotCommand(argv, pkg);
   } catch (error) {
@@ -61,7 +71,7 @@ async function runHot() {
 /** One line on stderr, or a JSON object on stdout with --json (the stack too with YOI_DEBUG), and a non-zero exit code. */
 async function reportError(error) {
   // Without a build (dist/ missing) the formatter is gone too; still print one line.
-  const { formatCliError, cliErrorJson } = await import('../dist/bundle/yoi.js')
+  const { formatCliError, cliErrorJson } = await bundle('client')
     .catch(() => import('../dist/cli/formatCliError.js'))
     .catch(() => ({
       formatCliError: (e) => ({ line: `yoi: ${String(e?.message ?? e).split('\n')[0]}`, exitCode: 1 }),

@@ -1,0 +1,74 @@
+import { isAscii } from 'node:buffer';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import vm from 'node:vm';
+import { codeCacheDir, codeCacheFile, codeCacheKey, readCodeCache, writeCodeCache } from './codeCacheFile.js';
+
+/** What bin/run.js takes from the bundle (cli/hot/bundleEntry.ts). */
+export type BundleExports = typeof import('./bundleEntry.js');
+
+// Node's own CommonJS wrapper, on one line so that line numbers stay the file's.
+const HEAD = '(function (exports, require, module, __filename, __dirname) { ';
+const TAIL = '\n})';
+
+/**
+ * Loads the bundle bin/run.js runs. Node 20 has no compile cache for ES modules
+ * (`module.enableCompileCache` is 22.1+), so the build also writes the bundle as one CommonJS
+ * file (dist/bundle/yoi.cjs), which this compiles as a `vm.Script` with the V8 code cache from
+ * the user's cache directory (codeCacheFile.ts): most of the compiling a start does is then
+ * read instead. Without a cache (none yet, rejected by V8, corrupt, another user's) the script
+ * compiles from source and its cache is written once the start is over (a pod: after
+ * `listening`; a command: at exit). Without a cache directory of the user's, with `YOI_DEBUG`
+ * (the ES-module bundle has the source maps) or `YOI_NO_CODE_CACHE`, the ES-module bundle is
+ * imported as before. A pod and a client run different parts of the bundle: each `role` has its
+ * own cache.
+ */
+export async function loadBundle(role: 'pod' | 'client', env: NodeJS.ProcessEnv = process.env): Promise<BundleExports> {
+  const esm = () => import(new URL('./yoi.js', import.meta.url).href) as Promise<BundleExports>;
+  if (env.YOI_DEBUG || env.YOI_NO_CODE_CACHE) return esm();
+  const file = fileURLToPath(new URL('./yoi.cjs', import.meta.url));
+  let source: Buffer;
+  try {
+    source = fs.readFileSync(file);
+  } catch {
+    return esm();
+  }
+  const dir = codeCacheDir(env);
+  if (!dir) return esm();
+  const key = codeCacheKey(source, role, env);
+  const cachedData = readCodeCache(codeCacheFile(dir, key), key);
+  // The build writes the bundle in ASCII: decoding it as latin1 is a copy.
+  const text = isAscii(source) ? source.toString('latin1') : source.toString('utf8');
+  const script = new vm.Script(HEAD + text + TAIL, {
+    filename: file,
+    cachedData,
+    // The bundle's `import()`s of packages left outside it (ink, jiti …) go to Node's loader.
+    importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+  });
+  const module = { exports: {} as BundleExports };
+  (script.runInThisContext() as (...args: unknown[]) => void)(
+    module.exports,
+    createRequire(file),
+    module,
+    file,
+    path.dirname(file),
+  );
+  const bundle = module.exports;
+  if (!cachedData || script.cachedDataRejected) {
+    let saved = false;
+    const save = () => {
+      if (saved) return;
+      saved = true;
+      try {
+        writeCodeCache(dir, key, script.createCachedData());
+      } catch {
+        // A cache that cannot be written is only a slower next start.
+      }
+    };
+    process.once('exit', save);
+    bundle.onStartupDone(() => setImmediate(save));
+  }
+  return bundle;
+}
