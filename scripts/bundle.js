@@ -225,8 +225,25 @@ const cjs = await build({
   legalComments: 'none',
   write: false,
 });
+// A script compiled from a code cache loses its `import()` callback on Node 20 (it throws "A
+// dynamic import callback was not specified"): the bundle's `import()`s of what stays outside it
+// call `__yoiImport`, which the loader passes in. They are the same sites as in the ES-module
+// bundle (its `import()`s of anything but its own chunks), checked here, so no other text is
+// taken for one.
+const importSites = (code) => [...code.matchAll(/(?<![\w$.])import\(([^()]*)\)/g)];
+const esmSites = fs
+  .readdirSync(path.join(root, 'dist/bundle'))
+  .filter((f) => f.endsWith('.js'))
+  .flatMap((f) => importSites(fs.readFileSync(path.join(root, 'dist/bundle', f), 'utf8')))
+  .filter((m) => m[1] !== '' && !/^["']\.\//.test(m[1]));
 for (const out of cjs.outputFiles) {
-  const text = out.text.replace(/[^\0-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const sites = importSites(out.text);
+  if (sites.length !== esmSites.length) {
+    throw new Error(`yoi.cjs: ${sites.length} import() sites, the ES-module bundle has ${esmSites.length}`);
+  }
+  const text = out.text
+    .replace(/(?<![\w$.])import\(/g, '__yoiImport(')
+    .replace(/[^\0-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
   fs.writeFileSync(out.path, text);
 }
 // bin/run.js's loader of the bundle (with the cache checks it needs, in one file).

@@ -9,8 +9,9 @@ import { codeCacheDir, codeCacheFile, codeCacheKey, readCodeCache, writeCodeCach
 /** What bin/run.js takes from the bundle (cli/hot/bundleEntry.ts). */
 export type BundleExports = typeof import('./bundleEntry.js');
 
-// Node's own CommonJS wrapper, on one line so that line numbers stay the file's.
-const HEAD = '(function (exports, require, module, __filename, __dirname) { ';
+// Node's own CommonJS wrapper (on one line: line numbers stay the file's), and the bundle's
+// `import()` (see scripts/bundle.js): a script compiled from a cache has none of its own on Node 20.
+const HEAD = '(function (exports, require, module, __filename, __dirname, __yoiImport) { ';
 const TAIL = '\n})';
 
 /**
@@ -44,8 +45,6 @@ export async function loadBundle(role: 'pod' | 'client', env: NodeJS.ProcessEnv 
   const script = new vm.Script(HEAD + text + TAIL, {
     filename: file,
     cachedData,
-    // The bundle's `import()`s of packages left outside it (ink, jiti …) go to Node's loader.
-    importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
   });
   const module = { exports: {} as BundleExports };
   (script.runInThisContext() as (...args: unknown[]) => void)(
@@ -54,6 +53,8 @@ export async function loadBundle(role: 'pod' | 'client', env: NodeJS.ProcessEnv 
     module,
     file,
     path.dirname(file),
+    // Resolved from this file, which lies next to the bundle.
+    (specifier: string) => import(specifier),
   );
   const bundle = module.exports;
   if (!cachedData || script.cachedDataRejected) {
