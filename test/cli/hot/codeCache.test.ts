@@ -182,6 +182,8 @@ describe.each('skip' in other ? [] : [other as OtherUser])('the code cache and a
     // Her directory as the cache: not used, nothing written into it, the pod starts as before.
     const hers = path.join(t.dir, 'her-cache');
     fs.chmodSync(t.dir, 0o755);
+    fs.mkdirSync(hers);
+    fs.chownSync(hers, her.uid, her.gid);
     asOther(her, `require('fs').mkdirSync(process.argv[1] + '/yoi/v8', { recursive: true, mode: 0o755 })`, [hers]);
     const env = { ...t.env, XDG_CACHE_HOME: hers };
     const pod = await startPodProcess(['--name', 'c'], { cwd: t.dir, env });
