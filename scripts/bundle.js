@@ -199,8 +199,8 @@ const result = await build({
 if (process.env.YOI_BUNDLE_META) fs.writeFileSync(process.env.YOI_BUNDLE_META, JSON.stringify(result.metafile));
 
 /**
- * The same entry as one CommonJS file without code splitting, which cli/hot/loadBundle.ts
- * compiles as a `vm.Script` with a V8 code cache (Node 20 has none for ES modules). Lazy
+ * The same entry as one CommonJS script without code splitting (a function expression, Node's
+ * module wrapper around the bundle), which cli/hot/loadBundle.ts compiles as a `vm.Script` with a V8 code cache (Node 20 has none for ES modules). Lazy
  * `import()`s stay lazy: esbuild wraps each module they reach in a function run on first use.
  * `import.meta.url` is the file's URL, as in a chunk of the ES-module bundle next to it.
  * Whitespace and comments are left out (the file is parsed in full when there is no cache yet;
@@ -244,7 +244,9 @@ for (const out of cjs.outputFiles) {
   const text = out.text
     .replace(/(?<![\w$.])import\(/g, '__yoiImport(')
     .replace(/[^\0-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-  fs.writeFileSync(out.path, text);
+  // Node's CommonJS wrapper (on the first line: line numbers stay esbuild's) with `__yoiImport`:
+  // the file is the very source V8 compiles, so the loader does not build a copy of 3 MB.
+  fs.writeFileSync(out.path, `(function (exports, require, module, __filename, __dirname, __yoiImport) {${text}\n})`);
 }
 // bin/run.js's loader of the bundle (with the cache checks it needs, in one file).
 await build({

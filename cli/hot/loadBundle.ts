@@ -9,15 +9,10 @@ import { codeCacheDir, codeCacheFile, codeCacheKey, readCodeCache, writeCodeCach
 /** What bin/run.js takes from the bundle (cli/hot/bundleEntry.ts). */
 export type BundleExports = typeof import('./bundleEntry.js');
 
-// Node's own CommonJS wrapper (on one line: line numbers stay the file's), and the bundle's
-// `import()` (see scripts/bundle.js): a script compiled from a cache has none of its own on Node 20.
-const HEAD = '(function (exports, require, module, __filename, __dirname, __yoiImport) { ';
-const TAIL = '\n})';
-
 /**
  * Loads the bundle bin/run.js runs. Node 20 has no compile cache for ES modules
  * (`module.enableCompileCache` is 22.1+), so the build also writes the bundle as one CommonJS
- * file (dist/bundle/yoi.cjs), which this compiles as a `vm.Script` with the V8 code cache from
+ * script (dist/bundle/yoi.cjs), which this compiles as a `vm.Script` with the V8 code cache from
  * the user's cache directory (codeCacheFile.ts): most of the compiling a start does is then
  * read instead. Without a cache (none yet, rejected by V8, corrupt, another user's) the script
  * compiles from source and its cache is written once the start is over (a pod: after
@@ -30,7 +25,7 @@ export async function loadBundle(role: 'pod' | 'client', env: NodeJS.ProcessEnv 
   const esm = () => import(new URL('./yoi.js', import.meta.url).href) as Promise<BundleExports>;
   if (env.YOI_DEBUG || env.YOI_NO_CODE_CACHE) return esm();
   const file = fileURLToPath(new URL('./yoi.cjs', import.meta.url));
-  let source: Buffer;
+  let source: Buffer | undefined;
   try {
     source = fs.readFileSync(file);
   } catch {
@@ -39,13 +34,16 @@ export async function loadBundle(role: 'pod' | 'client', env: NodeJS.ProcessEnv 
   const dir = codeCacheDir(env);
   if (!dir) return esm();
   const key = codeCacheKey(source, role, env);
-  const cachedData = readCodeCache(codeCacheFile(dir, key), key);
-  // The build writes the bundle in ASCII: decoding it as latin1 is a copy.
+  // The build writes the bundle in ASCII, already in Node's CommonJS wrapper (see
+  // scripts/bundle.js): read as latin1 it becomes V8's source as it is, without a copy.
   const text = isAscii(source) ? source.toString('latin1') : source.toString('utf8');
-  const script = new vm.Script(HEAD + text + TAIL, {
-    filename: file,
-    cachedData,
-  });
+  // The buffers go before the bundle runs: a scavenge meanwhile would keep them in the old
+  // generation, megabytes an idle pod would hold until a full GC.
+  source = undefined;
+  let cachedData = readCodeCache(codeCacheFile(dir, key), key);
+  const script = new vm.Script(text, { filename: file, cachedData });
+  const cached = cachedData !== undefined && !script.cachedDataRejected;
+  cachedData = undefined;
   const module = { exports: {} as BundleExports };
   (script.runInThisContext() as (...args: unknown[]) => void)(
     module.exports,
@@ -57,7 +55,7 @@ export async function loadBundle(role: 'pod' | 'client', env: NodeJS.ProcessEnv 
     (specifier: string) => import(specifier),
   );
   const bundle = module.exports;
-  if (!cachedData || script.cachedDataRejected) {
+  if (!cached) {
     let saved = false;
     const save = () => {
       if (saved) return;
