@@ -5,6 +5,7 @@
 // than the rest of a short command; everything else goes to oclif.
 // Errors end as one line on stderr with a non-zero exit code (see cli/formatCliError.ts).
 import { readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 
 const argv = process.argv.slice(2);
 // The bundle's stack traces name the TypeScript sources (dist/bundle/*.map) when they are
@@ -46,7 +47,9 @@ if (argv[0] === '--version' || argv[0] === '-v') {
  * cli/hot/loadBundle.ts), loaded once: `role` (a pod, a client) picks the cache.
  */
 function bundle(role) {
-  loaded ??= import('../dist/bundle/load.js').then(({ loadBundle }) => loadBundle(role));
+  loaded ??= new Promise((resolve) => resolve(createRequire(import.meta.url)('../dist/bundle/load.cjs'))).then(
+    ({ loadBundle }) => loadBundle(role),
+  );
   return loaded;
 }
 
@@ -62,7 +65,8 @@ async function runHot() {
     return await runHotCommand(argv, pkg);
   } catch (error) {
     if (error?.code === 'EEXIT') process.exitCode = error.oclif?.exit ?? 0;
-    else if (error?.code === 'ERR_MODULE_NOT_FOUND' && String(error.message).includes('dist/bundle/')) return false;
+    else if (/^(ERR_)?MODULE_NOT_FOUND$/.test(error?.code) && String(error.message).includes('dist/bundle/'))
+      return false;
     else await reportError(error);
     return true;
   }

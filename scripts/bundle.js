@@ -248,15 +248,18 @@ for (const out of cjs.outputFiles) {
   // the file is the very source V8 compiles, so the loader does not build a copy of 3 MB.
   fs.writeFileSync(out.path, `(function (exports, require, module, __filename, __dirname, __yoiImport) {${text}\n})`);
 }
-// bin/run.js's loader of the bundle (with the cache checks it needs, in one file).
+// bin/run.js's loader of the bundle (with the cache checks it needs, in one file), CommonJS too:
+// Node's ES-module facade of `node:crypto` would load all of WebCrypto for its getters.
 await build({
   absWorkingDir: root,
-  entryPoints: { load: 'cli/hot/loadBundle.ts' },
-  outdir: 'dist/bundle',
+  entryPoints: ['cli/hot/loadBundle.ts'],
+  outfile: 'dist/bundle/load.cjs',
   bundle: true,
-  format: 'esm',
+  format: 'cjs',
   platform: 'node',
   target: 'node20',
+  define: { 'import.meta.url': '__yoiImportMetaUrl' },
+  banner: { js: "var __yoiImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
   logLevel: 'warning',
   legalComments: 'none',
 });
