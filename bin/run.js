@@ -54,13 +54,22 @@ function bundle(role) {
 }
 
 /**
+ * Whose code cache a hot command uses: the pod's (`pod start`, but not the short process of
+ * `--detach`), `send`'s (it renders a run), or the other clients'.
+ */
+function hotRole() {
+  if (argv[0] === 'pod' && argv[1] === 'start') return argv.includes('--detach') ? 'client' : 'pod';
+  return argv[0] === 'send' ? 'send' : 'client';
+}
+
+/**
  * The commands that address a pod (`send`, `history`, `cancel` …) and `pod start`: their oclif
  * command classes run from the bundle, without oclif's command discovery (see
  * cli/hot/hotCommands.ts). False when the command line is not one of them.
  */
 async function runHot() {
   try {
-    const { runHotCommand } = await bundle(argv[0] === 'pod' && argv[1] === 'start' ? 'pod' : 'client');
+    const { runHotCommand } = await bundle(hotRole());
     const pkg = JSON.parse(readFileSync(new URL('package.json', root), 'utf8'));
     return await runHotCommand(argv, pkg);
   } catch (error) {

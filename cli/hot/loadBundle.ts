@@ -18,10 +18,13 @@ export type BundleExports = typeof import('./bundleEntry.js');
  * compiles from source and its cache is written once the start is over (a pod: after
  * `listening`; a command: at exit). Without a cache directory of the user's, with `YOI_DEBUG`
  * (the ES-module bundle has the source maps) or `YOI_NO_CODE_CACHE`, the ES-module bundle is
- * imported as before. A pod and a client run different parts of the bundle: each `role` has its
- * own cache.
+ * imported as before. A pod, `yoi send` and the other clients run different parts of the
+ * bundle: each `role` has its own cache.
  */
-export async function loadBundle(role: 'pod' | 'client', env: NodeJS.ProcessEnv = process.env): Promise<BundleExports> {
+export async function loadBundle(
+  role: 'pod' | 'send' | 'client',
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<BundleExports> {
   const esm = () => import(new URL('./yoi.js', import.meta.url).href) as Promise<BundleExports>;
   if (env.YOI_DEBUG || env.YOI_NO_CODE_CACHE) return esm();
   const file = fileURLToPath(new URL('./yoi.cjs', import.meta.url));

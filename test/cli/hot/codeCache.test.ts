@@ -54,7 +54,7 @@ describe('the code cache of the bundle', () => {
     expect(t.caches()).toEqual({});
     await t.startSendStop('a');
     const first = t.caches();
-    // One for the pod, one for `yoi send`.
+    // One for the pod, one for `yoi send` (the other clients have a third).
     expect(Object.keys(first)).toHaveLength(2);
     for (const c of Object.values(first)) {
       expect(c.mode).toBe(0o600);
