@@ -1,4 +1,4 @@
-let listener: (() => void) | undefined;
+const listeners: (() => void)[] = [];
 
 /**
  * The moment a pod's start is over (it printed `listening`): bin/run.js's loader writes the
@@ -6,11 +6,9 @@ let listener: (() => void) | undefined;
  * later life does. A no-op outside the bundle.
  */
 export function onStartupDone(fn: () => void): void {
-  listener = fn;
+  if (listeners.length < 8) listeners.push(fn);
 }
 
 export function startupDone(): void {
-  const fn = listener;
-  listener = undefined;
-  fn?.();
+  for (const fn of listeners.splice(0)) fn();
 }
