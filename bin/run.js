@@ -5,12 +5,14 @@
 // than the rest of a short command; everything else goes to oclif.
 // Errors end as one line on stderr with a non-zero exit code (see cli/formatCliError.ts).
 import { readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 
 const argv = process.argv.slice(2);
 // The bundle's stack traces name the TypeScript sources (dist/bundle/*.map) when they are
 // asked for; mapping them costs start-up time, so only then.
 if (process.env.YOI_DEBUG) process.setSourceMapsEnabled(true);
 const root = new URL('../', import.meta.url);
+let loaded;
 
 if (argv[0] === '--version' || argv[0] === '-v') {
   // The same line oclif prints (its `userAgent`).
@@ -21,7 +23,7 @@ if (argv[0] === '--version' || argv[0] === '-v') {
 } else if (argv[0] === 'pod' && argv[1] === 'start' && argv[2] === '--adopt') {
   // A child pod as SpawnPod starts it (hidden flags yoi writes itself): no oclif to load.
   try {
-    const { startAdoptedPod } = await import('../dist/bundle/yoi.js');
+    const { startAdoptedPod } = await bundle('pod');
     await startAdoptedPod(argv.slice(2));
   } catch (error) {
     await reportError(error);
@@ -41,18 +43,39 @@ if (argv[0] === '--version' || argv[0] === '-v') {
 }
 
 /**
+ * The bundle (dist/bundle/), compiled with the user's V8 code cache where there is one (see
+ * cli/hot/loadBundle.ts), loaded once: `role` (a pod, a client) picks the cache.
+ */
+function bundle(role) {
+  loaded ??= new Promise((resolve) => resolve(createRequire(import.meta.url)('../dist/bundle/load.cjs'))).then(
+    ({ loadBundle }) => loadBundle(role),
+  );
+  return loaded;
+}
+
+/**
+ * Whose code cache a hot command uses: the pod's (`pod start`, but not the short process of
+ * `--detach`), `send`'s (it renders a run), or the other clients'.
+ */
+function hotRole() {
+  if (argv[0] === 'pod' && argv[1] === 'start') return argv.includes('--detach') ? 'client' : 'pod';
+  return argv[0] === 'send' ? 'send' : 'client';
+}
+
+/**
  * The commands that address a pod (`send`, `history`, `cancel` …) and `pod start`: their oclif
  * command classes run from the bundle, without oclif's command discovery (see
  * cli/hot/hotCommands.ts). False when the command line is not one of them.
  */
 async function runHot() {
   try {
-    const { runHotCommand } = await import('../dist/bundle/yoi.js');
+    const { runHotCommand } = await bundle(hotRole());
     const pkg = JSON.parse(readFileSync(new URL('package.json', root), 'utf8'));
     return await runHotCommand(argv, pkg);
   } catch (error) {
     if (error?.code === 'EEXIT') process.exitCode = error.oclif?.exit ?? 0;
-    else if (error?.code === 'ERR_MODULE_NOT_FOUND' && String(error.message).includes('dist/bundle/')) return false;
+    else if (/^(ERR_)?MODULE_NOT_FOUND$/.test(error?.code) && String(error.message).includes('dist/bundle/'))
+      return false;
     else await reportError(error);
     return true;
   }
@@ -61,7 +84,7 @@ async function runHot() {
 /** One line on stderr, or a JSON object on stdout with --json (the stack too with YOI_DEBUG), and a non-zero exit code. */
 async function reportError(error) {
   // Without a build (dist/ missing) the formatter is gone too; still print one line.
-  const { formatCliError, cliErrorJson } = await import('../dist/bundle/yoi.js')
+  const { formatCliError, cliErrorJson } = await bundle('client')
     .catch(() => import('../dist/cli/formatCliError.js'))
     .catch(() => ({
       formatCliError: (e) => ({ line: `yoi: ${String(e?.message ?? e).split('\n')[0]}`, exitCode: 1 }),

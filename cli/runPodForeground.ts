@@ -1,3 +1,5 @@
+import { startupDone } from './hot/startupDone.js';
+
 export interface ForegroundPodOptions {
   /** `--config FILE`. */
   config?: string;
@@ -48,6 +50,7 @@ export async function runPodForeground(opts: ForegroundPodOptions, print: (line:
   });
   print(`listening ${pod.paths.socket}`);
   for (const note of pod.notes) process.stderr.write(`yoi: ${note}\n`);
+  startupDone();
   const stop = () => void pod.stop();
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);

@@ -160,6 +160,22 @@ function isCommonJs(file) {
 }
 
 fs.rmSync(new URL('../dist/bundle', import.meta.url), { recursive: true, force: true });
+// Left outside both forms of the bundle, loaded from node_modules as before: packages that find
+// files next to themselves (ripgrep's binary, jiti's transpiler, the tokenizer's tables) or are
+// large and only loaded by some pods. `ws` too: core/server/WebSocketTransport.ts requires it at
+// run time, and the WebSocket listener and client must share that one copy.
+const external = [
+  'typescript',
+  '@vscode/ripgrep',
+  'jiti',
+  'gpt-tokenizer',
+  'gpt-tokenizer/*',
+  'ink',
+  'react',
+  'react/*',
+  'yaml',
+  'ws',
+];
 const result = await build({
   absWorkingDir: root,
   entryPoints: { yoi: 'cli/hot/bundleEntry.ts' },
@@ -170,22 +186,7 @@ const result = await build({
   platform: 'node',
   target: 'node20',
   sourcemap: 'linked',
-  // Packages that find files next to themselves (ripgrep's binary, jiti's transpiler, the
-  // tokenizer's tables) or are large and only loaded by some pods stay outside, loaded from
-  // node_modules as before. `ws` too: core/server/WebSocketTransport.ts requires it at run time,
-  // and the WebSocket listener and client must share that one copy.
-  external: [
-    'typescript',
-    '@vscode/ripgrep',
-    'jiti',
-    'gpt-tokenizer',
-    'gpt-tokenizer/*',
-    'ink',
-    'react',
-    'react/*',
-    'yaml',
-    'ws',
-  ],
+  external,
   // CommonJS packages in an ESM bundle call `require` for Node's built-ins.
   banner: {
     js: "import { createRequire as __yoiCreateRequire } from 'node:module'; const require = __yoiCreateRequire(import.meta.url);",
@@ -196,3 +197,69 @@ const result = await build({
   metafile: Boolean(process.env.YOI_BUNDLE_META),
 });
 if (process.env.YOI_BUNDLE_META) fs.writeFileSync(process.env.YOI_BUNDLE_META, JSON.stringify(result.metafile));
+
+/**
+ * The same entry as one CommonJS script without code splitting (a function expression, Node's
+ * module wrapper around the bundle), which cli/hot/loadBundle.ts compiles as a `vm.Script` with a V8 code cache (Node 20 has none for ES modules). Lazy
+ * `import()`s stay lazy: esbuild wraps each module they reach in a function run on first use.
+ * `import.meta.url` is the file's URL, as in a chunk of the ES-module bundle next to it.
+ * Whitespace and comments are left out (the file is parsed in full when there is no cache yet;
+ * stack traces with source maps come from the ES-module bundle, see bin/run.js), and the few
+ * non-ASCII characters esbuild leaves in regular expressions are escaped: an ASCII file is read
+ * into a string without decoding.
+ */
+const cjs = await build({
+  absWorkingDir: root,
+  entryPoints: ['cli/hot/bundleEntry.ts'],
+  outfile: 'dist/bundle/yoi.cjs',
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  external,
+  define: { 'import.meta.url': '__yoiImportMetaUrl' },
+  banner: { js: "var __yoiImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+  plugins: [oclifLite, zodLocales],
+  minifyWhitespace: true,
+  logLevel: 'warning',
+  legalComments: 'none',
+  write: false,
+});
+// A script compiled from a code cache loses its `import()` callback on Node 20 (it throws "A
+// dynamic import callback was not specified"): the bundle's `import()`s of what stays outside it
+// call `__yoiImport`, which the loader passes in. They are the same sites as in the ES-module
+// bundle (its `import()`s of anything but its own chunks), checked here, so no other text is
+// taken for one.
+const importSites = (code) => [...code.matchAll(/(?<![\w$.])import\(([^()]*)\)/g)];
+const esmSites = fs
+  .readdirSync(path.join(root, 'dist/bundle'))
+  .filter((f) => f.endsWith('.js'))
+  .flatMap((f) => importSites(fs.readFileSync(path.join(root, 'dist/bundle', f), 'utf8')))
+  .filter((m) => m[1] !== '' && !/^["']\.\//.test(m[1]));
+for (const out of cjs.outputFiles) {
+  const sites = importSites(out.text);
+  if (sites.length !== esmSites.length) {
+    throw new Error(`yoi.cjs: ${sites.length} import() sites, the ES-module bundle has ${esmSites.length}`);
+  }
+  const text = out.text
+    .replace(/(?<![\w$.])import\(/g, '__yoiImport(')
+    .replace(/[^\0-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  // Node's CommonJS wrapper (on the first line: line numbers stay esbuild's) with `__yoiImport`:
+  // the file is the very source V8 compiles, so the loader does not build a copy of 3 MB.
+  fs.writeFileSync(out.path, `(function (exports, require, module, __filename, __dirname, __yoiImport) {${text}\n})`);
+}
+// bin/run.js's loader of the bundle (with the cache checks it needs, in one file), CommonJS too:
+// Node's ES-module facade of `node:crypto` would load all of WebCrypto for its getters.
+await build({
+  absWorkingDir: root,
+  entryPoints: ['cli/hot/loadBundle.ts'],
+  outfile: 'dist/bundle/load.cjs',
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  define: { 'import.meta.url': '__yoiImportMetaUrl' },
+  banner: { js: "var __yoiImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+  logLevel: 'warning',
+  legalComments: 'none',
+});

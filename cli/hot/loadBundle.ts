@@ -1,0 +1,102 @@
+import { isAscii } from 'node:buffer';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import v8 from 'node:v8';
+import vm from 'node:vm';
+import { codeCacheDir, codeCacheFile, codeCacheKey, readCodeCache, writeCodeCache } from './codeCacheFile.js';
+
+/** What bin/run.js takes from the bundle (cli/hot/bundleEntry.ts). */
+export type BundleExports = typeof import('./bundleEntry.js');
+
+/**
+ * Loads the bundle bin/run.js runs. Node 20 has no compile cache for ES modules
+ * (`module.enableCompileCache` is 22.1+), so the build also writes the bundle as one CommonJS
+ * script (dist/bundle/yoi.cjs), which this compiles as a `vm.Script` with the V8 code cache from
+ * the user's cache directory (codeCacheFile.ts): most of the compiling a start does is then
+ * read instead. Without a cache (none yet, rejected by V8, corrupt, another user's) the script
+ * compiles from source and its cache is written once the start is over (a pod: after
+ * `listening`; a command: at exit). Without a cache directory of the user's, with `YOI_DEBUG`
+ * (the ES-module bundle has the source maps) or `YOI_NO_CODE_CACHE`, the ES-module bundle is
+ * imported as before. A pod, `yoi send` and the other clients run different parts of the
+ * bundle: each `role` has its own cache.
+ */
+export async function loadBundle(
+  role: 'pod' | 'send' | 'client',
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<BundleExports> {
+  const esm = () => import(new URL('./yoi.js', import.meta.url).href) as Promise<BundleExports>;
+  if (env.YOI_DEBUG || env.YOI_NO_CODE_CACHE) return esm();
+  const file = fileURLToPath(new URL('./yoi.cjs', import.meta.url));
+  let source: Buffer | undefined;
+  try {
+    source = fs.readFileSync(file);
+  } catch {
+    return esm();
+  }
+  const dir = codeCacheDir(env);
+  if (!dir) return esm();
+  const key = codeCacheKey(source, role, env);
+  // The build writes the bundle in ASCII, already in Node's CommonJS wrapper (see
+  // scripts/bundle.js): read as latin1 it becomes V8's source as it is, without a copy.
+  const text = isAscii(source) ? source.toString('latin1') : source.toString('utf8');
+  // The buffers go before the bundle runs: a scavenge meanwhile would keep them in the old
+  // generation, megabytes an idle pod would hold until a full GC.
+  source = undefined;
+  let cachedData = readCodeCache(codeCacheFile(dir, key), key);
+  const script = new vm.Script(text, { filename: file, cachedData });
+  const cached = cachedData !== undefined && !script.cachedDataRejected;
+  cachedData = undefined;
+  const module = { exports: {} as BundleExports };
+  (script.runInThisContext() as (...args: unknown[]) => void)(
+    module.exports,
+    createRequire(file),
+    module,
+    file,
+    path.dirname(file),
+    // Resolved from this file, which lies next to the bundle.
+    (specifier: string) => import(specifier),
+  );
+  const bundle = module.exports;
+  // The ES-module bundle's start compiled enough to end in a full GC, which set V8's old
+  // generation limit from the pod's live heap; a start from the cache ends before any, and the
+  // limit left at V8's initial one let a burst of large replies pile up ~15 MB more garbage
+  // before the first full GC (test/core/server/replyQueueBound). A pod has one after `listening`
+  // (after writing its cache, if it writes one: see fullGc).
+  if (cached) {
+    if (role === 'pod') bundle.onStartupDone(() => setImmediate(fullGc));
+  } else {
+    let saved = false;
+    const save = () => {
+      if (saved) return;
+      saved = true;
+      try {
+        writeCodeCache(dir, key, script.createCachedData());
+      } catch {
+        // A cache that cannot be written is only a slower next start.
+      }
+    };
+    process.once('exit', save);
+    bundle.onStartupDone(() =>
+      setImmediate(() => {
+        save();
+        if (role === 'pod') fullGc();
+      }),
+    );
+  }
+  return bundle;
+}
+
+/**
+ * One full GC: `gc` exposed to a new context (the flag changes V8's flag hash, so only after
+ * this process's cache is written; later processes start without it).
+ */
+function fullGc(): void {
+  try {
+    v8.setFlagsFromString('--expose-gc');
+    (vm.runInNewContext('gc') as () => void)();
+  } catch {
+    // Only the GC's timing is lost.
+  }
+}
