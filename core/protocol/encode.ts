@@ -57,9 +57,14 @@ function encodeDelta(e: Event, seq: number | undefined): string | undefined {
   if (e.event === 'text_delta') {
     const { text } = e.data as { text: unknown };
     if (typeof text !== 'string') return undefined;
+    // The common text needs no escape: one string per line, not another for its quoted form.
+    if (PLAIN.test(text))
+      return seq === undefined
+        ? `{"event":"text_delta","data":{"text":"${text}"}}`
+        : `{"event":"text_delta","seq":${seq},"data":{"text":"${text}"}}`;
     return seq === undefined
-      ? `{"event":"text_delta","data":{"text":${quote(text)}}}`
-      : `{"event":"text_delta","seq":${seq},"data":{"text":${quote(text)}}}`;
+      ? `{"event":"text_delta","data":{"text":${JSON.stringify(text)}}}`
+      : `{"event":"text_delta","seq":${seq},"data":{"text":${JSON.stringify(text)}}}`;
   }
   if (e.event === 'tool_call_args_delta') {
     const { id, json } = e.data as { id: unknown; json: unknown };

@@ -108,11 +108,12 @@ async function* tailParts(
     yield { type: 'tool-call-delta', id, delta: args };
     yield { type: 'tool-call-done', id, name: call.name, arguments: args };
   }
-  const text = chunks.join('');
+  let chars = 0; // the text's length, without joining a long reply's chunks only to measure it
+  for (const c of chunks) chars += c.length;
   yield {
     type: 'usage',
     input_tokens: reply.usage?.input_tokens ?? (await countItemsTokens(request.items, request.system, request.signal)),
-    output_tokens: reply.usage?.output_tokens ?? Math.ceil(text.length / 4),
+    output_tokens: reply.usage?.output_tokens ?? Math.ceil(chars / 4),
   };
   yield { type: 'finish', reason: reply.tool_calls?.length ? 'tool-calls' : 'stop' };
 }
