@@ -1,5 +1,6 @@
 import type { LlmRequest, Provider, ProviderPart } from './Provider.js';
 import { TimeSlice } from '../tokens/TimeSlice.js';
+import { feedParts } from './feedParts.js';
 import { AbortedError, ProviderError } from './providerErrors.js';
 
 /**
@@ -8,8 +9,6 @@ import { AbortedError, ProviderError } from './providerErrors.js';
  * the pod, since buffered stream reads resolve as microtasks and the sockets' writes wait.
  */
 const STREAM_SLICE_MS = 4;
-/** Parts handled between two looks at the clock (a burst's parts take well under a µs each). */
-const SLICE_CHECK = 16;
 
 /**
  * Feeds every part of one provider stream to `onPart`, in order. One race for the whole stream,
@@ -27,18 +26,8 @@ export async function consumeProviderStream(
   const { signal } = request;
   if (signal.aborted) throw new AbortedError('aborted');
   const consume = async () => {
-    const slice = new TimeSlice(signal, STREAM_SLICE_MS);
-    let parts = 0;
     try {
-      for await (const part of provider.stream(request)) {
-        if (signal.aborted) return;
-        onPart(part);
-        // The clock is read every SLICE_CHECK parts, and awaited only when the slice is over: an
-        // `await` of nothing still costs a microtask per part.
-        if (++parts % SLICE_CHECK !== 0) continue;
-        const rest = slice.pause();
-        if (rest) await rest;
-      }
+      await feedParts(provider.stream(request), signal, new TimeSlice(signal, STREAM_SLICE_MS), onPart);
     } catch (e) {
       if (signal.aborted || e instanceof ProviderError) throw e;
       throw new ProviderError((e as Error)?.message ?? String(e));

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { countItemsTokens, type LlmRequest, type ProviderPart } from '../../core/api.js';
+import { countItemsTokens, type BufferedPartIterator, type LlmRequest, type ProviderPart } from '../../core/api.js';
 import type { ScriptReply } from './scriptedProvider.js';
 
 /** Chunks handed out between two turns of the event loop, as a network stream's reads would. */
@@ -11,9 +11,10 @@ const CHUNKS_PER_TURN = 64;
  * iterator whose `next()` is an already-resolved promise (an async generator costs a suspension,
  * a resumption and an await per chunk, as much as the rest of the pod's work on a delta); every
  * CHUNKS_PER_TURN chunks it waits for the event loop, so the pod reads a cancel between them.
- * The abort signal is checked before every chunk, like the generator it replaces.
+ * The abort signal is checked before every chunk, like the generator it replaces. The pod takes
+ * the chunks that follow one `next()` with `takeBuffered()`, without a promise each.
  */
-export class ScriptedStream implements AsyncIterableIterator<ProviderPart> {
+export class ScriptedStream implements AsyncIterableIterator<ProviderPart>, BufferedPartIterator {
   private readonly chunks: readonly string[];
   private i = 0;
   private phase: 'start' | 'chunks' | 'tail' | 'done' = 'start';
@@ -67,6 +68,18 @@ export class ScriptedStream implements AsyncIterableIterator<ProviderPart> {
       });
     }
     return this.end();
+  }
+
+  /**
+   * The next chunk without a promise, unless a turn of the event loop (or the end of the text) is
+   * due: then `undefined`, and the pod awaits `next()`.
+   */
+  takeBuffered(): ProviderPart | undefined {
+    if (this.busy || this.phase !== 'chunks' || this.i >= this.chunks.length) return undefined;
+    if (this.i % CHUNKS_PER_TURN === CHUNKS_PER_TURN - 1 && !this.rested) return undefined;
+    this.rested = false;
+    if (this.request.signal.aborted) return undefined;
+    return { type: 'text-delta', text: this.chunks[this.i++] };
   }
 
   /** Stops the stream (a consumer that leaves its `for await` early). */

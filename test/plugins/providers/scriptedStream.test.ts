@@ -102,4 +102,23 @@ describe('ScriptedStream', () => {
     expect(all.slice(0, 150).map((r) => (r.value as { text: string }).text)).toEqual(chunks(150));
     expect(all.slice(150).map((r) => r.value?.type ?? 'done')).toEqual(['usage', 'finish', 'done', 'done']);
   });
+
+  it('hands the chunks between two turns of the event loop out without a promise, then waits again', async () => {
+    const s = stream({ chunks: chunks(130), usage });
+    expect((await s.next()).value).toEqual({ type: 'text-delta', text: 'c0 ' });
+    const taken: string[] = [];
+    for (let p = s.takeBuffered(); p; p = s.takeBuffered()) taken.push((p as { text: string }).text);
+    expect(taken).toEqual(chunks(63).slice(1)); // c1 … c62: c63 comes after a turn
+    expect((await s.next()).value).toEqual({ type: 'text-delta', text: 'c63 ' });
+    const parts: ProviderPart[] = [];
+    for (let p = s.takeBuffered(); p; p = s.takeBuffered()) parts.push(p);
+    expect(parts).toHaveLength(63); // c64 … c126
+    expect((await s.next()).value).toEqual({ type: 'text-delta', text: 'c127 ' });
+    expect([s.takeBuffered(), s.takeBuffered(), s.takeBuffered()].map((p) => p && 'text' in p && p.text)).toEqual([
+      'c128 ',
+      'c129 ',
+      undefined, // the text is over: usage and finish come by `next()`
+    ]);
+    expect((await s.next()).value).toEqual({ type: 'usage', ...usage });
+  });
 });
