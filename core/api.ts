@@ -58,7 +58,14 @@ export { ToolRefusal, refusalsAsResults } from './tools/ToolRefusal.js';
 export type { Tool, ToolContext, ToolOutput, ToolProgress } from './tools/Tool.js';
 export { runStopOf, type RunStop } from './controller/RunStopped.js';
 export type { FileActivity } from './tools/FileActivity.js';
-export type { Provider, ProviderContext, ProviderPart, LlmRequest, ToolDefinition } from './provider/Provider.js';
+export type {
+  BufferedPartIterator,
+  Provider,
+  ProviderContext,
+  ProviderPart,
+  LlmRequest,
+  ToolDefinition,
+} from './provider/Provider.js';
 export {
   messageItem,
   itemText,

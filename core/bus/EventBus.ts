@@ -1,6 +1,7 @@
 import type { Connection } from '../server/Connection.js';
 import { ExtensionEvent, encodeExtensionEvent } from '../protocol/ExtensionEvent.js';
 import { replyRefused } from '../server/backlogErrors.js';
+import { putDeltaPieces } from '../protocol/encode.js';
 import { downgradeToV1, encodeEvent, type Alert, type Event, type EventName } from '../protocol/index.js';
 
 /** What the bus carries: a protocol event, or one a plugin defined. */
@@ -136,13 +137,7 @@ export class EventBus {
     let v1: Buffer | undefined;
     for (const conn of this.connections) {
       if (conn.version === 2) {
-        if (!v2) {
-          // Joined once (not a rope grown per line, flattened again by the buffer's write).
-          const lines = new Array<string>(events.length + 1);
-          for (let i = 0; i < events.length; i++) lines[i] = encodeAny(events[i], from + i);
-          lines[events.length] = '';
-          v2 = exactBuffer(lines.join('\n'));
-        }
+        v2 ??= exactBuffer(v2Text(events, from));
         conn.send(v2, droppable, from, to);
       } else {
         v1 ??= exactBuffer(events.map(v1Text).join(''));
@@ -165,6 +160,27 @@ function exactBuffer(text: string): Buffer {
   const buf = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
   buf.write(text);
   return buf;
+}
+
+/**
+ * The v2 lines of consecutive broadcasts from seq `from`, joined once from their pieces (not a
+ * rope grown per line, flattened again by the buffer's write; deltas without a string per line).
+ */
+function v2Text(events: readonly AnyEvent[], from: number): string {
+  const pieces = new Array<unknown>(events.length * 5);
+  let n = 0;
+  for (let i = 0; i < events.length; i++) {
+    const event = events[i];
+    const next = event instanceof ExtensionEvent ? n : putDeltaPieces(event, from + i, pieces, n);
+    if (next !== n) {
+      n = next;
+      continue;
+    }
+    pieces[n++] = encodeAny(event, from + i);
+    pieces[n++] = '\n';
+  }
+  pieces.length = n;
+  return pieces.join('');
 }
 
 function encodeAny(event: AnyEvent, seq?: number): string {

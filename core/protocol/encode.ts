@@ -57,9 +57,14 @@ function encodeDelta(e: Event, seq: number | undefined): string | undefined {
   if (e.event === 'text_delta') {
     const { text } = e.data as { text: unknown };
     if (typeof text !== 'string') return undefined;
+    // The common text needs no escape: one string per line, not another for its quoted form.
+    if (PLAIN.test(text))
+      return seq === undefined
+        ? `{"event":"text_delta","data":{"text":"${text}"}}`
+        : `{"event":"text_delta","seq":${seq},"data":{"text":"${text}"}}`;
     return seq === undefined
-      ? `{"event":"text_delta","data":{"text":${quote(text)}}}`
-      : `{"event":"text_delta","seq":${seq},"data":{"text":${quote(text)}}}`;
+      ? `{"event":"text_delta","data":{"text":${JSON.stringify(text)}}}`
+      : `{"event":"text_delta","seq":${seq},"data":{"text":${JSON.stringify(text)}}}`;
   }
   if (e.event === 'tool_call_args_delta') {
     const { id, json } = e.data as { id: unknown; json: unknown };
@@ -71,6 +76,24 @@ function encodeDelta(e: Event, seq: number | undefined): string | undefined {
     return `${head}"id":${quote(id)},"json":${quote(json)}}}`;
   }
   return undefined;
+}
+
+/**
+ * A `text_delta` broadcast whose text needs no escape, as the pieces of its line (`\n`
+ * included), stored in `out` from `at`; returns the index after them, or `at` for any other
+ * event (`encodeEvent` it). A batch's pieces joined once make one flat string without a string
+ * per line (and its concatenations) in between. Byte-identical to `encodeEvent(e, seq)` + `\n`.
+ */
+export function putDeltaPieces(e: Event, seq: number, out: unknown[], at: number): number {
+  if (e.event !== 'text_delta' || e.request_id !== undefined) return at;
+  const { text } = e.data as { text: unknown };
+  if (typeof text !== 'string' || !PLAIN.test(text)) return at;
+  out[at] = '{"event":"text_delta","seq":';
+  out[at + 1] = seq;
+  out[at + 2] = ',"data":{"text":"';
+  out[at + 3] = text;
+  out[at + 4] = '"}}\n';
+  return at + 5;
 }
 
 /** Nothing `JSON.stringify` would escape: quotes, backslashes, control characters, surrogates. */

@@ -53,3 +53,14 @@ export interface ProviderContext {
   readonly cwd: string;
   readonly env: NodeJS.ProcessEnv;
 }
+
+/**
+ * What a provider's stream iterator may offer besides `next()`: `takeBuffered()` hands out the
+ * next part the provider already holds, without a promise (`undefined` when it holds none: the
+ * pod then awaits `next()` again). A reply that is all in memory (the scripted provider) is
+ * read without a microtask per part. Parts come in one order whichever way they are taken.
+ * @beta
+ */
+export interface BufferedPartIterator extends AsyncIterator<ProviderPart> {
+  takeBuffered(): ProviderPart | undefined;
+}

@@ -1,5 +1,6 @@
 import type { LlmRequest, Provider, ProviderPart } from './Provider.js';
 import { TimeSlice } from '../tokens/TimeSlice.js';
+import { feedParts } from './feedParts.js';
 import { AbortedError, ProviderError } from './providerErrors.js';
 
 /**
@@ -25,13 +26,8 @@ export async function consumeProviderStream(
   const { signal } = request;
   if (signal.aborted) throw new AbortedError('aborted');
   const consume = async () => {
-    const slice = new TimeSlice(signal, STREAM_SLICE_MS);
     try {
-      for await (const part of provider.stream(request)) {
-        if (signal.aborted) return;
-        onPart(part);
-        await slice.pause();
-      }
+      await feedParts(provider.stream(request), signal, new TimeSlice(signal, STREAM_SLICE_MS), onPart);
     } catch (e) {
       if (signal.aborted || e instanceof ProviderError) throw e;
       throw new ProviderError((e as Error)?.message ?? String(e));

@@ -1,16 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { echoStream } from './echoReply.js';
-import {
-  countItemsTokens,
-  definePlugin,
-  formatZodError,
-  type LlmRequest,
-  type Provider,
-  type ProviderPart,
-} from '../../core/api.js';
+import { ScriptedStream } from './scriptedStream.js';
+import { definePlugin, formatZodError, type Provider } from '../../core/api.js';
 
 export const SCRIPTED = 'yoi:scripted';
 
@@ -64,39 +57,10 @@ export const scriptedProvider = definePlugin({
         name: 'scripted',
         model: path.basename(file),
         stream: (request) =>
-          next < script.length ? replay(script[next++], request, () => `call_${++callId}`) : echoStream(request),
+          next < script.length
+            ? new ScriptedStream(script[next++], request, () => `call_${++callId}`)
+            : echoStream(request),
       };
     });
   },
 });
-
-async function* replay(reply: ScriptReply, request: LlmRequest, newId: () => string): AsyncGenerator<ProviderPart> {
-  const { signal } = request;
-  if (reply.delay_ms) await sleep(reply.delay_ms, undefined, { signal }).catch(() => undefined);
-  if (signal.aborted) return;
-  const chunks = reply.chunks ?? (reply.text !== undefined ? [reply.text] : []);
-  for (let i = 0; i < chunks.length; i++) {
-    // Like a network stream, let the pod read other clients' methods (a cancel) between chunks.
-    if (i % 64 === 63) await new Promise((r) => setImmediate(r));
-    if (signal.aborted) return;
-    yield { type: 'text-delta', text: chunks[i] };
-  }
-  if (reply.error !== undefined) {
-    yield { type: 'error', message: reply.error };
-    return;
-  }
-  for (const call of reply.tool_calls ?? []) {
-    const id = newId();
-    const args = JSON.stringify(call.arguments);
-    yield { type: 'tool-call-start', id, name: call.name };
-    yield { type: 'tool-call-delta', id, delta: args };
-    yield { type: 'tool-call-done', id, name: call.name, arguments: args };
-  }
-  const text = chunks.join('');
-  yield {
-    type: 'usage',
-    input_tokens: reply.usage?.input_tokens ?? (await countItemsTokens(request.items, request.system, signal)),
-    output_tokens: reply.usage?.output_tokens ?? Math.ceil(text.length / 4),
-  };
-  yield { type: 'finish', reason: reply.tool_calls?.length ? 'tool-calls' : 'stop' };
-}

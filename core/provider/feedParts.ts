@@ -1,0 +1,50 @@
+import type { BufferedPartIterator, ProviderPart } from './Provider.js';
+import type { TimeSlice } from '../tokens/TimeSlice.js';
+
+/** Parts handled between two looks at the clock (a burst's parts take well under a µs each). */
+const SLICE_CHECK = 16;
+
+/**
+ * Hands every part of `parts` to `onPart` in order, as `for await` would (the iterator's
+ * `return()` is called when the loop stops early: an abort, `onPart` throwing), taking the parts
+ * a `BufferedPartIterator` already holds without a promise each. Stops at the next part once
+ * `signal` is aborted. The event loop gets its turn when `slice` says so: the clock is read every
+ * SLICE_CHECK parts, and awaited only when the slice is over (an `await` of nothing still costs
+ * a microtask per part).
+ */
+export async function feedParts(
+  parts: AsyncIterable<ProviderPart>,
+  signal: AbortSignal,
+  slice: TimeSlice,
+  onPart: (part: ProviderPart) => void,
+): Promise<void> {
+  const it = parts[Symbol.asyncIterator]() as AsyncIterator<ProviderPart> & Partial<BufferedPartIterator>;
+  const take = typeof it.takeBuffered === 'function' ? () => it.takeBuffered!() : () => undefined;
+  let count = 0;
+  let open = true; // whether the iterator is to be closed when the loop stops early
+  try {
+    for (;;) {
+      let r: IteratorResult<ProviderPart>;
+      try {
+        r = await it.next();
+      } catch (e) {
+        open = false; // a stream whose `next()` failed is over (`for await` does not close it either)
+        throw e;
+      }
+      if (r.done) {
+        open = false;
+        return;
+      }
+      for (let part: ProviderPart | undefined = r.value; part !== undefined; part = take()) {
+        if (signal.aborted) return;
+        onPart(part);
+        if (++count % SLICE_CHECK !== 0) continue;
+        const rest = slice.pause();
+        if (rest) await rest;
+      }
+    }
+  } finally {
+    // A provider that fails while being closed changes nothing: the stream is over either way.
+    if (open) await Promise.resolve(it.return?.()).catch(() => undefined);
+  }
+}
