@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { PodTreeService } from './podTreePlugin.js';
-import { connectToManaged } from './shared/connectToManaged.js';
 import { RemotePodsService } from './shared/RemotePods.js';
-import { addressPod, PodAddressSchema } from './remote/addressPod.js';
+import { addressPod, connectAddressed, PodAddressSchema } from './remote/addressPod.js';
 import { PodRemotesService, type ReadCursor } from './remote/PodRemotes.js';
 import { definePlugin, refusalsAsResults, type Tool, ToolRefusal } from '../../core/api.js';
 
@@ -35,10 +34,7 @@ export const readPodOutputTool = definePlugin({
           const target = addressPod(name, tree, podRemotes());
           let client;
           try {
-            client =
-              target.kind === 'remote'
-                ? await podRemotes()!.connect(target.remote, ctx.podName)
-                : await connectToManaged(target.record, ctx.podName, remotePods());
+            client = await connectAddressed(target, ctx.podName, remotePods());
           } catch (e) {
             if (e instanceof ToolRefusal) throw e;
             // A remote pod is not ours to call stopped: it may be down, or the network.
@@ -59,14 +55,14 @@ export const readPodOutputTool = definePlugin({
             (client.protocol === 1 ? 'reachable (a v1 pod, which does not report its state)' : 'running');
           const session = client.welcome?.session_id ?? '';
           const cursor: ReadCursor | undefined =
-            target.kind === 'remote' ? podRemotes()!.cursor(target.remote.name) : target.record.read_cursor;
+            target.kind === 'remote' ? target.remotes.cursor(target.remote.name) : target.record.read_cursor;
           const from = cursor && cursor.session_id === session ? Math.min(cursor.items, items.length) : 0;
           const texts = items
             .slice(from)
             .map(assistantText)
             .filter((t): t is string => t !== undefined && t.trim() !== '');
           const next = { session_id: session, items: items.length };
-          if (target.kind === 'remote') podRemotes()!.setCursor(target.remote.name, next);
+          if (target.kind === 'remote') target.remotes.setCursor(target.remote.name, next);
           else tree.registry.update(target.record.pod_name, { read_cursor: next });
           const restarted =
             cursor && cursor.session_id !== session

@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { PodTreeService } from './podTreePlugin.js';
-import { connectToManaged } from './shared/connectToManaged.js';
 import { RemotePodsService } from './shared/RemotePods.js';
-import { addressPod, PodAddressSchema } from './remote/addressPod.js';
+import { addressPod, connectAddressed, PodAddressSchema } from './remote/addressPod.js';
 import { PodRemotesService } from './remote/PodRemotes.js';
 import { definePlugin, PodRequestError, refusalsAsResults, type Tool, ToolRefusal } from '../../core/api.js';
 
@@ -33,10 +32,7 @@ export const sendToPodTool = definePlugin({
           const target = addressPod(input.name, tree, podRemotes());
           let client;
           try {
-            client =
-              target.kind === 'remote'
-                ? await podRemotes()!.connect(target.remote, ctx.podName)
-                : await connectToManaged(target.record, ctx.podName, remotePods());
+            client = await connectAddressed(target, ctx.podName, remotePods());
           } catch (e) {
             if (e instanceof ToolRefusal) throw e;
             throw new ToolRefusal(

@@ -35,7 +35,7 @@ export const stopPodTool = definePlugin({
           const tree = podTree();
           const { name } = input;
           const target = addressPod(name, tree, podRemotes());
-          if (target.kind === 'remote') return stopRemotePod(podRemotes()!, target.remote, ctx.podName);
+          if (target.kind === 'remote') return stopRemotePod(target.remotes, target.remote, ctx.podName);
           const { record } = target;
           const reached = record.host
             ? await stopRemote(record, ctx.podName, remotePods())
