@@ -35,6 +35,11 @@ export function isolationArgs({ network }: SandboxFlags): string[] {
   ];
 }
 
+/** The filesystem every command starts from: `/` (read-only unless `root` says write), bwrap's `/dev` and `/proc`, a private `/tmp`. */
+export function baseMountArgs(root: 'read' | 'write'): string[] {
+  return [root === 'write' ? '--bind' : '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp'];
+}
+
 /** What bwrap is started with: its arguments, and how many empty data fds (from 3 on) it reads. */
 export interface BwrapInvocation {
   readonly args: string[];
@@ -54,17 +59,7 @@ export function bwrapArgs(
   env: Readonly<Record<string, string>>,
   argv: readonly string[],
 ): BwrapInvocation {
-  const args = [
-    plan.root === 'write' ? '--bind' : '--ro-bind',
-    '/',
-    '/',
-    '--dev',
-    '/dev',
-    '--proc',
-    '/proc',
-    '--tmpfs',
-    '/tmp',
-  ];
+  const args = baseMountArgs(plan.root);
   let dataFds = 0;
   for (const m of plan.mounts) {
     if (m.mode === 'write') args.push('--bind-try', m.path, m.path);

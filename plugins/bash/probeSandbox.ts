@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { isolationArgs, type SandboxFlags } from './bwrapArgs.js';
+import { baseMountArgs, isolationArgs, type SandboxFlags } from './bwrapArgs.js';
 import { cachedSuccess, recordSuccess, sandboxFingerprint } from './probeCache.js';
 
 /** Whether bubblewrap can sandbox commands here, and with which executable; else why not. */
@@ -45,22 +45,7 @@ function runProbe(executable: string, flags: SandboxFlags, cacheBase: string | u
   const cache =
     cacheBase === undefined ? undefined : { base: cacheBase, fingerprint: sandboxFingerprint(executable, flags) };
   if (cache?.fingerprint && cachedSuccess(cache.base, cache.fingerprint)) return { ok: true, bwrap: executable };
-  const args = [
-    '--ro-bind',
-    '/',
-    '/',
-    '--dev',
-    '/dev',
-    '--proc',
-    '/proc',
-    '--tmpfs',
-    '/tmp',
-    ...isolationArgs(flags),
-    '--',
-    '/bin/sh',
-    '-c',
-    ':',
-  ];
+  const args = [...baseMountArgs('read'), ...isolationArgs(flags), '--', '/bin/sh', '-c', ':'];
   const r = spawnSync(executable, args, {
     stdio: ['ignore', 'ignore', 'pipe'],
     encoding: 'utf8',
