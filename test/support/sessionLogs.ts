@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { messageItem } from '../../core/history/HistoryItem.js';
-import { openSession } from '../../core/pod/openSession.js';
+import { openSession, type OpenSessionOptions } from '../../core/pod/openSession.js';
 
 /**
  * Session logs for tests, written by the real writer (openSession + SessionLog), plus the other
@@ -10,6 +10,15 @@ import { openSession } from '../../core/pod/openSession.js';
  */
 
 const base = { cwd: '/w', provider: 'echo', model: 'echo', systemPrompt: 'sys' };
+
+/** Opens a session of `pod` in `dir` as a pod on the echo provider would (`resume` and the like in `more`). */
+export function openTestSession(
+  dir: string,
+  pod: string,
+  more: Partial<OpenSessionOptions> = {},
+): ReturnType<typeof openSession> {
+  return openSession({ ...base, dir, podName: pod, ...more });
+}
 
 /**
  * A session of `pod` with one finished run per text (user text, assistant echo); returns its file

@@ -1,7 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import fs from 'node:fs';
 import path from 'node:path';
-import { openSession } from '../../../core/pod/openSession.js';
 import { readSession } from '../../../core/session/readSession.js';
 import { makeProject } from '../../support/startTestPod.js';
 import {
@@ -11,6 +10,7 @@ import {
   writeLines,
   writeSession,
   writeUnchainedSession,
+  openTestSession,
 } from '../../support/sessionLogs.js';
 
 const sessionsDir = () => path.join(makeProject(), '.yoi', 'sessions');
@@ -88,15 +88,7 @@ describe('session log hash chain', () => {
     const { file, id } = writeSession(dir, 'alpha', ['one']);
     fs.appendFileSync(file, lines(file)[1].slice(0, 120)); // a crash cut the next line short
     expect(readSession(file)).toMatchObject({ skippedLines: 0, chain: { status: 'intact' } });
-    const again = openSession({
-      dir,
-      podName: 'alpha',
-      cwd: '/w',
-      provider: 'echo',
-      model: 'echo',
-      systemPrompt: 'sys',
-      resume: id,
-    });
+    const again = openTestSession(dir, 'alpha', { resume: id });
     again.log.append({ type: 'run_end', ts: 9, result: 'finished' });
     again.log.close();
     expect(readSession(file)).toMatchObject({ skippedLines: 1, chain: { status: 'intact' } });
@@ -108,15 +100,7 @@ describe('session log hash chain', () => {
     const state = readSession(file);
     expect(state.chain.status).toBe('unchained');
     expect(state.history.map((i) => i.type === 'message' && i.content[0].text)).toEqual(['old times']);
-    const restored = openSession({
-      dir,
-      podName: 'alpha',
-      cwd: '/w',
-      provider: 'echo',
-      model: 'echo',
-      systemPrompt: 'sys',
-      resume: true,
-    });
+    const restored = openTestSession(dir, 'alpha', { resume: true });
     expect(restored.notes).toContain(
       'session 01900000-0000-7000-8000-00000000000a is unchained (written before session logs were hash-chained)',
     );
@@ -140,15 +124,7 @@ describe('session log hash chain', () => {
     expect(state.history).toHaveLength(3);
     // The damaged line was in the chain: the line after it follows a line that no longer reads.
     expect(state.chain.break).toMatchObject({ line: 6 });
-    const restored = openSession({
-      dir,
-      podName: 'alpha',
-      cwd: '/w',
-      provider: 'echo',
-      model: 'echo',
-      systemPrompt: 'sys',
-      resume: path.basename(file, '.jsonl'),
-    });
+    const restored = openTestSession(dir, 'alpha', { resume: path.basename(file, '.jsonl') });
     expect(restored.notes).toContain('1 unreadable line(s) in the session log were skipped, 1 of them not valid UTF-8');
     restored.log.close();
   });

@@ -3,14 +3,20 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { writeCompactedSession } from '../../../core/compaction/writeCompactedSession.js';
 import { messageItem } from '../../../core/history/HistoryItem.js';
-import { openSession } from '../../../core/pod/openSession.js';
 import { checkCompactionLink } from '../../../core/session/checkCompactionLink.js';
 import { listSessionSummaries } from '../../../core/session/listSessionSummaries.js';
 import { readSessionChain } from '../../../core/session/readSessionChain.js';
 import { readSession } from '../../../core/session/readSession.js';
 import { SessionSummarySchema, summarizeSession } from '../../../core/session/summarizeSession.js';
 import { makeProject } from '../../support/startTestPod.js';
-import { lines, rechain, writeLines, writeSession, writeUnchainedSession } from '../../support/sessionLogs.js';
+import {
+  lines,
+  rechain,
+  writeLines,
+  writeSession,
+  writeUnchainedSession,
+  openTestSession,
+} from '../../support/sessionLogs.js';
 
 const sessionsDir = () => path.join(makeProject(), '.yoi', 'sessions');
 const big = (tag: string) => `${tag} ${'x'.repeat(100 * 1024)}`;
@@ -143,15 +149,7 @@ describe('compaction links', () => {
     const old = writeSession(dir, 'alpha', ['one', 'two']);
     const at = headOf(old.file);
     expect(checkCompactionLink(dir, start('n1', old.id, at))).toMatchObject({ status: 'intact' });
-    const resumed = openSession({
-      dir,
-      podName: 'alpha',
-      cwd: '/w',
-      provider: 'echo',
-      model: 'echo',
-      systemPrompt: 'sys',
-      resume: old.id,
-    });
+    const resumed = openTestSession(dir, 'alpha', { resume: old.id });
     resumed.log.append({ type: 'run_end', ts: Date.now(), result: 'finished' });
     resumed.log.close();
     expect(checkCompactionLink(dir, start('n1', old.id, at))).toMatchObject({ status: 'continued' });

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { openSession } from '../../../core/pod/openSession.js';
 import { makeProject } from '../../support/startTestPod.js';
-import { writeSession, writeUnchainedSession } from '../../support/sessionLogs.js';
+import { writeSession, writeUnchainedSession, openTestSession } from '../../support/sessionLogs.js';
 
 const mode = (p: string) => fs.statSync(p).mode & 0o777;
 const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
@@ -29,15 +29,7 @@ describe('session files are private', () => {
     fs.chmodSync(dir, 0o755);
     const file = writeUnchainedSession(dir, '01900000-0000-7000-8000-00000000000a', 'alpha', ['hi']);
     fs.chmodSync(file, 0o644);
-    const s = openSession({
-      dir,
-      podName: 'alpha',
-      cwd: '/w',
-      provider: 'echo',
-      model: 'echo',
-      systemPrompt: 'sys',
-      resume: true,
-    });
+    const s = openTestSession(dir, 'alpha', { resume: true });
     s.log.close();
     expect(mode(dir)).toBe(0o700);
     expect(mode(file)).toBe(0o600);

@@ -5,7 +5,14 @@ import path from 'node:path';
 import { openSession, type OpenSessionOptions } from '../../../core/pod/openSession.js';
 import { RawClient } from '../../support/rawClient.js';
 import { makeProject, runEnded, startTestPod, text } from '../../support/startTestPod.js';
-import { lines, rechain, writeLines, writeSession, writeUnchainedSession } from '../../support/sessionLogs.js';
+import {
+  lines,
+  rechain,
+  writeLines,
+  writeSession,
+  writeUnchainedSession,
+  openTestSession,
+} from '../../support/sessionLogs.js';
 
 const sessionsDir = () => path.join(makeProject(), '.yoi', 'sessions');
 const FORGED = 'ffffffff-ffff-7fff-bfff-ffffffffffff';
@@ -47,14 +54,7 @@ describe('--resume picks this pod’s own session', () => {
   it('a session started and never used is not "the newest" (nor is its file written)', () => {
     const dir = sessionsDir();
     const used = writeSession(dir, 'alpha', ['keep me']);
-    const unused = openSession({
-      dir,
-      podName: 'alpha',
-      cwd: '/w',
-      provider: 'echo',
-      model: 'echo',
-      systemPrompt: 'sys',
-    });
+    const unused = openTestSession(dir, 'alpha', {});
     unused.log.close(); // a pod restarted after a crash, stopped again before any input
     expect(fs.existsSync(unused.log.file)).toBe(false);
     // A log with nothing but session_start (as yoi wrote them at every start before), however
