@@ -19,6 +19,12 @@ export default tseslint.config(
     },
   },
   {
+    // The `yoi` executable is a CommonJS script (bin/package.json): see bin/run.js.
+    files: ['bin/**/*.js'],
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', __dirname: 'readonly' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     // Built-ins are written exactly like third-party plugins: from the core, only its public face.
     files: ['plugins/**/*.ts', 'plugins/**/*.tsx'],
     rules: {

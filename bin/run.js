@@ -4,40 +4,50 @@
 // nothing. `--version` and the root help are answered without loading oclif, which costs more
 // than the rest of a short command; everything else goes to oclif.
 // Errors end as one line on stderr with a non-zero exit code (see cli/formatCliError.ts).
-import { readFileSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
+// A CommonJS script (bin/package.json): an ES-module entry would load Node's ES-module loader,
+// ~7 ms of every command's start, for a file that only picks a path.
+'use strict';
+const { readFileSync, statSync } = require('node:fs');
+const path = require('node:path');
+const { pathToFileURL } = require('node:url');
 
 const argv = process.argv.slice(2);
 // The bundle's stack traces name the TypeScript sources (dist/bundle/*.map) when they are
 // asked for; mapping them costs start-up time, so only then.
 if (process.env.YOI_DEBUG) process.setSourceMapsEnabled(true);
-const root = new URL('../', import.meta.url);
+const rootDir = path.join(__dirname, '..');
+const root = pathToFileURL(`${rootDir}/`);
 let loaded;
 
-if (argv[0] === '--version' || argv[0] === '-v') {
-  // The same line oclif prints (its `userAgent`).
-  const pkg = JSON.parse(readFileSync(new URL('package.json', root), 'utf8'));
-  process.stdout.write(
-    `${pkg.oclif?.bin ?? pkg.name}/${pkg.version} ${process.platform}-${process.arch} node-${process.version}\n`,
-  );
-} else if (argv[0] === 'pod' && argv[1] === 'start' && argv[2] === '--adopt') {
-  // A child pod as SpawnPod starts it (hidden flags yoi writes itself): no oclif to load.
-  try {
-    const { startAdoptedPod } = await bundle('pod');
-    await startAdoptedPod(argv.slice(2));
-  } catch (error) {
-    await reportError(error);
-  }
-} else if (!printPrerenderedHelp() && !(await runHot())) {
-  const { run, flush } = await import('@oclif/core');
-  try {
-    await run(argv, import.meta.url);
-    await flush();
-  } catch (error) {
-    if (error?.code === 'EEXIT') {
-      process.exitCode = error.oclif?.exit ?? 0;
-    } else {
+main().catch((error) => reportError(error));
+
+async function main() {
+  if (argv[0] === '--version' || argv[0] === '-v') {
+    // The same line oclif prints (its `userAgent`).
+    const pkg = JSON.parse(readFileSync(new URL('package.json', root), 'utf8'));
+    process.stdout.write(
+      `${pkg.oclif?.bin ?? pkg.name}/${pkg.version} ${process.platform}-${process.arch} node-${process.version}\n`,
+    );
+  } else if (argv[0] === 'pod' && argv[1] === 'start' && argv[2] === '--adopt') {
+    // A child pod as SpawnPod starts it (hidden flags yoi writes itself): no oclif to load.
+    try {
+      const { startAdoptedPod } = await bundle('pod');
+      await startAdoptedPod(argv.slice(2));
+    } catch (error) {
       await reportError(error);
+    }
+  } else if (!printPrerenderedHelp() && !(await runHot())) {
+    const { run, flush } = await import('@oclif/core');
+    try {
+      // The root, not this file: oclif reads the nearest package.json, which here is bin's own.
+      await run(argv, rootDir);
+      await flush();
+    } catch (error) {
+      if (error?.code === 'EEXIT') {
+        process.exitCode = error.oclif?.exit ?? 0;
+      } else {
+        await reportError(error);
+      }
     }
   }
 }
@@ -47,8 +57,8 @@ if (argv[0] === '--version' || argv[0] === '-v') {
  * cli/hot/loadBundle.ts), loaded once: `role` (a pod, a client) picks the cache.
  */
 function bundle(role) {
-  loaded ??= new Promise((resolve) => resolve(createRequire(import.meta.url)('../dist/bundle/load.cjs'))).then(
-    ({ loadBundle }) => loadBundle(role),
+  loaded ??= new Promise((resolve) => resolve(require('../dist/bundle/load.cjs'))).then(({ loadBundle }) =>
+    loadBundle(role),
   );
   return loaded;
 }

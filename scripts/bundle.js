@@ -4,6 +4,7 @@
 // resolved, read and compiled on its own) is most of a short command's start-up. Lazy
 // `import()`s stay lazy: each becomes a chunk loaded on first use.
 import { build } from 'esbuild';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -85,6 +86,19 @@ const standIns = [
     contents:
       "import { randomFillSync } from 'node:crypto'; const rnds8 = new Uint8Array(16); export default function rng() { return randomFillSync(rnds8); }",
   },
+  // Loaded at every start for a check made only now and then: oclif's colour support (which
+  // loads `tty`) when an error is printed, signal-exit's `assert` when a lock is taken.
+  {
+    importer: ['@oclif', 'core', 'lib', 'ux', 'supports-color.js'],
+    spec: 'supports-color',
+    contents:
+      "for (const name of ['stdout', 'stderr']) Object.defineProperty(exports, name, { get: () => require('supports-color')[name] });",
+  },
+  {
+    importer: ['signal-exit', 'index.js'],
+    spec: 'assert',
+    contents: "exports.equal = (a, b, message) => { if (a != b) require('node:assert').equal(a, b, message); };",
+  },
   {
     importer: ['@oclif', 'core', 'lib', 'logger.js'],
     spec: 'debug',
@@ -99,17 +113,46 @@ const oclifLite = {
       if (args.importer.includes('node_modules')) return undefined;
       return { path: path.join(root, 'cli/hot/oclifLite.ts') };
     });
-    b.onResolve({ filter: /^(\.\.?\/help(\/index)?|node:readline|debug|\.\/rng\.js)$/ }, (args) => {
-      const i = standIns.findIndex((h) => h.spec === args.path && args.importer.endsWith(path.join(...h.importer)));
-      return i < 0
-        ? undefined
-        : { path: String(i), namespace: 'oclif-stand-in', pluginData: path.dirname(args.importer) };
-    });
+    b.onResolve(
+      { filter: /^(\.\.?\/help(\/index)?|node:readline|debug|\.\/rng\.js|supports-color|assert)$/ },
+      (args) => {
+        const i = standIns.findIndex((h) => h.spec === args.path && args.importer.endsWith(path.join(...h.importer)));
+        return i < 0
+          ? undefined
+          : { path: String(i), namespace: 'oclif-stand-in', pluginData: path.dirname(args.importer) };
+      },
+    );
     b.onLoad({ filter: /.*/, namespace: 'oclif-stand-in' }, (args) => ({
       contents: standIns[Number(args.path)].contents,
       loader: 'js',
       resolveDir: args.pluginData,
     }));
+  },
+};
+
+/**
+ * `node:child_process` (with `dgram` and the socket list it loads: ~3 ms) is imported by the
+ * tools that start processes, and a pod starts none before it listens. In yoi's own modules the
+ * import becomes an object whose every export loads the module on first use.
+ */
+const lazyBuiltins = {
+  name: 'lazy-builtins',
+  setup(b) {
+    b.onResolve({ filter: /^node:child_process$/ }, (args) =>
+      args.importer.includes('node_modules') || args.namespace !== 'file'
+        ? undefined
+        : { path: args.path, namespace: 'lazy-builtin' },
+    );
+    b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (args) => {
+      const names = Object.keys(createRequire(import.meta.url)(args.path));
+      return {
+        contents: [
+          `let real; const load = () => (real ??= require(${JSON.stringify(args.path)}));`,
+          `for (const name of ${JSON.stringify(names)}) Object.defineProperty(exports, name, { enumerable: true, get: () => load()[name] });`,
+        ].join('\n'),
+        loader: 'js',
+      };
+    });
   },
 };
 
@@ -191,7 +234,7 @@ const result = await build({
   banner: {
     js: "import { createRequire as __yoiCreateRequire } from 'node:module'; const require = __yoiCreateRequire(import.meta.url);",
   },
-  plugins: [oclifLite, zodLocales, cjsNamedExports],
+  plugins: [oclifLite, lazyBuiltins, zodLocales, cjsNamedExports],
   logLevel: 'warning',
   legalComments: 'none',
   metafile: Boolean(process.env.YOI_BUNDLE_META),
@@ -219,7 +262,7 @@ const cjs = await build({
   external,
   define: { 'import.meta.url': '__yoiImportMetaUrl' },
   banner: { js: "var __yoiImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
-  plugins: [oclifLite, zodLocales],
+  plugins: [oclifLite, lazyBuiltins, zodLocales],
   minifyWhitespace: true,
   logLevel: 'warning',
   legalComments: 'none',
@@ -246,7 +289,10 @@ for (const out of cjs.outputFiles) {
     .replace(/[^\0-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
   // Node's CommonJS wrapper (on the first line: line numbers stay esbuild's) with `__yoiImport`:
   // the file is the very source V8 compiles, so the loader does not build a copy of 3 MB.
-  fs.writeFileSync(out.path, `(function (exports, require, module, __filename, __dirname, __yoiImport) {${text}\n})`);
+  const wrapped = `(function (exports, require, module, __filename, __dirname, __yoiImport) {${text}\n})`;
+  fs.writeFileSync(out.path, wrapped);
+  // The digest the code cache is keyed by, so a start does not hash 3 MB (see codeCacheKey).
+  fs.writeFileSync(`${out.path}.sha256`, `${createHash('sha256').update(wrapped).digest('hex')}\n`);
 }
 // bin/run.js's loader of the bundle (with the cache checks it needs, in one file), CommonJS too:
 // Node's ES-module facade of `node:crypto` would load all of WebCrypto for its getters.

@@ -3,9 +3,15 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import v8 from 'node:v8';
 import vm from 'node:vm';
-import { codeCacheDir, codeCacheFile, codeCacheKey, readCodeCache, writeCodeCache } from './codeCacheFile.js';
+import {
+  bundleIdentity,
+  codeCacheDir,
+  codeCacheFile,
+  codeCacheKey,
+  readCodeCache,
+  writeCodeCache,
+} from './codeCacheFile.js';
 
 /** What bin/run.js takes from the bundle (cli/hot/bundleEntry.ts). */
 export type BundleExports = typeof import('./bundleEntry.js');
@@ -30,14 +36,21 @@ export async function loadBundle(
   if (env.YOI_DEBUG || env.YOI_NO_CODE_CACHE) return esm();
   const file = fileURLToPath(new URL('./yoi.cjs', import.meta.url));
   let source: Buffer | undefined;
+  let stat: fs.Stats;
   try {
-    source = fs.readFileSync(file);
+    const fd = fs.openSync(file, 'r');
+    try {
+      stat = fs.fstatSync(fd);
+      source = fs.readFileSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
   } catch {
     return esm();
   }
   const dir = codeCacheDir(env);
   if (!dir) return esm();
-  const key = codeCacheKey(source, role, env);
+  const key = codeCacheKey(bundleIdentity(file, source, stat), role, env);
   // The build writes the bundle in ASCII, already in Node's CommonJS wrapper (see
   // scripts/bundle.js): read as latin1 it becomes V8's source as it is, without a copy.
   const text = isAscii(source) ? source.toString('latin1') : source.toString('utf8');
@@ -94,6 +107,8 @@ export async function loadBundle(
  */
 function fullGc(): void {
   try {
+    // Required here, not at the top: the module costs a start ~1 ms and is only needed now.
+    const v8 = createRequire(import.meta.url)('node:v8') as typeof import('node:v8');
     v8.setFlagsFromString('--expose-gc');
     (vm.runInNewContext('gc') as () => void)();
   } catch {

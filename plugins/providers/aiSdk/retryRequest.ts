@@ -1,5 +1,3 @@
-import { retryWithExponentialBackoff } from '@ai-sdk/provider-utils';
-
 /** The SDK's error fields a retry decision reads (duck-typed: errors may come from another realm). */
 interface HttpFailure {
   name?: unknown;
@@ -17,9 +15,15 @@ const MAX_RETRY_AFTER_MS = 60_000;
  * exponential backoff from 2 s, or after the server's `retry-after-ms` / `retry-after` when it
  * asks for less than a minute (or less than the backoff). After several attempts a failure is
  * an `AI_RetryError` holding every attempt's error, as `streamText` reports it. An abort of
- * `signal` ends the wait at once.
+ * `signal` ends the wait at once. The SDK's utilities load at the first request: at a pod's
+ * start they would cost every pod (their stream parser loads Node's web streams) a few ms.
  */
-export function retryRequest<T>(attempt: () => PromiseLike<T>, maxRetries: number, signal: AbortSignal): Promise<T> {
+export async function retryRequest<T>(
+  attempt: () => PromiseLike<T>,
+  maxRetries: number,
+  signal: AbortSignal,
+): Promise<T> {
+  const { retryWithExponentialBackoff } = await import('@ai-sdk/provider-utils');
   const retry = retryWithExponentialBackoff({
     maxRetries,
     abortSignal: signal,
@@ -29,7 +33,7 @@ export function retryRequest<T>(attempt: () => PromiseLike<T>, maxRetries: numbe
     createRetryError: ({ message, errors }) =>
       Object.assign(new Error(message), { name: 'AI_RetryError', errors, lastError: errors.at(-1) }),
   });
-  return Promise.resolve(retry(attempt));
+  return retry(attempt);
 }
 
 function isApiCallError(error: HttpFailure | undefined): boolean {

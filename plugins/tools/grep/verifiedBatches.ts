@@ -3,8 +3,11 @@ import path from 'node:path';
 import { isTempFileName } from '../shared/tempFiles.js';
 import { isWithin, PinnedDirSync, type Scope } from '../../../core/api.js';
 
-/** Files opened per ripgrep run (each is handed to it as a descriptor; two batches may be open). */
-export const BATCH_FILES = batchSize();
+/**
+ * Files opened per ripgrep run (each is handed to it as a descriptor; two batches may be open),
+ * from the descriptor limit, read at the first search rather than at every pod's start.
+ */
+let defaultBatchFiles: number | undefined;
 /** A NUL in this many first bytes makes a file binary, as for Read. */
 const BINARY_SNIFF_BYTES = 8 * 1024;
 /** Longest stretch of synchronous checks before the event loop gets a turn. */
@@ -23,7 +26,7 @@ interface DirEntries {
 }
 
 /**
- * Opens the files a walk listed, `batchFiles` (default {@link BATCH_FILES}) at a time in
+ * Opens the files a walk listed, `batchFiles` (default: from the descriptor limit) at a time in
  * listing order, keeping only what may be searched: readable in scope (by its rules: the path
  * is then verified), not an atomic write's temp file, a regular file in its verified directory
  * (`PinnedDirSync`), opened through it and never through a symlink, the directory still at its checked path once its
@@ -47,7 +50,7 @@ export async function* verifiedBatches(
     scope,
     signal,
     skipped,
-    batchFiles = BATCH_FILES,
+    batchFiles = (defaultBatchFiles ??= batchSize()),
   }: { base: string; scope: Scope; signal: AbortSignal; skipped: Set<string>; batchFiles?: number },
 ): AsyncGenerator<VerifiedBatch> {
   const known = new Map<string, DirEntries | undefined>();

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {
+  bundleIdentity,
   codeCacheDir,
   codeCacheFile,
   codeCacheKey,
@@ -34,6 +35,30 @@ describe('code cache files', () => {
     expect(codeCacheKey(Buffer.from('b'), 'pod', {})).not.toBe(a);
     expect(codeCacheKey(Buffer.from('a'), 'client', {})).not.toBe(a);
     expect(codeCacheKey(Buffer.from('a'), 'pod', { NODE_OPTIONS: '--no-opt' })).not.toBe(a);
+  });
+
+  it("identifies the bundle by the build's digest, its size and mtime, and by its bytes without a digest", () => {
+    const dir = temp();
+    const file = path.join(dir, 'yoi.cjs');
+    const source = Buffer.from('(function () {})');
+    fs.writeFileSync(file, source);
+    const stat = () => fs.statSync(file);
+    // No digest file, or one that is not a SHA-256: the bytes decide.
+    const byBytes = bundleIdentity(file, source, stat());
+    expect(bundleIdentity(file, Buffer.from('(function () {1})'), stat())).not.toBe(byBytes);
+    fs.writeFileSync(`${file}.sha256`, 'not a digest\n');
+    expect(bundleIdentity(file, source, stat())).toBe(byBytes);
+    fs.writeFileSync(`${file}.sha256`, `${'a'.repeat(64)}\n`);
+    const byDigest = bundleIdentity(file, source, stat());
+    expect(byDigest).not.toBe(byBytes);
+    expect(bundleIdentity(file, source, stat())).toBe(byDigest);
+    // The file rewritten after its build (another mtime) or the digest of another build: no match.
+    fs.utimesSync(file, new Date(2_000_000_000_000), new Date(2_000_000_000_000));
+    expect(bundleIdentity(file, source, stat())).not.toBe(byDigest);
+    const touched = bundleIdentity(file, source, stat());
+    fs.writeFileSync(`${file}.sha256`, `${'b'.repeat(64)}\n`);
+    expect(bundleIdentity(file, source, stat())).not.toBe(touched);
+    expect(codeCacheKey(touched, 'pod', {})).not.toBe(codeCacheKey(byDigest, 'pod', {}));
   });
 
   it('reads nothing from a truncated file, a link, a FIFO or a group-writable file', () => {
