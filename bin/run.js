@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --max-semi-space-size=4 --single-threaded-gc
+#!/usr/bin/env -S node --max-semi-space-size=2 --single-threaded-gc --interrupt-budget=270336
 // Entry point of the `yoi` command. The shebang's flags keep a long-lived pod's young generation
 // small and its GC off helper threads (see core/pod/podNodeFlags.ts) and cost short commands
 // nothing. `--version` and the root help are answered without loading oclif, which costs more
