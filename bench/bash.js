@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../dist/core/config/loadConfig.js';
+import { podPaths } from '../dist/core/pod/runtimePaths.js';
 import { Scope } from '../dist/core/scope/Scope.js';
 import { bwrapArgs, shellCommand } from '../dist/plugins/bash/bwrapArgs.js';
 import { controlPlaneOf } from '../dist/plugins/bash/controlPlane.js';
@@ -53,7 +54,13 @@ const info = {
   podName: 'bench',
   cwd: config.cwd,
   projectDir: config.projectDir,
-  services: { alert: () => undefined, scope, config },
+  services: {
+    alert: () => undefined,
+    scope,
+    config,
+    // The pod's runtime files, as the pod that runs the commands has them (hidden in the sandbox).
+    runtime: { ...podPaths('bench', env), keep: () => undefined },
+  },
 };
 const plan = planMounts({
   allow: scope.allowRules,

@@ -111,7 +111,9 @@ const client = await PodClient.connect({ socketPath: pod.paths.socket, clientNam
  * counted these items (as it does while they arrive); cold: fresh copies, counted now.
  */
 async function compactOnce(warm) {
-  pod.controller.replaceHistory(warm ? items : structuredClone(items));
+  const history = pod.runtime.history;
+  history.length = 0;
+  for (const item of warm ? items : structuredClone(items)) history.push(item);
   pod.compactor.tracker.reset();
   if (warm) await countItemsTokens(items);
   // Stopped when the pod sends compact_done (what follows is bookkeeping after the fact).
@@ -125,7 +127,7 @@ async function compactOnce(warm) {
   const end = await done;
   off();
   if (end.event !== 'compact_done') throw new Error(`compaction failed: ${end.data.error}`);
-  await pod.controller.whenSettled();
+  await pod.runtime.work.settled();
   return sent - t;
 }
 

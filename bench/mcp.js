@@ -19,7 +19,7 @@ import { loadConfig } from '../dist/core/config/loadConfig.js';
 import { Pod } from '../dist/core/pod/Pod.js';
 import { definePlugin } from '../dist/core/plugin/definePlugin.js';
 import { STAGE_EARLY } from '../dist/core/plugin/stages.js';
-import { defaultPlugins, mcp } from '../dist/plugins/index.js';
+import { defaultPlugins } from '../dist/plugins/index.js';
 import { report } from './measure.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
@@ -43,7 +43,7 @@ for (let r = 0; r < RUNS + 2; r++) script.push(reply, { text: 'done' });
 fs.writeFileSync(path.join(dir, 'script.json'), JSON.stringify(script));
 fs.writeFileSync(
   path.join(dir, 'yoi.config.json'),
-  JSON.stringify({ model: { provider: 'scripted', script: 'script.json' } }),
+  JSON.stringify({ model: { provider: 'scripted', script: 'script.json' }, mcp: { servers: { everything: server } } }),
 );
 const env = { ...process.env, YOI_RUNTIME_DIR: path.join(dir, 'run') };
 const loaded = await loadConfig({ cwd: dir, env, defaultPlugins: defaultPlugins() });
@@ -64,7 +64,8 @@ const clock = definePlugin({
     });
   },
 });
-const config = { ...loaded, plugins: [clock(), ...defaultPlugins(), mcp({ servers: { everything: server } })] };
+// `yoi:mcp` is a default plugin: the servers come from the config's `mcp` section.
+const config = { ...loaded, plugins: [clock(), ...defaultPlugins()] };
 const pod = await Pod.start({ config, host: createHostFromConfig(config), name: 'bench-mcp', env });
 const podClient = await PodClient.connect({ socketPath: pod.paths.socket });
 const statePath = path.join(dir, 'run', 'bench-mcp', 'mcp.json');
@@ -138,10 +139,10 @@ const bin = path.join(root, 'bin/run.js');
 const { POD_NODE_FLAGS } = await import('../dist/core/pod/podNodeFlags.js');
 function project(servers) {
   const d = fs.mkdtempSync(path.join(os.tmpdir(), 'yoi-bm-'));
-  const plugins = servers ? `[...defaultPlugins(), mcp({ servers: ${JSON.stringify(servers)} })]` : 'defaultPlugins()';
+  const mcp = servers ? `, mcp: { servers: ${JSON.stringify(servers)} }` : '';
   fs.writeFileSync(
     path.join(d, 'yoi.config.ts'),
-    `import { defaultPlugins } from 'yoi';\nimport { mcp } from 'yoi/plugins';\nexport default { plugins: ${plugins} };\n`,
+    `import { defaultPlugins } from 'yoi';\nexport default { plugins: defaultPlugins()${mcp} };\n`,
   );
   return d;
 }

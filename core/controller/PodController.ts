@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { Compactor } from '../compaction/Compactor.js';
 import type { ClientInfo, RunEndInfo } from '../hooks/HookTypes.js';
 import { messageItem, type HistoryItem } from '../history/HistoryItem.js';
@@ -140,6 +141,9 @@ export class PodController {
 
   private start(trigger: Trigger, input?: Segment[], client?: ClientInfo): void {
     const run: ActiveRun = { trigger, client, abort: new AbortController(), instructions: [] };
+    // Each tool call of a reply listens on the run's signal until it ends: more than Node's
+    // default of 10 at once is a reply with many calls, not a leak.
+    setMaxListeners(0, run.abort.signal);
     const wasPaused = this.rt.state.status === 'paused';
     this.active = run;
     this.rt.state.apply('start');

@@ -7,7 +7,17 @@ import { callWithDeadline } from '../../../core/controller/callWithDeadline.js';
 import { definePlugin } from '../../../core/plugin/definePlugin.js';
 import type { Event } from '../../../core/protocol/index.js';
 import { defaultPlugins } from '../../../plugins/index.js';
-import { recorder, runEnded, startTestPod, text, until, type TestPod } from '../../support/startTestPod.js';
+import { RawClient } from '../../support/rawClient.js';
+import { startPodProcess } from '../../support/runCli.js';
+import {
+  makeProject,
+  recorder,
+  runEnded,
+  startTestPod,
+  text,
+  until,
+  type TestPod,
+} from '../../support/startTestPod.js';
 import { waitTool } from '../../support/testPlugins.js';
 
 /** Signals the `Hang` tool was given, in call order. */
@@ -159,6 +169,37 @@ describe('callWithDeadline', () => {
       ),
     ).toEqual({ timedOut: true });
     await new Promise((r) => setTimeout(r, 40));
+  });
+});
+
+describe('many tool calls at once', () => {
+  it("runs a reply's 20 calls together without Node's listener-leak warning on the run's signal (the built pod)", async () => {
+    const dir = makeProject({ 'notes.txt': 'hello\n' });
+    const calls = Array.from({ length: 20 }, () => ({ name: 'Read', arguments: { file_path: 'notes.txt' } }));
+    fs.writeFileSync(path.join(dir, 's.json'), JSON.stringify([{ tool_calls: calls }, { text: 'after' }]));
+    fs.writeFileSync(
+      path.join(dir, 'yoi.config.json'),
+      JSON.stringify({ model: { provider: 'scripted', script: 's.json' } }),
+    );
+    const pod = await startPodProcess(['--name', 'calls20'], {
+      cwd: dir,
+      env: { YOI_RUNTIME_DIR: path.join(dir, 'run') },
+    });
+    try {
+      const c = await RawClient.connect(pod.socket);
+      c.write('{"method":"hello","params":{"protocol_version":2}}\n');
+      c.write('{"method":"run","params":{"input":[{"kind":"text","content":"go"}]}}\n');
+      const end = await c.until((e) => e.event === 'run_end', 60_000);
+      expect(end).toMatchObject({ data: { result: 'finished' } });
+      expect(c.events.filter((e) => e.event === 'tool_result' && !e.data.is_error)).toHaveLength(20);
+      c.destroy();
+      pod.child.kill('SIGTERM');
+      await pod.exited;
+      // Node prints the warning on the pod's stderr (one line per signal that passed 10 listeners).
+      expect(pod.stderr()).not.toMatch(/MaxListenersExceededWarning/);
+    } finally {
+      pod.child.kill('SIGKILL');
+    }
   });
 });
 
