@@ -27,7 +27,7 @@ const EVERYTHING = path.join(root, 'node_modules/@modelcontextprotocol/server-ev
 const server = { command: process.execPath, args: [EVERYTHING, 'stdio'] };
 const MESSAGE = 'x'.repeat(4096);
 const CALLS = 20;
-const RUNS = 9;
+const RUNS = Number(process.env.MCP_RUNS ?? 9);
 const med = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 // --- 1. a tool call through the pod vs the SDK client directly ---
