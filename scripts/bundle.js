@@ -131,32 +131,6 @@ const oclifLite = {
 };
 
 /**
- * `node:child_process` (with `dgram` and the socket list it loads: ~3 ms) is imported by the
- * tools that start processes, and a pod starts none before it listens. In yoi's own modules the
- * import becomes an object whose every export loads the module on first use.
- */
-const lazyBuiltins = {
-  name: 'lazy-builtins',
-  setup(b) {
-    b.onResolve({ filter: /^node:child_process$/ }, (args) =>
-      args.importer.includes('node_modules') || args.namespace !== 'file'
-        ? undefined
-        : { path: args.path, namespace: 'lazy-builtin' },
-    );
-    b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (args) => {
-      const names = Object.keys(createRequire(import.meta.url)(args.path));
-      return {
-        contents: [
-          `let real; const load = () => (real ??= require(${JSON.stringify(args.path)}));`,
-          `for (const name of ${JSON.stringify(names)}) Object.defineProperty(exports, name, { enumerable: true, get: () => load()[name] });`,
-        ].join('\n'),
-        loader: 'js',
-      };
-    });
-  },
-};
-
-/**
  * zod's `locales` namespace (`z.locales.fr()`…) is ~360 KB of error texts in 50 languages that
  * every pod would parse at start, for a namespace yoi never uses and a plugin rarely does. In
  * the bundle each locale but `en` (zod's default, bundled as it is) becomes a function that
@@ -234,7 +208,7 @@ const result = await build({
   banner: {
     js: "import { createRequire as __yoiCreateRequire } from 'node:module'; const require = __yoiCreateRequire(import.meta.url);",
   },
-  plugins: [oclifLite, lazyBuiltins, zodLocales, cjsNamedExports],
+  plugins: [oclifLite, zodLocales, cjsNamedExports],
   logLevel: 'warning',
   legalComments: 'none',
   metafile: Boolean(process.env.YOI_BUNDLE_META),
@@ -262,7 +236,7 @@ const cjs = await build({
   external,
   define: { 'import.meta.url': '__yoiImportMetaUrl' },
   banner: { js: "var __yoiImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
-  plugins: [oclifLite, lazyBuiltins, zodLocales],
+  plugins: [oclifLite, zodLocales],
   minifyWhitespace: true,
   logLevel: 'warning',
   legalComments: 'none',
@@ -297,7 +271,7 @@ for (const out of cjs.outputFiles) {
 /**
  * esbuild gives every module that imports a CommonJS module's default (`import fs from
  * 'node:fs'`) its own copy of the module object, one getter per export: 46 copies of `fs` and
- * 66 of `path` here, ~8,000 closures an idle pod kept (~1.5 MB) and built at every start. The
+ * 66 of `path` here, ~8,000 closures an idle pod kept (4.5 MiB of RSS) and built at every start. The
  * copies are read-only and alike, so the bundle's `__toESM` makes one per module and mode.
  */
 function shareInterop(code) {

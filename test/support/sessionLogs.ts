@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { messageItem } from '../../core/history/HistoryItem.js';
 import { openSession, type OpenSessionOptions } from '../../core/pod/openSession.js';
+import { makeProject } from './startTestPod.js';
 
 /**
  * Session logs for tests, written by the real writer (openSession + SessionLog), plus the other
@@ -10,6 +11,9 @@ import { openSession, type OpenSessionOptions } from '../../core/pod/openSession
  */
 
 const base = { cwd: '/w', provider: 'echo', model: 'echo', systemPrompt: 'sys' };
+
+/** The sessions directory of a new temp project (`<project>/.yoi/sessions`, not created). */
+export const testSessionsDir = (): string => path.join(makeProject(), '.yoi', 'sessions');
 
 /** Opens a session of `pod` in `dir` as a pod on the echo provider would (`resume` and the like in `more`). */
 export function openTestSession(

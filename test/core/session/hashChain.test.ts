@@ -2,7 +2,6 @@ import { describe, expect, it } from '@jest/globals';
 import fs from 'node:fs';
 import path from 'node:path';
 import { readSession } from '../../../core/session/readSession.js';
-import { makeProject } from '../../support/startTestPod.js';
 import {
   expectedHash,
   lines,
@@ -11,13 +10,12 @@ import {
   writeSession,
   writeUnchainedSession,
   openTestSession,
+  testSessionsDir,
 } from '../../support/sessionLogs.js';
-
-const sessionsDir = () => path.join(makeProject(), '.yoi', 'sessions');
 
 describe('session log hash chain', () => {
   it('chains every line: hash = SHA-256(previous hash, or 32 zero bytes, ‖ the line without its two fields)', () => {
-    const { file } = writeSession(sessionsDir(), 'alpha', ['one', 'two']);
+    const { file } = writeSession(testSessionsDir(), 'alpha', ['one', 'two']);
     const content = lines(file);
     expect(content).toHaveLength(7); // session_start + 3 per run
     let prev: string | null = null;
@@ -36,7 +34,7 @@ describe('session log hash chain', () => {
   });
 
   it('a line altered in the middle is reported with its line number; the rest still replays', () => {
-    const { file } = writeSession(sessionsDir(), 'alpha', ['one', 'two', 'three']);
+    const { file } = writeSession(testSessionsDir(), 'alpha', ['one', 'two', 'three']);
     const content = lines(file);
     content[4] = content[4].replace('"text":"two"', '"text":"TWO, says the forger"');
     writeLines(file, content);
@@ -47,7 +45,7 @@ describe('session log hash chain', () => {
   });
 
   it('a removed line, an inserted entry and a re-hashed rewrite of the middle each break the chain', () => {
-    const dir = sessionsDir();
+    const dir = testSessionsDir();
     const { file } = writeSession(dir, 'alpha', ['one', 'two', 'three']);
     const original = lines(file);
 
@@ -84,7 +82,7 @@ describe('session log hash chain', () => {
   });
 
   it('a torn last line (a crash mid-write) breaks nothing, also once a restore wrote past it', () => {
-    const dir = sessionsDir();
+    const dir = testSessionsDir();
     const { file, id } = writeSession(dir, 'alpha', ['one']);
     fs.appendFileSync(file, lines(file)[1].slice(0, 120)); // a crash cut the next line short
     expect(readSession(file)).toMatchObject({ skippedLines: 0, chain: { status: 'intact' } });
@@ -95,7 +93,7 @@ describe('session log hash chain', () => {
   });
 
   it('logs written before hashing read as unchained; a restore continues them with a new chain', () => {
-    const dir = sessionsDir();
+    const dir = testSessionsDir();
     const file = writeUnchainedSession(dir, '01900000-0000-7000-8000-00000000000a', 'alpha', ['old times']);
     const state = readSession(file);
     expect(state.chain.status).toBe('unchained');
@@ -112,7 +110,7 @@ describe('session log hash chain', () => {
   });
 
   it('invalid UTF-8 is never turned into U+FFFD: the line is skipped, counted and said at --resume', () => {
-    const dir = sessionsDir();
+    const dir = testSessionsDir();
     const { file } = writeSession(dir, 'alpha', ['one', 'two']);
     const bytes = fs.readFileSync(file);
     const at = bytes.indexOf('"text":"two"') + 9;

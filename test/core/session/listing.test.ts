@@ -16,14 +16,14 @@ import {
   writeSession,
   writeUnchainedSession,
   openTestSession,
+  testSessionsDir,
 } from '../../support/sessionLogs.js';
 
-const sessionsDir = () => path.join(makeProject(), '.yoi', 'sessions');
 const big = (tag: string) => `${tag} ${'x'.repeat(100 * 1024)}`;
 
 describe('session listing', () => {
   it('summarises each session: pod, times, items, compaction both ways, most recently active first', () => {
-    const dir = sessionsDir();
+    const dir = testSessionsDir();
     const a = writeSession(dir, 'alpha', ['one', 'two'], Date.now() + 1000);
     const b = writeSession(dir, 'beta', ['hello'], Date.now() + 2000);
     const startOfA = JSON.parse(lines(a.file)[0]);
@@ -59,7 +59,7 @@ describe('session listing', () => {
   });
 
   it('reads a large log only at its ends: the middle is not checked unless --verify asks', () => {
-    const dir = sessionsDir();
+    const dir = testSessionsDir();
     const { file } = writeSession(dir, 'alpha', [big('one'), big('two'), 'three']);
     const content = lines(file);
     content[4] = content[4].replace('two', 'TWO'); // in the middle, far from both ends
@@ -84,7 +84,7 @@ describe('session listing', () => {
   });
 
   it('stays bounded on a 3 GiB log: first line and tail only (a whole read is refused)', () => {
-    const dir = sessionsDir();
+    const dir = testSessionsDir();
     const { file } = writeSession(dir, 'alpha', ['one', 'two']);
     const content = lines(file);
     fs.writeFileSync(file, `${content[0]}\n`);
@@ -102,7 +102,7 @@ describe('session listing', () => {
   });
 
   it('large logs from before hashing list with unknown items; unreadable files are reported, not fatal', () => {
-    const dir = sessionsDir();
+    const dir = testSessionsDir();
     const old = writeUnchainedSession(
       dir,
       '01900000-0000-7000-8000-00000000000a',
@@ -145,7 +145,7 @@ describe('compaction links', () => {
   const headOf = (file: string) => JSON.parse(lines(file).at(-1)!).hash as string;
 
   it('says whether the old log still ends where it was compacted, went on, or was rewritten', () => {
-    const dir = sessionsDir();
+    const dir = testSessionsDir();
     const old = writeSession(dir, 'alpha', ['one', 'two']);
     const at = headOf(old.file);
     expect(checkCompactionLink(dir, start('n1', old.id, at))).toMatchObject({ status: 'intact' });
