@@ -1,7 +1,6 @@
-import { Readable, Writable } from 'node:stream';
-import { agent, ndJsonStream } from '@agentclientprotocol/sdk';
+import { agent } from '@agentclientprotocol/sdk';
 import { AcpAgent } from './AcpAgent.js';
-import { LineLimit } from './LineLimit.js';
+import { stdioStream } from './stdioStream.js';
 
 /** Longest line an editor may send (embedded files travel inside prompts). */
 const MAX_LINE_BYTES = 32 * 1024 * 1024;
@@ -16,12 +15,7 @@ export async function runAcpAgent(opts: { version: string }): Promise<void> {
   for (const k of ['log', 'info', 'debug'] as const) console[k] = console.error;
   const log = (line: string) => process.stderr.write(`yoi acp: ${line}\n`);
   const impl = new AcpAgent({ version: opts.version, log });
-  const input = process.stdin.pipe(new LineLimit(MAX_LINE_BYTES));
-  const stream = ndJsonStream(
-    Writable.toWeb(out) as WritableStream<Uint8Array>,
-    Readable.toWeb(input) as ReadableStream<Uint8Array>,
-    { maxMessageBytes: MAX_LINE_BYTES + 1024 },
-  );
+  const stream = stdioStream(process.stdin, out, MAX_LINE_BYTES);
   const connection = agent({ name: 'yoi' })
     .onRequest('initialize', ({ params }) => impl.initialize(params))
     .onRequest('authenticate', () => ({}))

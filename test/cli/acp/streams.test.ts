@@ -1,24 +1,77 @@
 import { describe, expect, it } from '@jest/globals';
-import { Readable } from 'node:stream';
-import type { SessionUpdate } from '@agentclientprotocol/sdk';
-import { LineLimit } from '../../../cli/acp/LineLimit.js';
+import { PassThrough } from 'node:stream';
+import type { AnyMessage, SessionUpdate } from '@agentclientprotocol/sdk';
+import { stdioStream } from '../../../cli/acp/stdioStream.js';
 import { UpdateQueue } from '../../../cli/acp/UpdateQueue.js';
 import { stopReason } from '../../../cli/acp/stopReason.js';
 
-async function through(chunks: string[], max: number): Promise<string> {
-  const out: Buffer[] = [];
-  for await (const c of Readable.from(chunks.map((s) => Buffer.from(s))).pipe(new LineLimit(max)))
-    out.push(c as Buffer);
-  return Buffer.concat(out).toString();
+/** Feeds `chunks` to a stdioStream; returns the messages it read and the lines it wrote back. */
+async function through(chunks: string[], max: number): Promise<{ read: AnyMessage[]; wrote: unknown[] }> {
+  const input = new PassThrough();
+  const output = new PassThrough();
+  const stream = stdioStream(input, output, max);
+  for (const c of chunks) input.write(Buffer.from(c));
+  input.end();
+  const read: AnyMessage[] = [];
+  const reader = stream.readable.getReader();
+  for (let r = await reader.read(); !r.done; r = await reader.read()) read.push(r.value);
+  output.end();
+  const text: string[] = [];
+  for await (const c of output) text.push(String(c));
+  const wrote = text
+    .join('')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as unknown);
+  return { read, wrote };
 }
 
 describe('stdio limits and ordering', () => {
-  it('LineLimit passes lines up to the limit whatever the chunking, and swaps a longer one for a short non-JSON line', async () => {
-    expect(await through(['{"a":1}\n{"b"', ':2}\n'], 7)).toBe('{"a":1}\n{"b":2}\n');
-    expect(await through(['{"a":1}\n', 'x'.repeat(5), 'y'.repeat(5), 'z\n{"c":3}\n'], 8)).toBe(
-      '{"a":1}\nxxxxxline of 11 bytes dropped: longer than 8\n{"c":3}\n',
+  it('stdioStream reads lines whatever the chunking, answers a longer one, non-JSON and non-objects with JSON-RPC errors, and goes on', async () => {
+    const ok = { jsonrpc: '2.0', id: 1, method: 'a' };
+    const { read, wrote } = await through(['{"jsonrpc":"2.0","id":1,', '"method":"a"}\n', '\n  \n'], 64);
+    expect(read).toEqual([ok]);
+    expect(wrote).toEqual([]);
+
+    const long = `{"jsonrpc":"2.0","id":2,"method":"${'x'.repeat(80)}"}`;
+    const mixed = await through(
+      [
+        JSON.stringify(ok),
+        '\n',
+        long.slice(0, 30),
+        long.slice(30),
+        '\nnot json\n7\n',
+        `${JSON.stringify(ok)}\r\n`,
+        '[1]',
+      ],
+      64,
     );
-    expect(await through(['0123456789'], 4)).toBe('line of 10 bytes dropped: longer than 4\n');
+    // The long line is never handed on; the last line needs no newline; CRLF is fine.
+    expect(mixed.read).toEqual([ok, ok, [1]]);
+    expect(mixed.wrote).toEqual([
+      {
+        jsonrpc: '2.0',
+        id: null,
+        error: expect.objectContaining({ code: -32700, message: expect.stringContaining('longer than 64 bytes') }),
+      },
+      { jsonrpc: '2.0', id: null, error: expect.objectContaining({ code: -32700 }) },
+      { jsonrpc: '2.0', id: null, error: expect.objectContaining({ code: -32600 }) },
+    ]);
+  });
+
+  it('stdioStream writes each message as one JSON line and waits for the editor to drain', async () => {
+    const output = new PassThrough({ highWaterMark: 16 });
+    const writer = stdioStream(new PassThrough(), output, 64).writable.getWriter();
+    let settled = false;
+    const write = writer
+      .write({ jsonrpc: '2.0', method: 'n', params: { text: 'x'.repeat(40) } })
+      .then(() => (settled = true));
+    await new Promise((r) => setImmediate(r));
+    expect(settled).toBe(false); // past the high-water mark: held until read
+    const line = String(output.read());
+    await write;
+    expect(JSON.parse(line)).toEqual({ jsonrpc: '2.0', method: 'n', params: { text: 'x'.repeat(40) } });
+    expect(line.endsWith('}\n')).toBe(true);
   });
 
   it('UpdateQueue sends in order, one at a time, joining text chunks that wait', async () => {
