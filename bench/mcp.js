@@ -13,7 +13,6 @@ import { spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { PodClient } from '../dist/core/client/PodClient.js';
 import { createHostFromConfig } from '../dist/core/config/createHostFromConfig.js';
 import { loadConfig } from '../dist/core/config/loadConfig.js';
 import { Pod } from '../dist/core/pod/Pod.js';
@@ -21,13 +20,14 @@ import { definePlugin } from '../dist/core/plugin/definePlugin.js';
 import { STAGE_EARLY } from '../dist/core/plugin/stages.js';
 import { defaultPlugins } from '../dist/plugins/index.js';
 import { report } from './measure.js';
+import { lineSocket } from './support/lineSocket.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const EVERYTHING = path.join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const server = { command: process.execPath, args: [EVERYTHING, 'stdio'] };
 const MESSAGE = 'x'.repeat(4096);
 const CALLS = 20;
-const RUNS = Number(process.env.MCP_RUNS ?? 9);
+const RUNS = Number(process.env.MCP_RUNS ?? 41);
 const med = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 // --- 1. a tool call through the pod vs the SDK client directly ---
@@ -67,7 +67,14 @@ const clock = definePlugin({
 // `yoi:mcp` is a default plugin: the servers come from the config's `mcp` section.
 const config = { ...loaded, plugins: [clock(), ...defaultPlugins()] };
 const pod = await Pod.start({ config, host: createHostFromConfig(config), name: 'bench-mcp', env });
-const podClient = await PodClient.connect({ socketPath: pod.paths.socket });
+// The observing client reads lines without decoding them: it shares this process with the pod,
+// and decoding the reply's 20 calls' arguments (~160 KiB) would take the pod's thread in the
+// window measured — work a client does in its own process (yoi attach), not the pod.
+const observer = await lineSocket(pod.paths.socket);
+const welcomed = observer.next('"welcome"');
+observer.write('{"method":"hello","params":{"protocol_version":2,"client":"bench"}}');
+await welcomed;
+const echoed = JSON.stringify(`Echo: ${MESSAGE}`);
 const statePath = path.join(dir, 'run', 'bench-mcp', 'mcp.json');
 while (
   !fs.existsSync(statePath) ||
@@ -88,18 +95,24 @@ async function podBatch() {
   let errors = 0;
   let last = 0;
   batchStart = 0;
-  const off = podClient.onEvent((e) => {
-    if (e.event !== 'tool_result') return;
-    results++;
-    last = performance.now();
-    if (e.data.is_error || e.data.output !== `Echo: ${MESSAGE}`) errors++;
-  });
-  const ended = podClient.waitFor((e) => e.event === 'run_end' || e.event === 'error', 120_000);
-  await podClient.request({ method: 'run', params: { input: [{ kind: 'text', content: 'go' }] } });
+  let carry = '';
+  const read = (chunk) => {
+    const lines = (carry + chunk).split('\n');
+    carry = lines.pop();
+    for (const line of lines) {
+      if (!line.startsWith('{"event":"tool_result"')) continue;
+      results++;
+      last = performance.now();
+      if (!line.includes(`"output":${echoed}`) || !line.includes('"is_error":false')) errors++;
+    }
+  };
+  observer.socket.on('data', read);
+  const ended = observer.nextLine('"event":"run_end"');
+  observer.write('{"method":"run","params":{"input":[{"kind":"text","content":"go"}]}}');
   const end = await ended;
-  off();
-  if (end.event !== 'run_end' || errors > 0 || results !== CALLS)
-    throw new Error(`pod run: ${JSON.stringify(end)}, ${errors} errors, ${results} results`);
+  observer.socket.off('data', read);
+  if (!end.line.includes('"result":"finished"') || errors > 0 || results !== CALLS)
+    throw new Error(`pod run: ${end.line}, ${errors} errors, ${results} results`);
   readMs.push(last - batchStart);
   return lastBroadcast - batchStart;
 }
@@ -130,7 +143,7 @@ const d = med(directTimes);
 report('mcp tool calls via pod / direct SDK client', p / d, 1.3, {
   detail: `median of ${RUNS} batches of ${CALLS} concurrent 4 KiB echo calls: pod ${p.toFixed(1)} ms (read by a client: ${med(readMs).toFixed(1)} ms), direct ${d.toFixed(1)} ms`,
 });
-await podClient.close();
+observer.close();
 await direct.close();
 await pod.stop();
 

@@ -7,32 +7,42 @@ export type DeadlineOutcome<T> = { readonly timedOut: false; readonly value: T }
  * abandoned (its late result or error is dropped), so no call can hold a run forever. A
  * timeout resolves `{ timedOut: true }`; an abort of `signal` rejects with its reason.
  */
-export async function callWithDeadline<T>(
+export function callWithDeadline<T>(
   fn: (signal: AbortSignal) => Promise<T>,
   { signal, timeoutMs }: { signal: AbortSignal; timeoutMs: number },
 ): Promise<DeadlineOutcome<T>> {
-  const controller = new AbortController();
-  const forward = () => controller.abort(signal.reason);
-  if (signal.aborted) forward();
-  else signal.addEventListener('abort', forward, { once: true });
-  let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), timeoutMs)));
-  const aborted = new Promise<'aborted'>((resolve) => {
-    if (controller.signal.aborted) resolve('aborted');
-    else controller.signal.addEventListener('abort', () => resolve('aborted'), { once: true });
-  });
-  try {
-    const running = Promise.resolve().then(() => fn(controller.signal));
-    running.catch(() => undefined); // an abandoned call may still fail later: not unhandled
-    const first = await Promise.race([running.then((value) => ({ value })), timedOut, aborted]);
-    if (first === 'aborted') throw signal.reason;
-    if (first === 'timeout') {
+  // One promise settled by whichever comes first, one listener: every tool call goes through here.
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const controller = new AbortController();
+    const settle = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
+    };
+    const onAbort = () => {
+      settle();
+      controller.abort(signal.reason);
+      reject(signal.reason);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    const timer = setTimeout(() => {
+      settle();
       controller.abort(new Error(`timed out after ${timeoutMs} ms`));
-      return { timedOut: true };
-    }
-    return { timedOut: false, value: first.value };
-  } finally {
-    clearTimeout(timer);
-    signal.removeEventListener('abort', forward);
-  }
+      resolve({ timedOut: true });
+    }, timeoutMs);
+    // Started on a later microtask: a tool that throws at once fails like one that rejects. An
+    // abandoned call's late result or error settles nothing (the promise is settled already).
+    Promise.resolve()
+      .then(() => fn(controller.signal))
+      .then(
+        (value) => {
+          settle();
+          resolve({ timedOut: false, value });
+        },
+        (error: unknown) => {
+          settle();
+          reject(error);
+        },
+      );
+  });
 }

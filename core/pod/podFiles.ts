@@ -22,9 +22,22 @@ export interface PodStatusFile {
  */
 export function writeFileAtomic(file: string, data: string): void {
   const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
-  fs.rmSync(tmp, { force: true });
+  unlinkIfThere(tmp);
   fs.writeFileSync(tmp, data, { mode: 0o600, flag: 'wx' });
   fs.renameSync(tmp, file);
+}
+
+// unlink, not rm({force}): rm walks the path in JavaScript (rimraf), ~0.2 ms a status write.
+function unlinkIfThere(file: string): void {
+  try {
+    fs.unlinkSync(file);
+  } catch (e) {
+    ignoreMissing(e);
+  }
+}
+
+function ignoreMissing(e: unknown): void {
+  if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
 }
 
 /**
@@ -53,7 +66,7 @@ export class AtomicFileWriter {
       const data = this.pending;
       this.pending = undefined;
       try {
-        await fs.promises.rm(tmp, { force: true });
+        await fs.promises.unlink(tmp).catch(ignoreMissing);
         await fs.promises.writeFile(tmp, data, { mode: 0o600, flag: 'wx' });
         await fs.promises.rename(tmp, this.file);
       } catch {

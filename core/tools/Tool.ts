@@ -10,6 +10,7 @@ export interface ToolOutput {
 
 /** Passed to every tool call. */
 export interface ToolContext {
+  /** This call's own signal: aborts with the run, or at the call's deadline. */
   readonly signal: AbortSignal;
   readonly podName: string;
   readonly cwd: string;

@@ -89,14 +89,13 @@ export function makePodTool(
       ? { ...tool.inputSchema, type: 'object' }
       : { type: 'object', additionalProperties: true },
     async execute(input, ctx): Promise<ToolOutput> {
-      // A signal per call (dependent on the run's, held weakly by it): the SDK leaves a listener on
-      // the signal it is given, and a run's signal outlives many calls.
-      const signal = AbortSignal.any([ctx.signal]);
+      // ctx.signal is this call's own (core gives each call one), so the listener the SDK leaves
+      // on it goes with the call rather than piling up on the run's.
       try {
         const result = await conn.callTool(
           tool.name,
           input,
-          signal,
+          ctx.signal,
           ctx.progress
             ? (p) =>
                 ctx.progress!({

@@ -52,6 +52,8 @@ export class SavedRules {
   #cached: readonly SavedRule[] = [];
   #stamp = '';
   #problem?: string;
+  /** Set until the event loop's next turn: a reply's calls, checked together, share one stat. */
+  #fresh = false;
 
   constructor(readonly file: string) {}
 
@@ -62,6 +64,9 @@ export class SavedRules {
 
   /** The saved rules as they are on disk now (cheap when unchanged: one stat). */
   rules(): readonly SavedRule[] {
+    if (this.#fresh) return this.#cached;
+    this.#fresh = true;
+    setImmediate(() => (this.#fresh = false)).unref();
     let st: fs.Stats | undefined;
     try {
       // Asked before every tool call: a missing file is an answer, not an exception (whose
@@ -108,6 +113,7 @@ export class SavedRules {
       if (rules.length > MAX_SAVED_RULES) throw this.#error(`it holds ${MAX_SAVED_RULES} rules already; remove some`);
       this.#write({ version: 1, rules });
       this.#stamp = '';
+      this.#fresh = false;
     } finally {
       await unlock().catch(() => undefined);
     }
