@@ -8,7 +8,8 @@ import { RequestError, type AnyMessage, type Stream } from '@agentclientprotocol
  *
  * A line longer than `maxLineBytes` is dropped as it streams in (never buffered) and answered
  * with a JSON-RPC parse error, like any line that is not JSON, and reading goes on — where the
- * SDK itself would close the connection. Memory stays bounded by the longest allowed line.
+ * SDK itself would close the connection. Memory stays bounded by the longest allowed line, and
+ * the answers to bad lines by one read of stdin (reading waits for the editor to read them).
  */
 export function stdioStream(input: Readable, output: Writable, maxLineBytes: number): Stream {
   let failed: Error | undefined;
@@ -23,13 +24,29 @@ export function stdioStream(input: Readable, output: Writable, maxLineBytes: num
     if (output.write(`${JSON.stringify(message)}\n`)) return undefined;
     return new Promise((resolve, reject) => drains.push({ resolve, reject }));
   };
-  const refuse = (error: RequestError) => void send({ jsonrpc: '2.0', id: null, error: error.toErrorResponse() });
 
   let pending: Buffer[] = [];
   let pendingBytes = 0;
   let dropping = false;
+  /** Set while the editor has not read our answers to its bad lines: its input waits meanwhile. */
+  let unanswered = false;
   const readable = new ReadableStream<AnyMessage>({
     start(controller) {
+      // An editor that keeps sending bad lines without reading stdout is not read either (the
+      // answers would pile up in memory): reading resumes once stdout drained.
+      const refuse = (error: RequestError) => {
+        const written = send({ jsonrpc: '2.0', id: null, error: error.toErrorResponse() });
+        if (!written) return;
+        unanswered = true;
+        input.pause();
+        written.then(
+          () => {
+            unanswered = false;
+            if ((controller.desiredSize ?? 1) > 0) input.resume();
+          },
+          () => undefined,
+        );
+      };
       const deliver = (text: string) => {
         const line = text.trim();
         if (line === '') return;
@@ -74,7 +91,7 @@ export function stdioStream(input: Readable, output: Writable, maxLineBytes: num
       input.once('error', (e) => controller.error(e));
     },
     pull() {
-      input.resume();
+      if (!unanswered) input.resume();
     },
     cancel() {
       input.destroy();

@@ -59,6 +59,32 @@ describe('stdio limits and ordering', () => {
     ]);
   });
 
+  it('stdioStream stops reading an editor that floods bad lines without reading the answers, and goes on once it reads', async () => {
+    const input = new PassThrough();
+    const output = new PassThrough({ highWaterMark: 1024 });
+    const reader = stdioStream(input, output, 64).readable.getReader();
+    const next = reader.read();
+    const chunk = Buffer.from('x\n'.repeat(100));
+    let sent = 0;
+    // Until the stream stops taking chunks; far more than it could answer unread.
+    for (let more = true; more && sent < 1000; sent++) {
+      more = input.write(chunk);
+      await new Promise((r) => setImmediate(r));
+    }
+    expect(sent).toBeLessThan(1000);
+    await new Promise((r) => setImmediate(r));
+    expect(input.isPaused()).toBe(true);
+    const held = output.readableLength;
+    expect(held).toBeLessThan(2 * 100 * 80 + 1024); // the answers to one or two chunks, not to all
+    input.write('{"jsonrpc":"2.0","id":9,"method":"m"}\n');
+    output.resume(); // the editor reads again: every bad line still gets its answer
+    let answers = 0;
+    output.on('data', (c: Buffer) => (answers += String(c).split('\n').length - 1));
+    expect((await next).value).toEqual({ jsonrpc: '2.0', id: 9, method: 'm' });
+    await new Promise((r) => setImmediate(r));
+    expect(answers).toBe(sent * 100);
+  });
+
   it('stdioStream writes each message as one JSON line and waits for the editor to drain', async () => {
     const output = new PassThrough({ highWaterMark: 16 });
     const writer = stdioStream(new PassThrough(), output, 64).writable.getWriter();
