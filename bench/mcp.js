@@ -95,22 +95,16 @@ async function podBatch() {
   let errors = 0;
   let last = 0;
   batchStart = 0;
-  let carry = '';
-  const read = (chunk) => {
-    const lines = (carry + chunk).split('\n');
-    carry = lines.pop();
-    for (const line of lines) {
-      if (!line.startsWith('{"event":"tool_result"')) continue;
-      results++;
-      last = performance.now();
-      if (!line.includes(`"output":${echoed}`) || !line.includes('"is_error":false')) errors++;
-    }
-  };
-  observer.socket.on('data', read);
+  const off = observer.onLine((line) => {
+    if (!line.startsWith('{"event":"tool_result"')) return;
+    results++;
+    last = performance.now();
+    if (!line.includes(`"output":${echoed}`) || !line.includes('"is_error":false')) errors++;
+  });
   const ended = observer.nextLine('"event":"run_end"');
   observer.write('{"method":"run","params":{"input":[{"kind":"text","content":"go"}]}}');
   const end = await ended;
-  observer.socket.off('data', read);
+  off();
   if (!end.line.includes('"result":"finished"') || errors > 0 || results !== CALLS)
     throw new Error(`pod run: ${end.line}, ${errors} errors, ${results} results`);
   readMs.push(last - batchStart);
