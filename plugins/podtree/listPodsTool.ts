@@ -29,6 +29,8 @@ export const listPodsTool = definePlugin({
       execute: (_input, ctx) =>
         refusalsAsResults(async () => {
           const tree = podTree();
+          // Always: a reservation whose spawner died before recording the child has no record to fail.
+          await tree.reclaimStale();
           const records = [...tree.registry.list()];
           const remotes = podRemotes();
           const remoteLines = remotes && remotes.list().length > 0 ? remotePodLines(remotes, ctx.podName) : undefined;

@@ -56,7 +56,8 @@ export const SpawnPodInputSchema = z.object({
 /**
  * `SpawnPod`: starts a child pod with a delegated part of this pod's scope (reserved in
  * scope.lock first, so a conflict is refused before anything starts), sends it its task with
- * a confirmed `run`, records it in spawned_pods.json and reports the delegation upward.
+ * a confirmed `run` and reports the delegation upward. It is in spawned_pods.json from before it
+ * starts until it is given up.
  */
 export const spawnPodTool = definePlugin({
   name: SPAWN_POD,
@@ -103,13 +104,19 @@ export const spawnPodTool = definePlugin({
             throw e;
           }
           const config = ctx.services.config;
-          // Known before it starts: its first report may come before it is recorded.
+          // Recorded before it starts: its first report may come before SpawnPod returns, and a
+          // restart of this pod after a kill mid-spawn finds it (alive, or reclaimed by ListPods).
           const secret = randomBytes(32).toString('hex');
-          tree.expectChild(name, secret);
-          const forgetChild = async () => {
-            tree.forgetStarting(name);
-            await tree.release(name).catch(() => undefined);
-          };
+          tree.registry.add({
+            pod_name: name,
+            socket_path: paths.socket,
+            scope_delegated: rules,
+            callback_address: tree.socket,
+            spawned_at: Date.now(),
+            log_path: paths.log,
+            secret,
+          });
+          const forgetChild = () => tree.forget(name).catch(() => undefined);
           try {
             await startChildPod({
               name,
@@ -146,16 +153,6 @@ export const spawnPodTool = definePlugin({
             );
           }
 
-          tree.registry.add({
-            pod_name: name,
-            socket_path: paths.socket,
-            scope_delegated: rules,
-            callback_address: tree.socket,
-            spawned_at: Date.now(),
-            log_path: paths.log,
-            secret,
-          });
-          tree.forgetStarting(name);
           tree.reportUpward({
             kind: 'scope_sub_delegated',
             parent_pod: ctx.podName,

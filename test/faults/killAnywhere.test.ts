@@ -296,4 +296,57 @@ describe('SIGKILL at seeded points', () => {
       await again.pod.exited;
     }
   }, 300_000);
+
+  // Replays a kill CI hit: the parent died after reserving a child's scope, before recording the
+  // child, and the restarted parent's ListPods (all records alive) left the reservation to a dead pid.
+  it('of a spawn in progress: killed while its child starts, the restarted parent leaves scope.lock and its registry agreeing, live pods only', async () => {
+    const p = project();
+    const registryFile = path.join(p.run, 'root', 'spawned_pods.json');
+    const registry = () => {
+      try {
+        return (JSON.parse(fs.readFileSync(registryFile, 'utf8')) as { pod_name: string }[]).map((r) => r.pod_name);
+      } catch {
+        return [];
+      }
+    };
+    p.script('root', [
+      {
+        tool_calls: [
+          {
+            name: 'SpawnPod',
+            arguments: { name: 'kid', task: 'answer', scope: [{ target: 'src', permission: 'read' }] },
+          },
+        ],
+      },
+      { text: 'spawned' },
+    ]);
+    p.script('kid', [{ text: 'kid answer' }]);
+    const first = await p.start(['--name', 'root']);
+    void first.client
+      .request({ method: 'run', params: { input: [{ kind: 'text', content: 'spawn' }] } })
+      .catch(() => undefined);
+    // Kill the parent once the child's scope is reserved: before, while or after the child comes up.
+    await waitUntil(() => lockAllocations(p.run).some((a) => a.pod_name === 'kid'), "the child's reservation");
+    first.pod.child.kill('SIGKILL');
+    await first.pod.exited;
+
+    p.script('root', [{ tool_calls: [{ name: 'ListPods', arguments: {} }] }, { text: 'listed' }]);
+    const again = await p.start([
+      '--name',
+      'root',
+      ...((await sessionIds(p.cli, 'root')).length > 0 ? ['--resume'] : []),
+    ]);
+    const listed = again.client.waitFor(terminal, 60_000);
+    await again.client.request({ method: 'run', params: { input: [{ kind: 'text', content: 'list' }] } });
+    expect(await listed).toMatchObject({ event: 'run_end', data: { result: 'finished' } });
+    const allocations = lockAllocations(p.run);
+    for (const a of allocations) expect([a.pod_name, isPidAlive(a.pid)]).toEqual([a.pod_name, true]);
+    const children = allocations.filter((a) => a.pod_name !== 'root').map((a) => a.pod_name);
+    // Either the child adopted its scope before the kill (alive, recorded) or it is gone from both.
+    expect(children).toEqual(registry());
+    expect(allocations.filter((a) => a.pod_name !== 'root').every((a) => a.delegated_from === 'root')).toBe(true);
+    await again.client.close();
+    again.pod.child.kill('SIGKILL');
+    await again.pod.exited;
+  }, 120_000);
 });

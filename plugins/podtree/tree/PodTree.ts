@@ -92,6 +92,8 @@ export class PodTree {
           socket: this.socket,
           scope_allow: [...scope.allowRules],
         });
+      // What a kill left: a reservation this pod's previous process made for a child that never adopted it.
+      reclaimStale(table, isPidAlive);
       this.readopt(table);
       this.syncLocks(table);
     });
