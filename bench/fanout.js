@@ -3,7 +3,8 @@
 // the same number of clients in the same run. ratio = pod events/s per client ÷ raw events/s
 // per client (goal ≥ 0.7 at 1 client, ≥ 3 at 64). A client that reads never gets `lagged` at
 // the provider's speed: the last line is the share of the deltas the reading clients received
-// (goal: all of them; a client that lost some counts as done at `run_end`).
+// (goal: all of them; a client that lost some counts as done at `run_end`). Each client count
+// first runs one uncounted round of each side (FANOUT_WARMUP), then FANOUT_ROUNDS counted ones.
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -68,9 +69,16 @@ async function viaRaw(clients) {
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const rounds = Number(process.env.FANOUT_ROUNDS ?? 3);
+// As in the other throughput benchmarks, a first round of each side is not counted: a pod serves
+// many runs in one process, and the first run in a fresh process times V8 compiling its code.
+const warmUp = Number(process.env.FANOUT_WARMUP ?? 1);
 for (const n of [1, 8, 64]) {
   const pod = [];
   const raw = [];
+  for (let r = 0; r < warmUp; r++) {
+    await viaRaw(n);
+    await viaPod(n);
+  }
   for (let r = 0; r < rounds; r++) {
     raw.push(await viaRaw(n));
     pod.push(await viaPod(n));

@@ -31,7 +31,15 @@ export class ScriptedStream implements AsyncIterableIterator<ProviderPart>, Buff
     private readonly newId: () => string,
   ) {
     this.chunks = reply.chunks ?? (reply.text !== undefined ? [reply.text] : []);
+    // Read per chunk: a flag the abort sets costs less than the signal's `aborted` getter.
+    this.aborted = request.signal.aborted;
+    if (!this.aborted) request.signal.addEventListener('abort', this.onAbort, { once: true });
   }
+
+  private aborted: boolean;
+  private readonly onAbort = () => {
+    this.aborted = true;
+  };
 
   [Symbol.asyncIterator](): this {
     return this;
@@ -55,10 +63,11 @@ export class ScriptedStream implements AsyncIterableIterator<ProviderPart>, Buff
           return this.wait(new Promise((resolve) => setImmediate(resolve)));
         }
         this.rested = false;
-        if (signal.aborted) return this.end();
+        if (this.aborted) return this.end();
         return Promise.resolve({ value: { type: 'text-delta', text: this.chunks[this.i++] }, done: false });
       }
       this.phase = 'tail';
+      this.request.signal.removeEventListener('abort', this.onAbort); // the tail reads the signal itself
       this.tail = tailParts(this.reply, this.request, this.newId, this.chunks);
     }
     if (this.phase === 'tail') {
@@ -78,7 +87,7 @@ export class ScriptedStream implements AsyncIterableIterator<ProviderPart>, Buff
     if (this.busy || this.phase !== 'chunks' || this.i >= this.chunks.length) return undefined;
     if (this.i % CHUNKS_PER_TURN === CHUNKS_PER_TURN - 1 && !this.rested) return undefined;
     this.rested = false;
-    if (this.request.signal.aborted) return undefined;
+    if (this.aborted) return undefined;
     return { type: 'text-delta', text: this.chunks[this.i++] };
   }
 
@@ -99,6 +108,7 @@ export class ScriptedStream implements AsyncIterableIterator<ProviderPart>, Buff
 
   private end(): Promise<IteratorResult<ProviderPart>> {
     this.phase = 'done';
+    this.request.signal.removeEventListener('abort', this.onAbort);
     return Promise.resolve({ value: undefined, done: true });
   }
 }
