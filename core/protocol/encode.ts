@@ -110,10 +110,21 @@ function canonical(schema: z.ZodType, value: unknown, what: string): unknown {
   return r.data;
 }
 
+/**
+ * Output where `JSON.stringify` may have written a number otherwise than serde_json: a float of
+ * 1e-6 up to 1e-5 (`0.000001`, Rust `1e-6`) or an integer of 20 digits and more (Rust `1e+20`).
+ * Such a line goes through the exact writer too, so a number is written one way whether or not
+ * the line also holds a bigint (a decoded line with one re-encodes byte for byte). A string that
+ * merely looks like this costs the slower writer, not a different text.
+ */
+const NUMBER_FORMS_DIFFER = /0\.00000[1-9]|\d{20}/;
+
 function stringify(value: unknown): string {
+  let text: string;
   try {
-    return JSON.stringify(value);
+    text = JSON.stringify(value);
   } catch {
     return stringifyJsonExact(value); // bigint (integers above 2^53) needs the exact writer
   }
+  return NUMBER_FORMS_DIFFER.test(text) ? stringifyJsonExact(value) : text;
 }

@@ -96,6 +96,45 @@ describe('decoder', () => {
   });
 });
 
+describe('floats next to a big integer', () => {
+  // Found by bench/fuzz (seed -1747062609): `0.000001` came back as `1e-6` once a 2^53 in the same
+  // line sent it through the exact writer, which writes floats in Rust's form and JSON.stringify does not.
+  it('are written in Rust form either way: a line re-encodes byte for byte whether or not it holds an integer above 2^53', () => {
+    const numbers = [
+      '1e-6,9007199254740992',
+      '1e-6',
+      '-1.5e-6',
+      '1e+20',
+      '1e+20,18446744073709551615',
+      '1.0,18446744073709551615',
+    ];
+    for (const n of numbers) {
+      const line = `{"method":"pod_event","params":{"kind":"x","pod_name":"p","v":[${n}]}}`;
+      const d = P.decodeMethodLine(line);
+      expect([line, d.ok && P.encodeMethod(d.value)]).toEqual([line, line]);
+    }
+  });
+
+  it("the fuzzer's counterexample: encode, decode, encode is a fixed point", () => {
+    for (const v of [[0.000001, 2 ** 53], [0.000001], [1e20], [1e20, 2 ** 53]]) {
+      const m = { method: 'pod_event', params: new P.UnknownPodEvent({ '': v, kind: '', pod_name: '' }) };
+      const line = P.encodeMethod(m as P.Method);
+      const d = P.decodeMethodLine(line);
+      expect([v, d.ok && P.encodeMethod(d.value)]).toEqual([v, line]);
+    }
+  });
+
+  it('a string that only looks like such a number keeps its text', () => {
+    const m = {
+      method: 'pod_event',
+      params: new P.UnknownPodEvent({ t: '0.000001 and 12345678901234567890', kind: 'x', pod_name: 'p' }),
+    };
+    expect(P.encodeMethod(m as P.Method)).toBe(
+      '{"method":"pod_event","params":{"t":"0.000001 and 12345678901234567890","kind":"x","pod_name":"p"}}',
+    );
+  });
+});
+
 describe('downgradeToV1', () => {
   const v1Names = new Set(P.V1_EVENT_NAMES);
 
