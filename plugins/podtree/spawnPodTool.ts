@@ -107,15 +107,20 @@ export const spawnPodTool = definePlugin({
           // Recorded before it starts: its first report may come before SpawnPod returns, and a
           // restart of this pod after a kill mid-spawn finds it (alive, or reclaimed by ListPods).
           const secret = randomBytes(32).toString('hex');
-          tree.registry.add({
-            pod_name: name,
-            socket_path: paths.socket,
-            scope_delegated: rules,
-            callback_address: tree.socket,
-            spawned_at: Date.now(),
-            log_path: paths.log,
-            secret,
-          });
+          try {
+            tree.registry.add({
+              pod_name: name,
+              socket_path: paths.socket,
+              scope_delegated: rules,
+              callback_address: tree.socket,
+              spawned_at: Date.now(),
+              log_path: paths.log,
+              secret,
+            });
+          } catch (e) {
+            await tree.release(name).catch(() => undefined); // not recorded (a full disk): nothing starts
+            throw e;
+          }
           const forgetChild = () => tree.forget(name).catch(() => undefined);
           try {
             await startChildPod({
