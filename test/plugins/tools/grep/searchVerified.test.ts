@@ -30,7 +30,7 @@ const plan = (base: string, pattern: string): SearchPlan => ({
     );
     expect(run).toEqual({ complete: true, skipped: [] });
     expect(seen).toEqual(names.map(box.at).sort());
-    expect(openFds()).toBe(before);
+    expect(openFds()).toBeLessThanOrEqual(before); // a leak adds; the worker may close one of its own meanwhile
   });
 
   it('closes what it opened when ripgrep refuses the search', async () => {
@@ -43,6 +43,6 @@ const plan = (base: string, pattern: string): SearchPlan => ({
         () => undefined,
       ),
     ).rejects.toThrow(/invalid regex/);
-    expect(openFds()).toBe(before);
+    expect(openFds()).toBeLessThanOrEqual(before); // a leak adds; the worker may close one of its own meanwhile
   });
 });
