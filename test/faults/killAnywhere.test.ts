@@ -106,6 +106,21 @@ async function checkRestored(
   return live;
 }
 
+/** Starts `root` again (resuming its session if it has one) and runs a ListPods turn to its end. */
+async function restartAndListPods(p: Project) {
+  p.script('root', [{ tool_calls: [{ name: 'ListPods', arguments: {} }] }, { text: 'listed' }]);
+  // Killed before its first input reached the log, the parent has no session to resume.
+  const again = await p.start([
+    '--name',
+    'root',
+    ...((await sessionIds(p.cli, 'root')).length > 0 ? ['--resume'] : []),
+  ]);
+  const listed = again.client.waitFor(terminal, 60_000);
+  await again.client.request({ method: 'run', params: { input: [{ kind: 'text', content: 'list' }] } });
+  expect(await listed).toMatchObject({ event: 'run_end', data: { result: 'finished' } });
+  return again;
+}
+
 describe('SIGKILL at seeded points', () => {
   it('of runs (streamed text, tool calls, atomic writes): every ended run restored, one run_end each, the log replays, no temp files', async () => {
     const seed = faultSeed(21);
@@ -264,16 +279,7 @@ describe('SIGKILL at seeded points', () => {
       await pod.exited;
 
       // The restarted parent: ListPods health-checks its children and reclaims what a kill left.
-      p.script('root', [{ tool_calls: [{ name: 'ListPods', arguments: {} }] }, { text: 'listed' }]);
-      // Killed before its first input reached the log, the parent has no session to resume.
-      const again = await p.start([
-        '--name',
-        'root',
-        ...((await sessionIds(p.cli, 'root')).length > 0 ? ['--resume'] : []),
-      ]);
-      const listed = again.client.waitFor(terminal, 60_000);
-      await again.client.request({ method: 'run', params: { input: [{ kind: 'text', content: 'list' }] } });
-      expect(await listed).toMatchObject({ event: 'run_end', data: { result: 'finished' } });
+      const again = await restartAndListPods(p);
       const { live, replayed, chain } = await historyAndReplay(p.cli, again.client.welcome!.session_id, 'root');
       expect(chain).toBe('intact');
       expect(replayed).toEqual(live);
@@ -330,15 +336,7 @@ describe('SIGKILL at seeded points', () => {
     first.pod.child.kill('SIGKILL');
     await first.pod.exited;
 
-    p.script('root', [{ tool_calls: [{ name: 'ListPods', arguments: {} }] }, { text: 'listed' }]);
-    const again = await p.start([
-      '--name',
-      'root',
-      ...((await sessionIds(p.cli, 'root')).length > 0 ? ['--resume'] : []),
-    ]);
-    const listed = again.client.waitFor(terminal, 60_000);
-    await again.client.request({ method: 'run', params: { input: [{ kind: 'text', content: 'list' }] } });
-    expect(await listed).toMatchObject({ event: 'run_end', data: { result: 'finished' } });
+    const again = await restartAndListPods(p);
     const allocations = lockAllocations(p.run);
     for (const a of allocations) expect([a.pod_name, isPidAlive(a.pid)]).toEqual([a.pod_name, true]);
     const children = allocations.filter((a) => a.pod_name !== 'root').map((a) => a.pod_name);
