@@ -158,10 +158,30 @@ suite('pod trees across hosts', () => {
         await client.close();
       }
     };
+    /** What the pods and the host said, for a failure message (a hang here is otherwise silent). */
+    const diagnose = () => {
+      const sessions = path.join(dir, '.yoi', 'sessions');
+      const lines = (fs.existsSync(sessions) ? fs.readdirSync(sessions, { recursive: true }) : []).flatMap((f) =>
+        !fs.statSync(path.join(sessions, String(f))).isFile()
+          ? []
+          : fs
+              .readFileSync(path.join(sessions, String(f)), 'utf8')
+              .split('\n')
+              .filter((l) => /SpawnPod|spawned pod|not started/.test(l))
+              .map((l) => `${f}: ${l.slice(0, 600)}`),
+      );
+      const podLogs = [path.join(envA.YOI_RUNTIME_DIR, 'kid'), path.join(envB.YOI_RUNTIME_DIR, 'root')].map((d) => {
+        const log = path.join(d, 'pod.log');
+        return `${log}: ${fs.existsSync(log) ? fs.readFileSync(log, 'utf8').slice(-4000) : '(none)'}`;
+      });
+      return [`host stderr: ${host.stderr()}`, `root stderr: ${root.stderr()}`, ...podLogs, ...lines].join('\n');
+    };
     const spawn = async () => {
       const sent = yoi(['send', '--pod', 'root', 'go'], { cwd: dir, env: envB, timeoutMs: 60_000 });
       expect(sent.status).toBe(0);
-      await waitFor("the kid's first report at the root", () => turnsEnded() >= 1, 90_000);
+      await waitFor("the kid's first report at the root", () => turnsEnded() >= 1, 90_000).catch((e: Error) => {
+        throw new Error(`${e.message}\n${diagnose()}`);
+      });
       const kid = await waitFor(
         'the kid in the cluster registry',
         async () => (await listCluster()).find((e) => e.name === 'kid'),
