@@ -111,20 +111,45 @@ function canonical(schema: z.ZodType, value: unknown, what: string): unknown {
 }
 
 /**
- * Output where `JSON.stringify` may have written a number otherwise than serde_json: a float of
- * 1e-6 up to 1e-5 (`0.000001`, Rust `1e-6`) or an integer of 20 digits and more (Rust `1e+20`).
- * Such a line goes through the exact writer too, so a number is written one way whether or not
- * the line also holds a bigint (a decoded line with one re-encodes byte for byte). A string that
- * merely looks like this costs the slower writer, not a different text.
+ * A number's `JSON.stringify` form that may differ from serde_json's: a float of 1e-6 up to 1e-5
+ * (`0.000001`, Rust `1e-6`) or an integer of 20 digits and more (Rust `1e+20`).
  */
 const NUMBER_FORMS_DIFFER = /0\.00000[1-9]|\d{20}/;
 
+/**
+ * `JSON.stringify`, or the exact writer for a value holding a bigint or a number whose form may
+ * differ (above): a number is written one way whether or not its line also holds a bigint (a
+ * decoded line with one re-encodes byte for byte). The values are walked, not the output
+ * scanned: a long reply's text is not read again.
+ */
 function stringify(value: unknown): string {
-  let text: string;
+  let exact: boolean;
   try {
-    text = JSON.stringify(value);
+    exact = needsExactWriter(value);
   } catch {
-    return stringifyJsonExact(value); // bigint (integers above 2^53) needs the exact writer
+    exact = true; // nested too deep to walk: the exact writer says what is wrong with it
   }
-  return NUMBER_FORMS_DIFFER.test(text) ? stringifyJsonExact(value) : text;
+  return exact ? stringifyJsonExact(value) : JSON.stringify(value);
+}
+
+function needsExactWriter(value: unknown): boolean {
+  switch (typeof value) {
+    case 'number':
+      return !Number.isSafeInteger(value) && NUMBER_FORMS_DIFFER.test(String(value));
+    case 'bigint':
+      return true;
+    case 'object': {
+      if (value === null) return false;
+      if (Array.isArray(value)) {
+        for (let i = 0; i < value.length; i++) if (needsExactWriter(value[i])) return true;
+        return false;
+      }
+      const toJSON = (value as { toJSON?: unknown }).toJSON;
+      if (typeof toJSON === 'function') return needsExactWriter(toJSON.call(value));
+      for (const key in value) if (needsExactWriter((value as Record<string, unknown>)[key])) return true;
+      return false;
+    }
+    default:
+      return false;
+  }
 }

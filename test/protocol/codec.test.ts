@@ -133,6 +133,18 @@ describe('floats next to a big integer', () => {
       '{"method":"pod_event","params":{"t":"0.000001 and 12345678901234567890","kind":"x","pod_name":"p"}}',
     );
   });
+
+  it("nor does such a string change how the line's numbers are written", () => {
+    // Decoded, `100.0` is a float; written without a bigint or a differing number beside it, it is `100`.
+    const line = (t: string) => `{"method":"pod_event","params":{"t":"${t}","kind":"x","pod_name":"p","v":100.0}}`;
+    const encoded = (t: string) => {
+      const d = P.decodeMethodLine(line(t));
+      return d.ok ? P.encodeMethod(d.value) : d.error;
+    };
+    expect(encoded('0.000001 and 12345678901234567890').replace('0.000001 and 12345678901234567890', 'plain')).toBe(
+      encoded('plain'),
+    );
+  });
 });
 
 describe('downgradeToV1', () => {

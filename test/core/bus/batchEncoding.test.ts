@@ -16,7 +16,12 @@ function v2Client() {
 
 const droppable = fc.oneof(
   fc
-    .oneof(fc.string({ unit: 'grapheme' }), anyString, fc.constantFrom('tok ', 'a"b', 'x\\y', '\n', '😀'))
+    .oneof(
+      fc.string({ unit: 'grapheme' }),
+      fc.string({ unit: 'grapheme', minLength: 60, maxLength: 200 }),
+      anyString,
+      fc.constantFrom('tok ', 'a"b', 'x\\y', '\n', '😀', 'ß€', 'a'.repeat(64) + 'é'),
+    )
     .map((text): Event => ({ event: 'text_delta', data: { text } })),
   fc.string().map((text): Event => ({ event: 'text_delta', request_id: 'r1', data: { text } })),
   fc.tuple(fc.string(), anyString).map(([id, json]): Event => ({ event: 'tool_call_args_delta', data: { id, json } })),
