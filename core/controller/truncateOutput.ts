@@ -9,8 +9,10 @@ export function truncateOutput(
   text: string,
   limit: number,
 ): { text: string; truncated: boolean; before: number; after: number } {
+  // Measured without encoding: most outputs fit, and a copy of each would be garbage at once.
+  const bytes = Buffer.byteLength(text, 'utf8');
+  if (bytes <= limit) return { text, truncated: false, before: bytes, after: bytes };
   const buf = Buffer.from(text, 'utf8');
-  if (buf.length <= limit) return { text, truncated: false, before: buf.length, after: buf.length };
   // The marker's own length depends on the number it prints; reserve room for the widest case.
   const reserve = Buffer.byteLength(truncationMarker(buf.length));
   let cut = Math.max(0, limit - reserve);

@@ -23,8 +23,18 @@ export interface PodStatusFile {
 export function writeFileAtomic(file: string, data: string): void {
   const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
   unlinkIfThere(tmp);
-  fs.writeFileSync(tmp, data, { mode: 0o600, flag: 'wx' });
-  fs.renameSync(tmp, file);
+  try {
+    fs.writeFileSync(tmp, data, { mode: 0o600, flag: 'wx' });
+    fs.renameSync(tmp, file);
+  } catch (e) {
+    // A full disk leaves no partial copy behind; the write's own error is the one to report.
+    try {
+      fs.unlinkSync(tmp);
+    } catch {
+      // not there
+    }
+    throw e;
+  }
 }
 
 // unlink, not rm({force}): rm walks the path in JavaScript (rimraf), ~0.2 ms a status write.

@@ -119,7 +119,9 @@ export const spawnPodTool = definePlugin({
             });
           } catch (e) {
             await tree.release(name).catch(() => undefined); // not recorded (a full disk): nothing starts
-            throw e;
+            throw new ToolRefusal(
+              `pod \`${name}\` was not started: it could not be recorded in ${tree.spawnedPodsFile} (${(e as Error).message})`,
+            );
           }
           const forgetChild = () => tree.forget(name).catch(() => undefined);
           try {

@@ -88,27 +88,25 @@ export class SpawnedRegistry {
 
   /** Adds a record (replacing one of the same name). */
   add(record: SpawnedPodRecord): void {
-    this.records = [...this.records.filter((r) => r.pod_name !== record.pod_name), record];
-    this.save();
+    this.save([...this.records.filter((r) => r.pod_name !== record.pod_name), record]);
   }
 
   /** Removes a record; false when there was none (tolerated: reports may repeat). */
   remove(name: string): boolean {
-    const before = this.records.length;
-    this.records = this.records.filter((r) => r.pod_name !== name);
-    if (this.records.length === before) return false;
-    this.save();
+    const kept = this.records.filter((r) => r.pod_name !== name);
+    if (kept.length === this.records.length) return false;
+    this.save(kept);
     return true;
   }
 
   update(name: string, patch: Partial<SpawnedPodRecord>): void {
-    const record = this.get(name);
-    if (!record) return;
-    Object.assign(record, patch);
-    this.save();
+    if (!this.get(name)) return;
+    this.save(this.records.map((r) => (r.pod_name === name ? { ...r, ...patch } : r)));
   }
 
-  private save(): void {
-    writeFileAtomic(this.file, `${JSON.stringify(this.records, null, 2)}\n`);
+  /** Writes `records`, then holds them: a write that fails (a full disk) changes nothing, on disk or here. */
+  private save(records: SpawnedPodRecord[]): void {
+    writeFileAtomic(this.file, `${JSON.stringify(records, null, 2)}\n`);
+    this.records = records;
   }
 }
