@@ -217,6 +217,9 @@ export class ClusterNode implements RemotePods {
       if (entry === null) return; // NATS is away: nothing can be said
       if (entry) {
         this.seen.add(record.pod_name);
+        // Recorded before placement, its socket is known from its registration (when this pod
+        // was killed before the host's answer).
+        if (!record.socket_path) tree.registry.update(record.pod_name, { socket_path: entry.endpoints.socket });
         continue;
       }
       const overdue = Date.now() - (record.spawned_at ?? 0) > 2 * this.config.ttlMs;

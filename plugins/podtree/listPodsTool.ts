@@ -45,8 +45,10 @@ export const listPodsTool = definePlugin({
           const table = await tree.table();
           const removed: string[] = [];
           const lines = records.map((r, i) => {
+            // A remote child with no socket yet is being placed (recorded before its host answers).
+            const placing = r.host !== undefined && r.socket_path === '' && !alive[i];
             const gone = r.host ? alive[i] === false : !findAllocation(table, r.pod_name);
-            const state = alive[i] ? 'alive' : gone ? 'stopped' : 'unreachable';
+            const state = placing ? 'starting' : alive[i] ? 'alive' : gone ? 'stopped' : 'unreachable';
             if (state === 'stopped') {
               tree.registry.remove(r.pod_name);
               removed.push(r.pod_name);

@@ -14,7 +14,7 @@ type Input = z.infer<typeof SpawnPodInputSchema> & { host: string };
  * SpawnPod on another host: the delegated rules must lie within this pod's scope (as for a
  * local child); the scope is then reserved in the scope.lock of the host that runs the child
  * (`yoi host` there), which also starts it and gives it its task. The child is recorded with
- * its host; its reports come through JetStream, signed with its secret.
+ * its host before the request; its reports come through JetStream, signed with its secret.
  */
 export async function spawnRemote(
   remote: RemotePods,
@@ -36,7 +36,24 @@ export async function spawnRemote(
       );
   }
   const secret = randomBytes(32).toString('hex');
-  tree.expectChild(input.name, secret);
+  // Recorded before it is placed, as a local child is before it starts: its first report may
+  // come before the host answers, and this pod restarted after a kill mid-placement still knows
+  // it (alive once it registers in the cluster; forgotten if it never does, see ClusterNode).
+  try {
+    tree.registry.add({
+      pod_name: input.name,
+      socket_path: '',
+      scope_delegated: rules,
+      callback_address: tree.socket,
+      spawned_at: Date.now(),
+      secret,
+      host: input.host,
+    });
+  } catch (e) {
+    throw new ToolRefusal(
+      `pod \`${input.name}\` was not placed: it could not be recorded in ${tree.spawnedPodsFile} (${(e as Error).message})`,
+    );
+  }
   let placed;
   try {
     placed = await remote.spawn({
@@ -51,22 +68,13 @@ export async function spawnRemote(
       ...(input.instruction ? { instruction: input.instruction } : {}),
     });
   } catch (e) {
-    tree.forgetStarting(input.name);
+    tree.registry.remove(input.name);
     return {
       summary: `pod \`${input.name}\` was not started on host \`${input.host}\`: ${(e as Error).message}`,
       is_error: true,
     };
   }
-  tree.registry.add({
-    pod_name: input.name,
-    socket_path: placed.socket,
-    scope_delegated: rules,
-    callback_address: tree.socket,
-    spawned_at: Date.now(),
-    secret,
-    host: placed.host,
-  });
-  tree.forgetStarting(input.name);
+  tree.registry.update(input.name, { socket_path: placed.socket, host: placed.host });
   return {
     summary: `spawned pod \`${input.name}\` on host \`${placed.host}\``,
     content: `Delegated scope: ${formatRules(rules)}. The pod is working on its task; you get a notification when it finishes a turn.`,

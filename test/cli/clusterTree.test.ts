@@ -269,6 +269,59 @@ suite('pod trees across hosts', () => {
     expect(c.turnsEnded()).toBe(5);
   }, 300_000);
 
+  it('a parent killed while its host places the child knows the child once restarted, and applies its report', async () => {
+    const c = await cluster();
+    const registry = path.join(c.envB.YOI_RUNTIME_DIR, 'root', 'spawned_pods.json');
+    const kidPid = path.join(c.envA.YOI_RUNTIME_DIR, 'kid', 'pid');
+    const sent = yoiAsync(['send', '--pod', 'root', 'go'], { cwd: c.dir, env: c.envB, timeoutMs: 60_000 });
+    // The kid's process exists: its host has not answered the placement yet (it answers once the
+    // kid accepted its task), so the root is in the middle of SpawnPod.
+    const deadline = Date.now() + 60_000;
+    while (!fs.existsSync(kidPid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 2));
+    expect(JSON.parse(fs.readFileSync(registry, 'utf8'))).toEqual([
+      expect.objectContaining({ pod_name: 'kid', host: 'host-a' }),
+    ]);
+    kill(c.root.child.pid);
+    await c.root.exited;
+    await sent;
+    await c.startRoot('--resume');
+    await waitFor("the kid's report at the restarted root", () => c.turnsEnded() >= 1, 90_000);
+    // The socket the host's lost answer held comes from the kid's cluster registration.
+    await waitFor(
+      "the kid's socket in the root's registry",
+      () => JSON.parse(fs.readFileSync(registry, 'utf8'))[0]?.socket_path === c.kidSocket,
+      30_000,
+    );
+  }, 240_000);
+
+  it('a placement no host serves is an error result, and leaves no record of the child', async () => {
+    const c = await cluster({
+      rootScript: () => [
+        {
+          tool_calls: [
+            {
+              name: 'SpawnPod',
+              arguments: {
+                name: 'kid',
+                task: 'work',
+                host: 'nowhere',
+                scope: [{ target: 'src', permission: 'write' }],
+              },
+            },
+          ],
+        },
+        { text: 'noted' },
+      ],
+    });
+    const sent = yoi(['send', '--pod', 'root', 'go'], { cwd: c.dir, env: c.envB, timeoutMs: 60_000 });
+    expect(sent.status).toBe(0);
+    expect(sent.stdout).toContain('noted');
+    const registry = path.join(c.envB.YOI_RUNTIME_DIR, 'root', 'spawned_pods.json');
+    expect(fs.existsSync(registry) ? JSON.parse(fs.readFileSync(registry, 'utf8')) : []).toEqual([]);
+    const history = yoi(['history', '--pod', 'root'], { cwd: c.dir, env: c.envB });
+    expect(history.stdout).toContain('pod `kid` was not started on host `nowhere`: no `yoi host` named `nowhere`');
+  }, 120_000);
+
   it("marks a killed host's pods gone after the TTL and reclaims their scope", async () => {
     const c = await cluster({ ttlMs: 2000 });
     const kid = await c.spawn();

@@ -51,8 +51,6 @@ export class PodTree {
   #scope?: Scope;
   #own?: Allocation;
   readonly #locks = new Map<string, ScopeLock>();
-  /** Children being started: their secrets, before their record is written. */
-  readonly #starting = new Map<string, string>();
   #reporter?: (event: PodEvent, id?: string) => void;
 
   /**
@@ -139,21 +137,9 @@ export class PodTree {
     return this.#adopt?.secret;
   }
 
-  /**
-   * A child about to start may report before it is recorded (its first turn can end before
-   * SpawnPod returns): its secret is known from here until it is recorded or given up.
-   */
-  expectChild(name: string, secret: string): void {
-    this.#starting.set(name, secret);
-  }
-
-  forgetStarting(name: string): void {
-    this.#starting.delete(name);
-  }
-
-  /** The secret a pod this one manages presents with its reports (recorded, or starting). */
+  /** The secret a pod this one manages presents with its reports (recorded before it starts). */
   secretOf(name: string): string | undefined {
-    return this.#registry.get(name)?.secret ?? this.#starting.get(name);
+    return this.#registry.get(name)?.secret;
   }
 
   /** Set by the reporting plugin: sends an event to this pod's parent. */
