@@ -4,6 +4,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { PodTreeService } from './podTreePlugin.js';
 import { connectToPod } from './shared/connectToPod.js';
+import { recordChild } from './shared/recordChild.js';
 import { formatRules } from './shared/formatRules.js';
 import { RemotePodsService } from './shared/RemotePods.js';
 import { spawnRemote } from './spawnRemote.js';
@@ -107,21 +108,20 @@ export const spawnPodTool = definePlugin({
           // Recorded before it starts: its first report may come before SpawnPod returns, and a
           // restart of this pod after a kill mid-spawn finds it (alive, or reclaimed by ListPods).
           const secret = randomBytes(32).toString('hex');
+          const record = {
+            pod_name: name,
+            socket_path: paths.socket,
+            scope_delegated: rules,
+            callback_address: tree.socket,
+            spawned_at: Date.now(),
+            log_path: paths.log,
+            secret,
+          };
           try {
-            tree.registry.add({
-              pod_name: name,
-              socket_path: paths.socket,
-              scope_delegated: rules,
-              callback_address: tree.socket,
-              spawned_at: Date.now(),
-              log_path: paths.log,
-              secret,
-            });
+            recordChild(tree, record, 'not started');
           } catch (e) {
-            await tree.release(name).catch(() => undefined); // not recorded (a full disk): nothing starts
-            throw new ToolRefusal(
-              `pod \`${name}\` was not started: it could not be recorded in ${tree.spawnedPodsFile} (${(e as Error).message})`,
-            );
+            await tree.release(name).catch(() => undefined); // not recorded: its scope goes back
+            throw e;
           }
           const forgetChild = () => tree.forget(name).catch(() => undefined);
           try {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { z } from 'zod';
 import { formatRules } from './shared/formatRules.js';
+import { recordChild } from './shared/recordChild.js';
 import type { RemotePods } from './shared/RemotePods.js';
 import type { SpawnPodInputSchema } from './spawnPodTool.js';
 import { coversFully, findAllocation } from './tree/allocationTable.js';
@@ -39,21 +40,16 @@ export async function spawnRemote(
   // Recorded before it is placed, as a local child is before it starts: its first report may
   // come before the host answers, and this pod restarted after a kill mid-placement still knows
   // it (alive once it registers in the cluster; forgotten if it never does, see ClusterNode).
-  try {
-    tree.registry.add({
-      pod_name: input.name,
-      socket_path: '',
-      scope_delegated: rules,
-      callback_address: tree.socket,
-      spawned_at: Date.now(),
-      secret,
-      host: input.host,
-    });
-  } catch (e) {
-    throw new ToolRefusal(
-      `pod \`${input.name}\` was not placed: it could not be recorded in ${tree.spawnedPodsFile} (${(e as Error).message})`,
-    );
-  }
+  const record = {
+    pod_name: input.name,
+    socket_path: '',
+    scope_delegated: rules,
+    callback_address: tree.socket,
+    spawned_at: Date.now(),
+    secret,
+    host: input.host,
+  };
+  recordChild(tree, record, 'not placed');
   let placed;
   try {
     placed = await remote.spawn({
