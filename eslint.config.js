@@ -38,6 +38,10 @@ export default tseslint.config(
                 'plugins/ import only the public API (core/api.js), exactly as a third-party plugin imports yoi.',
             },
             { group: ['**/cli/**', '**/cli'], message: 'plugins/ must not import from cli/.' },
+            {
+              group: ['../client/**', '../../client/**', '../../../client/**', '../../../../client/**'],
+              message: 'plugins/ reach the client through the public API (core/api.js).',
+            },
           ],
         },
       ],
@@ -54,6 +58,40 @@ export default tseslint.config(
             {
               group: ['**/plugins/**', '**/plugins', '**/cli/**', '**/cli'],
               message: 'core/ must not import from plugins/ or cli/ (ARCHITECTURE §1).',
+            },
+            {
+              group: ['../client/**', '../../client/**', '../../../client/**'],
+              message: 'the pod does not use the client: only core/api.ts re-exports it, for plugins and clients.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['core/api.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/plugins/**', '**/cli/**'], message: 'core/ must not import from plugins/ or cli/.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The client is what CLI commands, attach, the outbox and the pod tools talk to a pod with.
+    files: ['client/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/plugins/**', '**/plugins', '**/cli/**', '**/cli'],
+              message: 'client/ must not import from plugins/ or cli/.',
             },
           ],
         },

@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PodEventOutbox } from '../dist/plugins/podtree/PodEventOutbox.js';
-import { PodClient } from '../dist/core/client/PodClient.js';
+import { PodClient } from '../dist/client/PodClient.js';
 import { report } from './measure.js';
 
 const REPORTS = Number(process.env.CLUSTER_REPORTS ?? 300);

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { streamText } from 'ai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import { PodClient } from '../dist/core/client/PodClient.js';
+import { PodClient } from '../dist/client/PodClient.js';
 import { createHostFromConfig } from '../dist/core/config/createHostFromConfig.js';
 import { loadConfig } from '../dist/core/config/loadConfig.js';
 import { Pod } from '../dist/core/pod/Pod.js';

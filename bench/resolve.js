@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { PodClient } from '../dist/core/client/PodClient.js';
+import { PodClient } from '../dist/client/PodClient.js';
 import { createHostFromConfig } from '../dist/core/config/createHostFromConfig.js';
 import { loadConfig } from '../dist/core/config/loadConfig.js';
 import { Pod } from '../dist/core/pod/Pod.js';

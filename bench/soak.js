@@ -15,7 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { isDeepStrictEqual } from 'node:util';
-import { PodClient } from '../dist/core/client/PodClient.js';
+import { PodClient } from '../dist/client/PodClient.js';
 import { report } from './measure.js';
 import { runLedger } from './support/runLedger.js';
 import { seededRandom } from './support/seededRandom.js';

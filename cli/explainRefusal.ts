@@ -1,4 +1,4 @@
-import { PodRequestError } from '../core/client/PodClient.js';
+import { PodRequestError } from '../client/PodClient.js';
 import type { PodTarget } from './podTarget.js';
 
 type Asked = 'run' | 'resume' | 'cancel' | 'pause' | 'compact' | 'shutdown' | 'get_history';

@@ -14,7 +14,7 @@ export async function answerAsk(
 ): Promise<string> {
   const [{ connectPod }, { PodRequestError }, { YoiError }] = await Promise.all([
     import('./podTarget.js'),
-    import('../core/client/PodClient.js'),
+    import('../client/PodClient.js'),
     import('../core/errors/YoiError.js'),
   ]);
   const { client, name } = await connectPod(flags);

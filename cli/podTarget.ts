@@ -1,4 +1,4 @@
-import type { PodClient } from '../core/client/PodClient.js';
+import type { PodClient } from '../client/PodClient.js';
 
 export interface PodTargetFlags {
   pod?: string;
@@ -71,7 +71,7 @@ export async function connectPod(
   flags: PodTargetFlags,
 ): Promise<{ client: PodClient; name: string; target: PodTarget }> {
   const target = await resolvePodTarget(flags);
-  const { PodClient } = await import('../core/client/PodClient.js');
+  const { PodClient } = await import('../client/PodClient.js');
   if (target.url !== undefined) {
     const client = await PodClient.connect({
       url: target.url,

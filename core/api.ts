@@ -40,7 +40,7 @@ export type * from './hooks/HookTypes.js';
 export type { PodServices, PluginLog } from './hooks/PodServices.js';
 export type { RuntimeDir } from './pod/RuntimeFiles.js';
 export type { Transport } from './server/Transport.js';
-export { WebSocketTransport } from './server/WebSocketTransport.js';
+export { WebSocketTransport } from '../client/WebSocketTransport.js';
 
 // Segments
 export {
@@ -134,8 +134,8 @@ export {
   type MethodInput,
   type WelcomeData,
   type UnknownEvent,
-} from './client/PodClient.js';
-export type { Reply as PodReply } from './client/V1Emulation.js';
+} from '../client/PodClient.js';
+export type { Reply as PodReply } from '../client/V1Emulation.js';
 
 // Pods on this machine: runtime files and trusted (the user's own) paths and sockets (@beta)
 export { runtimeBase, podPaths, validatePodName, checkSocketPath, type PodPaths } from './pod/runtimePaths.js';

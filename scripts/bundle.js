@@ -179,7 +179,7 @@ function isCommonJs(file) {
 fs.rmSync(new URL('../dist/bundle', import.meta.url), { recursive: true, force: true });
 // Left outside both forms of the bundle, loaded from node_modules as before: packages that find
 // files next to themselves (ripgrep's binary, jiti's transpiler, the tokenizer's tables) or are
-// large and only loaded by some pods. `ws` too: core/server/WebSocketTransport.ts requires it at
+// large and only loaded by some pods. `ws` too: client/WebSocketTransport.ts requires it at
 // run time, and the WebSocket listener and client must share that one copy.
 const external = [
   'typescript',

@@ -5,7 +5,7 @@ import {
   type SessionUpdate,
   type StopReason,
 } from '@agentclientprotocol/sdk';
-import { PodRequestError, type UnknownEvent, type PodClient } from '../../core/client/PodClient.js';
+import { PodRequestError, type UnknownEvent, type PodClient } from '../../client/PodClient.js';
 import type { Event, PodStatus } from '../../core/protocol/index.js';
 import { EventTranslator, agentText } from './EventTranslator.js';
 import { PermissionBridge, type Decision } from './PermissionBridge.js';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { RequestError } from '@agentclientprotocol/sdk';
-import { PodClient, type UnknownEvent } from '../../core/client/PodClient.js';
+import { PodClient, type UnknownEvent } from '../../client/PodClient.js';
 import type { Event, EventOf } from '../../core/protocol/index.js';
 import { ensurePrivateDir, isSocketLive } from '../../core/pod/podFiles.js';
 import { podPaths } from '../../core/pod/runtimePaths.js';

@@ -1,4 +1,4 @@
-import { PodRequestError } from '../../core/client/PodClient.js';
+import { PodRequestError } from '../../client/PodClient.js';
 import type { Event, PodStatus, Segment } from '../../core/protocol/index.js';
 import type { AttachState, AttachStore, Question } from './AttachStore.js';
 import { Completer } from './Completer.js';

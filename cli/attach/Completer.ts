@@ -1,4 +1,4 @@
-import type { PodClient } from '../../core/client/PodClient.js';
+import type { PodClient } from '../../client/PodClient.js';
 import type { AttachState } from './AttachStore.js';
 import { refAtCursor } from './refTokens.js';
 

@@ -1,4 +1,4 @@
-import type { PodClient, UnknownEvent } from '../../core/client/PodClient.js';
+import type { PodClient, UnknownEvent } from '../../client/PodClient.js';
 import type { Decision } from '../../plugins/permissions/permissionsConfig.js';
 import type { PermissionRequest } from '../../plugins/permissions/permissionWire.js';
 import { parseRequest, parseResolved } from '../permissionLines.js';

@@ -1,4 +1,4 @@
-import { PodRequestError, type PodClient } from '../../core/client/PodClient.js';
+import { PodRequestError, type PodClient } from '../../client/PodClient.js';
 import type { PodStatus, Segment } from '../../core/protocol/index.js';
 import type { AttachState } from './AttachStore.js';
 import { InputBuffer } from './InputBuffer.js';

@@ -1,4 +1,4 @@
-import { PodClient } from '../../core/client/PodClient.js';
+import { PodClient } from '../../client/PodClient.js';
 
 /** Most characters of a reply handed back (the tail is kept: the answer comes last). */
 const MAX_REPLY_CHARS = 200_000;

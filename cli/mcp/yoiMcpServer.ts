@@ -3,7 +3,7 @@ import path from 'node:path';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { PodClient } from '../../core/client/PodClient.js';
+import { PodClient } from '../../client/PodClient.js';
 import { listPods } from '../../core/pod/listPods.js';
 import { isSocketLive } from '../../core/pod/podFiles.js';
 import { podPaths, validatePodName } from '../../core/pod/runtimePaths.js';

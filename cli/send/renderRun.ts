@@ -1,5 +1,5 @@
-import type { UnknownEvent } from '../../core/client/PodClient.js';
-import { isAnotherClientsError } from '../../core/client/v1Replies.js';
+import type { UnknownEvent } from '../../client/PodClient.js';
+import { isAnotherClientsError } from '../../client/v1Replies.js';
 import type { ErrorCode, Event } from '../../core/protocol/index.js';
 import { permissionEventLine, type AskTarget } from '../permissionLines.js';
 import { mainArgument, outcomeText } from './toolCallLine.js';

@@ -1,4 +1,4 @@
-import { PodRequestError, isSynthetic } from '../../core/client/PodClient.js';
+import { PodRequestError, isSynthetic } from '../../client/PodClient.js';
 import { YoiError } from '../../core/errors/YoiError.js';
 import { encodeEvent, type Segment } from '../../core/protocol/index.js';
 import { explainRefusal } from '../explainRefusal.js';

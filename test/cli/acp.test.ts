@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { PROTOCOL_VERSION } from '@agentclientprotocol/sdk';
-import { PodClient, type UnknownEvent } from '../../core/client/PodClient.js';
+import { PodClient, type UnknownEvent } from '../../client/PodClient.js';
 import type { Event } from '../../core/protocol/index.js';
 import { makeProject } from '../support/startTestPod.js';
 import { BIN, yoi } from '../support/runCli.js';

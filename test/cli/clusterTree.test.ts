@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import fs from 'node:fs';
 import path from 'node:path';
-import { PodClient } from '../../core/client/PodClient.js';
+import { PodClient } from '../../client/PodClient.js';
 import { clusterNames } from '../../plugins/cluster/clusterNames.js';
 import { signReport } from '../../plugins/cluster/reportSignature.js';
 import { startHostProcess } from '../support/hostProcess.js';

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import fs from 'node:fs';
 import path from 'node:path';
-import { PodClient } from '../../core/client/PodClient.js';
+import { PodClient } from '../../client/PodClient.js';
 import { listSessions, readSession } from '../../core/session/readSession.js';
 import { makeProject, recorder, runEnded, text, until } from '../support/startTestPod.js';
 import { startPodProcess, yoi, yoiAsync } from '../support/runCli.js';

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import fs from 'node:fs';
 import path from 'node:path';
-import { PodClient } from '../../core/client/PodClient.js';
+import { PodClient } from '../../client/PodClient.js';
 import { makeProject, recorder, runEnded, text } from '../support/startTestPod.js';
 import { startPodProcess } from '../support/runCli.js';
 

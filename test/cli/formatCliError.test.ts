@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { PodRequestError } from '../../core/client/PodClient.js';
+import { PodRequestError } from '../../client/PodClient.js';
 import { cliErrorJson, formatCliError } from '../../cli/formatCliError.js';
 import { YoiError } from '../../core/errors/YoiError.js';
 

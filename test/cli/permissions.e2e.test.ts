@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import fs from 'node:fs';
 import path from 'node:path';
-import { PodClient, type UnknownEvent } from '../../core/client/PodClient.js';
+import { PodClient, type UnknownEvent } from '../../client/PodClient.js';
 import { makeProject } from '../support/startTestPod.js';
 import { startPodProcess, yoi, yoiAsync } from '../support/runCli.js';
 import { describeSandboxed } from '../plugins/bash/bashHarness.js';

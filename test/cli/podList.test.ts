@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import fs from 'node:fs';
 import path from 'node:path';
-import { PodClient } from '../../core/client/PodClient.js';
+import { PodClient } from '../../client/PodClient.js';
 import { podTree, podTreeLines } from '../../cli/podTreeListing.js';
 import { makeProject } from '../support/startTestPod.js';
 import { startPodProcess, yoiAsync } from '../support/runCli.js';

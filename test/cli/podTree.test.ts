@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { PodClient } from '../../core/client/PodClient.js';
+import { PodClient } from '../../client/PodClient.js';
 import { isPidAlive } from '../../core/pod/podFiles.js';
 import { makeProject } from '../support/startTestPod.js';
 import { startPodProcess } from '../support/runCli.js';

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { PodClient } from '../../core/client/PodClient.js';
+import { PodClient } from '../../client/PodClient.js';
 import { makeProject, recorder, until } from '../support/startTestPod.js';
 import { BIN, startPodProcess, yoi, yoiAsync } from '../support/runCli.js';
 

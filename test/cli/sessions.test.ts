@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import fs from 'node:fs';
 import path from 'node:path';
-import { PodClient } from '../../core/client/PodClient.js';
+import { PodClient } from '../../client/PodClient.js';
 import { listSessions } from '../../core/session/readSession.js';
 import { SessionSummarySchema } from '../../core/session/summarizeSession.js';
 import { makeProject } from '../support/startTestPod.js';

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadProject } from '../../cli/loadProject.js';
-import { PodClient } from '../../core/client/PodClient.js';
+import { PodClient } from '../../client/PodClient.js';
 import { Pod } from '../../core/pod/Pod.js';
 import { makeProject, recorder, runEnded } from '../support/startTestPod.js';
 

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, describe, expect, it } from '@jest/globals';
 import path from 'node:path';
-import { PodClient } from '../../core/client/PodClient.js';
+import { PodClient } from '../../client/PodClient.js';
 import type { Alert, Event, Segment } from '../../core/protocol/index.js';
 import { liveHistory, loggedSession } from '../support/logReplay.js';
 import { RunLedger } from '../support/runLedger.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { PodClient } from '../../core/client/PodClient.js';
+import { PodClient } from '../../client/PodClient.js';
 import { LineReader } from '../../core/protocol/index.js';
 import { rssOf, sampleRss } from '../support/procStatus.js';
 import { startPodProcess } from '../support/runCli.js';

@@ -1,4 +1,4 @@
-import { PodClient } from '../../core/client/PodClient.js';
+import { PodClient } from '../../client/PodClient.js';
 import { startPodProcess } from './runCli.js';
 
 /**

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { PodClient } from '../../core/client/PodClient.js';
+import { PodClient } from '../../client/PodClient.js';
 import { createHostFromConfig } from '../../core/config/createHostFromConfig.js';
 import { loadConfig } from '../../core/config/loadConfig.js';
 import { Pod } from '../../core/pod/Pod.js';

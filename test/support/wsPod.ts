@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { PodClient } from '../../core/client/PodClient.js';
+import { PodClient } from '../../client/PodClient.js';
 import { startTestPod, type TestPod, type TestPodOptions } from './startTestPod.js';
 
 export interface WsTestPod extends TestPod {

@@ -10,7 +10,7 @@ import {
 } from '../../../cli/send/renderRun.js';
 import { mainArgument, outcomeText } from '../../../cli/send/toolCallLine.js';
 import type { Event } from '../../../core/protocol/index.js';
-import type { UnknownEvent } from '../../../core/client/PodClient.js';
+import type { UnknownEvent } from '../../../client/PodClient.js';
 
 const ack: Event = { event: 'ack', data: { method: 'run' } };
 const delta = (text: string): Event => ({ event: 'text_delta', data: { text } });

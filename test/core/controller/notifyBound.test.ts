@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { PodRequestError } from '../../../core/client/PodClient.js';
+import { PodRequestError } from '../../../client/PodClient.js';
 import { MAX_QUEUED_NOTES } from '../../../core/controller/PodController.js';
 import type { Event } from '../../../core/protocol/index.js';
 import { defaultPlugins } from '../../../plugins/index.js';

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { PodClient } from '../../../core/client/PodClient.js';
+import { PodClient } from '../../../client/PodClient.js';
 import { isSocketLive, readStatusFile } from '../../../core/pod/podFiles.js';
 import {
   checkOwnDir,

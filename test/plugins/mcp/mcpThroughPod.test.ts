@@ -2,7 +2,7 @@ import { afterEach, expect, it } from '@jest/globals';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { PodClient } from '../../../core/client/PodClient.js';
+import type { PodClient } from '../../../client/PodClient.js';
 import type { Event } from '../../../core/protocol/index.js';
 import { itemText, type HistoryItem } from '../../../core/history/HistoryItem.js';
 import { McpStateFileSchema } from '../../../plugins/mcp/McpStateSchema.js';

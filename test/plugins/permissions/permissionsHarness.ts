@@ -1,4 +1,4 @@
-import { PodClient, type UnknownEvent } from '../../../core/client/PodClient.js';
+import { PodClient, type UnknownEvent } from '../../../client/PodClient.js';
 import type { Event } from '../../../core/protocol/index.js';
 import type { PermissionRequest, PermissionResolved } from '../../../plugins/permissions/permissionWire.js';
 import {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { PodRequestError } from '../../../core/client/PodClient.js';
+import { PodRequestError } from '../../../client/PodClient.js';
 import { startTestPod } from '../../support/startTestPod.js';
 
 const cleanups: (() => Promise<unknown> | unknown)[] = [];

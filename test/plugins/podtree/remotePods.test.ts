@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { PodClient } from '../../../core/client/PodClient.js';
+import type { PodClient } from '../../../client/PodClient.js';
 import type { Event } from '../../../core/protocol/index.js';
 import { recorder, runEnded, startTestPod, text, type TestPod } from '../../support/startTestPod.js';
 import { startWsPod, type WsTestPod } from '../../support/wsPod.js';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
 import WebSocket from 'ws';
-import { PodClient } from '../../../core/client/PodClient.js';
+import { PodClient } from '../../../client/PodClient.js';
 import { sampleRss } from '../../support/procStatus.js';
 import { startPodProcess } from '../../support/runCli.js';
 import { makeProject, runEnded, text } from '../../support/startTestPod.js';

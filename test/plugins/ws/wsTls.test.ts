@@ -2,7 +2,7 @@ import https from 'node:https';
 import net from 'node:net';
 import { afterAll, afterEach, describe, expect, it } from '@jest/globals';
 import fs from 'node:fs';
-import { PodClient } from '../../../core/client/PodClient.js';
+import { PodClient } from '../../../client/PodClient.js';
 import { runEnded, text } from '../../support/startTestPod.js';
 import { selfSignedCert } from '../../support/selfSignedCert.js';
 import { startWsPod, type WsTestPod } from '../../support/wsPod.js';

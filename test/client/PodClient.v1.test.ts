@@ -1,14 +1,14 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import net from 'node:net';
-import { PodClient, PodRequestError, isSynthetic, type UnknownEvent } from '../../../core/client/PodClient.js';
-import type { Event } from '../../../core/protocol/index.js';
-import { startTestPod, until } from '../../support/startTestPod.js';
-import { startV1Pod, type V1Pod } from '../../support/v1Pod.js';
+import { PodClient, PodRequestError, isSynthetic, type UnknownEvent } from '../../client/PodClient.js';
+import type { Event } from '../../core/protocol/index.js';
+import { startTestPod, until } from '../support/startTestPod.js';
+import { startV1Pod, type V1Pod } from '../support/v1Pod.js';
 
 /** The golden v1 wire of each named vector. */
 const WIRE = Object.fromEntries(
-  readFileSync(new URL('../../fixtures/yoi-v1/vectors.jsonl', import.meta.url), 'utf8')
+  readFileSync(new URL('../fixtures/yoi-v1/vectors.jsonl', import.meta.url), 'utf8')
     .split('\n')
     .filter(Boolean)
     .map((l) => JSON.parse(l) as { type: string; name: string; wire: string })

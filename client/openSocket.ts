@@ -1,5 +1,5 @@
 import net from 'node:net';
-import { YoiError } from '../errors/YoiError.js';
+import { YoiError } from '../core/errors/YoiError.js';
 
 /** First wait before connecting again to a pod whose listen backlog is full (EAGAIN); doubles up to 100 ms. */
 const BUSY_RETRY_MS = 5;

@@ -1,5 +1,5 @@
-import { YoiError } from '../errors/YoiError.js';
-import { checkOwnSocket } from '../pod/trustedPath.js';
+import { YoiError } from '../core/errors/YoiError.js';
+import { checkOwnSocket } from '../core/pod/trustedPath.js';
 import { openSocket } from './openSocket.js';
 import { openWebSocket } from './openWebSocket.js';
 import type { ClientLink, PodClientOptions } from './PodClientOptions.js';

@@ -1,4 +1,4 @@
-import { parseLine } from '../protocol/index.js';
+import { parseLine } from '../core/protocol/index.js';
 import type { UnknownEvent } from './PodClientOptions.js';
 
 /** A line that is an event object this build cannot decode (a plugin's, a newer pod's), or undefined. */

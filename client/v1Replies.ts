@@ -1,4 +1,4 @@
-import type { ErrorCode, Event, MethodName, PodStatus } from '../protocol/index.js';
+import type { ErrorCode, Event, MethodName, PodStatus } from '../core/protocol/index.js';
 
 /**
  * A v1 pod (the original Rust yoi) has no `request_id`, no `ack` and broadcasts every event,

@@ -1,5 +1,5 @@
-import { YoiError } from '../errors/YoiError.js';
-import type { WebSocketTransport } from '../server/WebSocketTransport.js';
+import { YoiError } from '../core/errors/YoiError.js';
+import type { WebSocketTransport } from './WebSocketTransport.js';
 
 /** The largest frame a client takes from a pod (a long history is one line). */
 const CLIENT_MAX_PAYLOAD = 512 * 1024 * 1024;
@@ -25,10 +25,7 @@ export async function openWebSocket(url: string, opts: WebSocketOptions): Promis
       `no usable token for ${url}: set YOI_TOKEN, or name the variable holding it with --token-env VAR`,
     );
   // Loaded when a URL is used: commands on the Unix socket never load `ws`.
-  const [{ WebSocket }, { WebSocketTransport }] = await Promise.all([
-    import('ws'),
-    import('../server/WebSocketTransport.js'),
-  ]);
+  const [{ WebSocket }, { WebSocketTransport }] = await Promise.all([import('ws'), import('./WebSocketTransport.js')]);
   return new Promise((resolve, reject) => {
     let ws: InstanceType<typeof WebSocket>;
     try {

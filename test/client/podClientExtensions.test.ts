@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { z } from 'zod';
-import { PodRequestError, type UnknownEvent } from '../../../core/client/PodClient.js';
-import { definePlugin } from '../../../core/plugin/definePlugin.js';
-import { MethodError } from '../../../core/plugin/ProtocolExtensions.js';
-import { defaultPlugins } from '../../../plugins/index.js';
-import { startTestPod, type TestPod } from '../../support/startTestPod.js';
+import { PodRequestError, type UnknownEvent } from '../../client/PodClient.js';
+import { definePlugin } from '../../core/plugin/definePlugin.js';
+import { MethodError } from '../../core/plugin/ProtocolExtensions.js';
+import { defaultPlugins } from '../../plugins/index.js';
+import { startTestPod, type TestPod } from '../support/startTestPod.js';
 
 // A plugin's method and events, as PodClient users (the CLI) see them.
 const bell = definePlugin({

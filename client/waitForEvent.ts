@@ -1,5 +1,5 @@
-import { YoiError } from '../errors/YoiError.js';
-import type { Event } from '../protocol/index.js';
+import { YoiError } from '../core/errors/YoiError.js';
+import type { Event } from '../core/protocol/index.js';
 
 /** The first event matching `predicate`; rejects when the connection closes or after `timeoutMs`. */
 export function waitForEvent(

@@ -1,4 +1,4 @@
-import type { Event, EventOf, Method } from '../protocol/index.js';
+import type { Event, EventOf, Method } from '../core/protocol/index.js';
 
 /** An event this build cannot read (a newer pod's, a plugin's): its name, raw data and line. */
 export interface UnknownEvent {

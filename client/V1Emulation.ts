@@ -1,4 +1,4 @@
-import { YoiError } from '../errors/YoiError.js';
+import { YoiError } from '../core/errors/YoiError.js';
 import {
   V1_METHOD_NAMES,
   encodeMethod,
@@ -8,7 +8,7 @@ import {
   type Method,
   type MethodName,
   type PodStatus,
-} from '../protocol/index.js';
+} from '../core/protocol/index.js';
 import { V1_UNANSWERED, v1StatusAfter, v1Verdict } from './v1Replies.js';
 
 /** What `request()` resolves with. */

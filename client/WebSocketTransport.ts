@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import { createRequire } from 'node:module';
 import type { Duplex } from 'node:stream';
 import type { WebSocket } from 'ws';
-import type { Transport } from './Transport.js';
+import type { Transport } from '../core/server/Transport.js';
 
 const NEWLINE = Buffer.from('\n');
 

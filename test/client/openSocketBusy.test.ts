@@ -4,7 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { openSocket } from '../../../core/client/openSocket.js';
+import { openSocket } from '../../client/openSocket.js';
 
 // Found with 1,000 clients connecting to one pod on a loaded machine: a Unix socket whose listen
 // backlog is full answers connect() with EAGAIN at once (TCP would wait), and the client gave up.

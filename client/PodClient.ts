@@ -1,4 +1,4 @@
-import { YoiError } from '../errors/YoiError.js';
+import { YoiError } from '../core/errors/YoiError.js';
 import {
   LineReader,
   decodeEventLine,
@@ -7,7 +7,7 @@ import {
   type EventOf,
   type Method,
   type PodStatus,
-} from '../protocol/index.js';
+} from '../core/protocol/index.js';
 import { openPodLink } from './openPodLink.js';
 import type { ClientLink, MethodInput, PodClientOptions, UnknownEvent, WelcomeData } from './PodClientOptions.js';
 import { toUnknownEvent } from './toUnknownEvent.js';
