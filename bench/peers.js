@@ -11,7 +11,7 @@
 //   peak RSS of the whole process tree meanwhile (yoi: pod + `send`);
 // - idle RSS of the long-running form (yoi pod, Codex app-server, Claude Code stream-json, pi
 //   rpc, opencode serve), once it answered a first request (PEERS_IDLE_RUNS, default 3).
-// Goals (issue 18): cold first byte ≤ 1.7x Codex's cold exec (3); draining ≤ Codex's (4).
+// Goals: cold first byte ≤ 1.7x Codex's cold exec; draining ≤ Codex's.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';

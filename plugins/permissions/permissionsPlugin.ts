@@ -27,7 +27,7 @@ function rawOf(event: PodEvent): unknown {
 }
 
 /**
- * The permission policy (`yoi:permissions`, issue 14 items 1–7): every tool call of the pod
+ * The permission policy (`yoi:permissions`): every tool call of the pod
  * passes `beforeToolCall` here and is allowed, denied (the model reads why) or asked about.
  * Asks are v2 `permission_request` events (v1 clients get an alert saying how to answer),
  * answered with `permission_reply` (the first valid reply wins; every client gets
