@@ -43,7 +43,8 @@ export async function readTextFile(
     if (signal.aborted) return { kind: 'aborted' };
     const size = stats.size;
     const want = Math.min(size, maxBytes);
-    const buffer = Buffer.alloc(want);
+    // Not zero-filled: only the bytes read (`filled`) are ever looked at.
+    const buffer = Buffer.allocUnsafe(want);
     let filled = 0;
     while (filled < want) {
       if (signal.aborted) return { kind: 'aborted' };
