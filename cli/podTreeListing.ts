@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { readOwnFile } from '../core/pod/trustedPath.js';
-import type { PodListing } from '../core/pod/listPods.js';
+import type { PodListing } from '../client/listPods.js';
 import { ScopeLockTableSchema, type LockRule } from '../plugins/podtree/tree/ScopeLockSchema.js';
 import { SpawnedPodsFileSchema } from '../plugins/podtree/tree/SpawnedRegistry.js';
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { YoiError } from '../../core/errors/YoiError.js';
-import { listPods } from '../../core/pod/listPods.js';
+import { listPods } from '../../client/listPods.js';
 import { isSocketLive } from '../../core/pod/podFiles.js';
 import { runtimeBase } from '../../core/pod/runtimePaths.js';
 import { McpStateFileSchema, type McpStateFile } from '../../plugins/mcp/McpStateSchema.js';

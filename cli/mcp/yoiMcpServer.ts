@@ -4,7 +4,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { PodClient } from '../../client/PodClient.js';
-import { listPods } from '../../core/pod/listPods.js';
+import { listPods } from '../../client/listPods.js';
 import { isSocketLive } from '../../core/pod/podFiles.js';
 import { podPaths, validatePodName } from '../../core/pod/runtimePaths.js';
 import { formatHistoryItem } from '../formatHistoryItem.js';

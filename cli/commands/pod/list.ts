@@ -17,7 +17,7 @@ export default class PodList extends YoiCommand {
     const { flags } = await this.parse(PodList);
     if (flags.cluster) return this.listCluster(flags.config, flags.json);
     const [{ listPods }, { runtimeBase }, { podTree, podTreeLines }] = await Promise.all([
-      import('../../../core/pod/listPods.js'),
+      import('../../../client/listPods.js'),
       import('../../../core/pod/runtimePaths.js'),
       import('../../podTreeListing.js'),
     ]);

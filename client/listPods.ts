@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { isYoiError } from '../errors/YoiError.js';
-import { isPidAlive, isSocketLive, readStatusFile } from './podFiles.js';
-import { runtimeBase } from './runtimePaths.js';
-import { checkOwnDir } from './trustedPath.js';
+import { isYoiError } from '../core/errors/YoiError.js';
+import { isPidAlive, isSocketLive, readStatusFile } from '../core/pod/podFiles.js';
+import { runtimeBase } from '../core/pod/runtimePaths.js';
+import { checkOwnDir } from '../core/pod/trustedPath.js';
 
 export interface PodListing {
   name: string;
