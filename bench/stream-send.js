@@ -2,7 +2,7 @@
 // its own process), from the first byte on the client's stdout to its last (the process closing
 // its stdout), for `yoi send` against the raw client (bench/support/rawPodClient.js `run-all`,
 // which writes each text_delta's text as it arrives), interleaved in the same run. For
-// information (no goal yet: the issue's goal is against a peer's CLI, see peers in README).
+// information (its goal is against a peer's CLI: see peers in README).
 // STREAM_SEND_RUNS (default 9).
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
