@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { surelyNoConfigFile } from './noConfigFile.js';
-import { SEARCH_OPTIONS } from './searchPlaces.js';
+import { configExplorer } from './configExplorer.js';
 
 export interface FindConfigOptions {
   readonly cwd: string;
@@ -23,18 +23,13 @@ export async function findConfigFile({
   const explicit = configFile ?? env.YOI_CONFIG;
   if (explicit) return path.resolve(cwd, explicit);
   if (surelyNoConfigFile(cwd)) return null;
-  const { cosmiconfig } = await import('cosmiconfig');
   const found = () => ({});
-  const explorer = cosmiconfig('yoi', {
-    ...SEARCH_OPTIONS,
-    searchPlaces: [...SEARCH_OPTIONS.searchPlaces],
-    loaders: {
-      '.ts': found,
-      '.js': found,
-      '.mjs': found,
-      '.cjs': found,
-      '.json': (_file: string, text: string) => JSON.parse(text),
-    },
+  const explorer = await configExplorer({
+    '.ts': found,
+    '.js': found,
+    '.mjs': found,
+    '.cjs': found,
+    '.json': (_file: string, text: string) => JSON.parse(text),
   });
   try {
     return (await explorer.search(cwd))?.filepath ?? null;

@@ -6,7 +6,7 @@ import { formatZodError } from '../errors/formatZodError.js';
 import type { YoiPlugin } from '../plugin/YoiPlugin.js';
 import { describeLoadError } from './describeLoadError.js';
 import { resolveConfig, type ResolvedConfig } from './resolveConfig.js';
-import { SEARCH_OPTIONS } from './searchPlaces.js';
+import { configExplorer } from './configExplorer.js';
 import { configSources } from './configSources.js';
 import { surelyNoConfigFile } from './noConfigFile.js';
 import { userCacheDir } from './userDirs.js';
@@ -39,14 +39,8 @@ export interface LoadConfigOptions {
 export async function loadConfig(options: LoadConfigOptions): Promise<ResolvedConfig> {
   const { cwd, env = process.env } = options;
   const loaded: string[] = [];
-  const explorer = async () => {
-    const { cosmiconfig } = await import('cosmiconfig');
-    return cosmiconfig('yoi', {
-      ...SEARCH_OPTIONS,
-      searchPlaces: [...SEARCH_OPTIONS.searchPlaces],
-      loaders: configLoaders(options.virtualModules, jitiCacheDir(env), (files) => loaded.push(...files)),
-    });
-  };
+  const explorer = () =>
+    configExplorer(configLoaders(options.virtualModules, jitiCacheDir(env), (files) => loaded.push(...files)));
 
   const explicit = options.configFile
     ? { file: options.configFile, from: '--config' }

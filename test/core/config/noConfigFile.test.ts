@@ -71,10 +71,14 @@ describe('surelyNoConfigFile', () => {
     },
   );
 
-  it('is false with a cosmiconfig meta config in the process cwd, a dangling link, or a file where a directory should be', () => {
+  it('is false with a dangling link or a file where a directory should be; a meta config is no config (yoi reads none)', () => {
     const { root, cwd } = nested();
     fs.mkdirSync(path.join(cwd, '.config'));
-    expect(surelyNoConfigFile(cwd)).toBe(false);
+    fs.writeFileSync(
+      path.join(cwd, '.config', 'config.json'),
+      JSON.stringify({ cosmiconfig: { searchPlaces: ['x.js'] } }),
+    );
+    expect(surelyNoConfigFile(cwd)).toBe(true);
     fs.rmSync(path.join(cwd, '.config'), { recursive: true });
     fs.symlinkSync(path.join(root, 'nowhere.json'), path.join(cwd, 'yoi.config.json'));
     expect(surelyNoConfigFile(cwd)).toBe(false);
