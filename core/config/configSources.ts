@@ -14,6 +14,11 @@ export interface ConfigSourceFile {
 export interface ConfigSources {
   readonly files: readonly ConfigSourceFile[];
   readonly digest: string;
+  /**
+   * Paths that would change what one of the config's local imports resolves to, were they
+   * created: `./helpers` found as `helpers/index.ts` is shadowed by a new `helpers.ts`.
+   */
+  readonly shadows: readonly string[];
 }
 
 /** Local modules followed from one config, at most (a config is a few files). */
@@ -35,6 +40,9 @@ const sha256 = (data: string | Buffer) => createHash('sha256').update(data).dige
 
 /** The digest of no config at all (a pod that found none; a child must find none either). */
 export const NO_CONFIG_DIGEST = digestOf([]);
+
+/** What a specifier without its own extension may resolve to, besides itself. */
+const EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs', '.json'];
 
 function digestOf(files: readonly ConfigSourceFile[]): string {
   const lines = [...files]
@@ -58,7 +66,7 @@ function read(file: string): Buffer {
  * the file is the project's). Dynamic imports with a computed name are not seen.
  */
 export async function configSources(configPath: string | null): Promise<ConfigSources> {
-  if (configPath === null) return { files: [], digest: NO_CONFIG_DIGEST };
+  if (configPath === null) return { files: [], digest: NO_CONFIG_DIGEST, shadows: [] };
   const file = path.resolve(configPath);
   if (path.basename(file) === 'package.json') {
     const bytes = read(file);
@@ -69,15 +77,16 @@ export async function configSources(configPath: string | null): Promise<ConfigSo
       // not JSON: the whole file counts (loading it fails anyway)
     }
     const files = [{ path: file, sha256: sha256(counted) }];
-    return { files, digest: digestOf(files) };
+    return { files, digest: digestOf(files), shadows: [] };
   }
   if (!CODE.test(file)) {
     const files = [{ path: file, sha256: sha256(read(file)) }];
-    return { files, digest: digestOf(files) };
+    return { files, digest: digestOf(files), shadows: [] };
   }
   const { createJiti } = await import('jiti');
   const jiti = createJiti(pathToFileURL(file).href, { fsCache: false, moduleCache: false });
   const files: ConfigSourceFile[] = [];
+  const shadows = new Set<string>();
   const queue = [file];
   const seen = new Set(queue);
   while (queue.length > 0) {
@@ -86,6 +95,7 @@ export async function configSources(configPath: string | null): Promise<ConfigSo
     files.push({ path: current, sha256: sha256(bytes) });
     if (!CODE.test(current)) continue;
     for (const spec of specifiers(bytes.toString('utf8'))) {
+      for (const p of shadowsOf(spec, current)) shadows.add(p);
       const dep = resolveLocal(jiti, spec, current);
       if (dep === undefined || seen.has(dep)) continue;
       if (seen.size >= MAX_FILES)
@@ -94,7 +104,32 @@ export async function configSources(configPath: string | null): Promise<ConfigSo
       queue.push(dep);
     }
   }
-  return { files, digest: digestOf(files) };
+  const own = new Set(files.map((f) => f.path));
+  return { files, digest: digestOf(files), shadows: [...shadows].filter((p) => !own.has(p)) };
+}
+
+/**
+ * Where a local specifier could resolve to, as a resolver tries it: the path as written, with
+ * each extension added or (for `./a.js` meaning `./a.ts`) swapped, and a directory's `index.*`
+ * and `package.json`. An existing directory is not itself one (only what is in it).
+ */
+function shadowsOf(spec: string, from: string): string[] {
+  if (!spec.startsWith('.') && !spec.startsWith('/') && !spec.startsWith('file:')) return [];
+  let base: string;
+  try {
+    base = spec.startsWith('file:') ? fileURLToPath(spec) : path.resolve(path.dirname(from), spec);
+  } catch {
+    return [];
+  }
+  if (base.split(path.sep).includes('node_modules')) return [];
+  const out = [...EXTENSIONS.map((e) => base + e), ...EXTENSIONS.map((e) => path.join(base, `index${e}`))];
+  out.push(path.join(base, 'package.json'));
+  if (!fs.statSync(base, { throwIfNoEntry: false })?.isDirectory()) out.push(base);
+  if (CODE.test(base)) {
+    const stem = base.replace(CODE, '');
+    out.push(...EXTENSIONS.map((e) => stem + e));
+  }
+  return out;
 }
 
 function specifiers(source: string): string[] {

@@ -99,7 +99,10 @@ export async function loadConfig(options: LoadConfigOptions): Promise<ResolvedCo
   const sources = await configSources(configPath).catch((error: unknown) => {
     throw describeLoadError(error, label, configPath ?? cwd);
   });
-  const files = [...new Set([...sources.files.map((f) => f.path), ...loaded])].slice(0, MAX_LOADED_FILES);
+  const files = [...new Set([...sources.files.map((f) => f.path), ...loaded, ...sources.shadows])].slice(
+    0,
+    MAX_LOADED_FILES,
+  );
   return { ...resolved, configFiles: files, configDigest: sources.digest };
 }
 

@@ -33,8 +33,9 @@ export type ResolvedConfig = Omit<ParsedConfig, 'model' | 'plugins' | 'disablePl
   /** Each plugin's parsed config section, by plugin name (what its `api.config` is). */
   readonly sections: ReadonlyMap<string, unknown>;
   /**
-   * The files the config consists of (set by loadConfig): its static import graph and every
-   * file jiti loaded. The pod's tools cannot write them (its control plane).
+   * The files the config consists of (set by loadConfig): its static import graph, every file
+   * jiti loaded, and the paths that would take the place of one of its imports if created
+   * (`ConfigSources.shadows`). The pod's tools cannot write them (its control plane).
    */
   readonly configFiles?: readonly string[];
   /** SHA-256 of the config's content (configSources.ts): children refuse a changed config. */

@@ -28,7 +28,7 @@ export async function verifyConfigTrust({
 }: VerifyConfigOptions): Promise<ConfigSources> {
   const configPath = await findConfigFile({ cwd, configFile, env });
   // A missing --config file is loadConfig's to report (it runs nothing).
-  if (configPath !== null && !fs.existsSync(configPath)) return { files: [], digest: expected };
+  if (configPath !== null && !fs.existsSync(configPath)) return { files: [], digest: expected, shadows: [] };
   const sources = await configSources(configPath);
   if (sources.digest === expected) return sources;
   if (configPath !== null && new TrustStore(env).isTrusted(configPath, sources.digest)) return sources;

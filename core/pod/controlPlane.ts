@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { ResolvedConfig } from '../config/resolveConfig.js';
-import { SEARCH_PLACES } from '../config/searchPlaces.js';
+import { PACKAGE_FILES, SEARCH_PLACES, searchDirs } from '../config/searchPlaces.js';
 import { userCacheDir, userConfigDir } from '../config/userDirs.js';
 import type { ProtectedPathInput } from '../scope/ProtectedPath.js';
 import { isWithin } from '../scope/ruleMatches.js';
@@ -9,9 +9,10 @@ import type { PodPaths } from './runtimePaths.js';
 /**
  * The pod's control plane, which its tools never write whatever the scope says (a model that
  * edits the config makes the children it spawns run that code):
- * - the config files it loaded (the config and its local modules; `package.json` is the
- *   project's own file: only its `yoi` key counts, and config trust covers it) and the places
- *   a config would be found next in the project directory and the working directory;
+ * - the config files it loaded (the config, a package.json holding it included, its local
+ *   modules and the paths that would take an import's place), and every place a config would be
+ *   found next: in the project directory and each directory the search passes from the working
+ *   directory (a new package file in one of those but the last would end the search there);
  * - its state under `<project>/.yoi/` (sessions, permissions, anything yoi keeps there) except
  *   the knowledge and workflow folders, the user's data, which stay as the scope says; the
  *   sessions directory wherever it is configured;
@@ -29,11 +30,16 @@ export function controlPlanePaths({
 }): ProtectedPathInput[] {
   const out: ProtectedPathInput[] = [];
   const loaded = config.configFiles ?? (config.configPath ? [config.configPath] : []);
-  for (const file of loaded) if (path.basename(file) !== 'package.json') out.push({ path: file, what: 'its config' });
-  for (const dir of new Set([config.projectDir, config.cwd])) {
+  for (const file of loaded) out.push({ path: file, what: 'its config' });
+  const dirs = searchDirs(config.cwd, config.configPath);
+  for (const dir of new Set([config.projectDir, ...dirs])) {
     for (const place of SEARCH_PLACES)
       if (place !== 'package.json') out.push({ path: path.join(dir, place), what: 'its config' });
   }
+  // A package file where the search went on would end it there: with a `yoi` key it would be the
+  // next config, without one it would hide this one.
+  for (const dir of dirs.slice(0, -1))
+    for (const file of PACKAGE_FILES) out.push({ path: path.join(dir, file), what: 'its config' });
   const state = path.join(config.projectDir, '.yoi');
   // The default knowledge and workflow folders are the user's data; plugins name others (Scope.addUserData).
   out.push({ path: state, what: 'its state', except: [path.join(state, 'knowledge'), path.join(state, 'workflows')] });

@@ -12,6 +12,7 @@ import {
 import { bwrapArgs, shellCommand } from './bwrapArgs.js';
 import { controlPlaneOf } from './controlPlane.js';
 import { formatResult } from './formatResult.js';
+import { absentProtected, removePlanted } from './plantedPaths.js';
 import { planMounts } from './planMounts.js';
 import { probeSandbox } from './probeSandbox.js';
 import { runCommand } from './runCommand.js';
@@ -152,6 +153,7 @@ async function runBash(
   } else {
     launch = { file: argv[0], args: argv.slice(1), dataFds: 0 };
   }
+  const absent = absentProtected(ctx);
   const outcome = await runCommand({
     ...launch,
     cwd: cwd.path,
@@ -160,7 +162,10 @@ async function runBash(
     signal: ctx.signal,
     maxOutputBytes: settings.maxOutputBytes,
   });
-  return formatResult(outcome, timeoutMs);
+  const result = formatResult(outcome, timeoutMs);
+  const removed = removePlanted(absent);
+  if (removed.length === 0) return result;
+  return { ...result, summary: [result.summary, ...removed].join('; '), is_error: true };
 }
 
 /** The canonical working directory: readable in scope, and a directory. */

@@ -56,6 +56,30 @@ describe('configSources (the digest a spawned pod compares)', () => {
     expect((await configSources(p.path('yoi.config.ts'))).digest).not.toBe(sources.digest);
   });
 
+  it('lists the paths that would take the place of an import if created, not the files imported', async () => {
+    const p = tempProject({
+      'yoi.config.ts': "import { x } from './helpers';\nimport { y } from './lib/y.js';\nexport default { x, y };\n",
+      'helpers/index.ts': 'export const x = 1;\n',
+      'lib/y.ts': 'export const y = 2;\n',
+    });
+    const { files, shadows } = await configSources(p.path('yoi.config.ts'));
+    expect(files.map((f) => path.relative(p.root, f.path)).sort()).toEqual([
+      'helpers/index.ts',
+      'lib/y.ts',
+      'yoi.config.ts',
+    ]);
+    const rel = shadows.map((s) => path.relative(p.root, s));
+    // `./helpers` (a directory): a file of that name with any extension, another index, a package.json.
+    expect(rel).toEqual(
+      expect.arrayContaining(['helpers.ts', 'helpers.js', 'helpers/index.js', 'helpers/package.json']),
+    );
+    // `./lib/y.js` found as lib/y.ts: the .js file itself would win.
+    expect(rel).toEqual(expect.arrayContaining(['lib/y.js', 'lib/y.mjs']));
+    expect(rel).not.toContain('helpers'); // an existing directory is not protected as a whole
+    expect(rel).not.toContain('helpers/index.ts');
+    expect(rel).not.toContain('lib/y.ts');
+  });
+
   it('plain data counts whole; package.json counts with its yoi key only; no config has a digest of its own', async () => {
     const p = tempProject({ 'yoi.config.json': '{"name":"a"}', 'package.json': '{"name":"app","yoi":{"name":"a"}}' });
     const json = await configSources(p.path('yoi.config.json'));
@@ -65,7 +89,7 @@ describe('configSources (the digest a spawned pod compares)', () => {
     expect((await configSources(p.path('package.json'))).digest).toBe(pkg.digest);
     p.write('package.json', '{"name":"app","yoi":{"name":"b"}}');
     expect((await configSources(p.path('package.json'))).digest).not.toBe(pkg.digest);
-    expect(await configSources(null)).toEqual({ files: [], digest: NO_CONFIG_DIGEST });
+    expect(await configSources(null)).toEqual({ files: [], digest: NO_CONFIG_DIGEST, shadows: [] });
     expect(json.digest).not.toBe(NO_CONFIG_DIGEST);
   });
 

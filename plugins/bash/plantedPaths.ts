@@ -1,0 +1,48 @@
+import fs from 'node:fs';
+import type { PodInfo } from '../../core/api.js';
+
+/** A path of the control plane that does not exist, so no mount can keep a command from creating it. */
+export interface AbsentPath {
+  readonly path: string;
+  readonly what: string;
+}
+
+/**
+ * The pod's protected paths that do not exist before a command runs: a config name next to the
+ * config, in a directory the config search passes, a module that would shadow an import, the
+ * user's yoi settings. Read-only binds need an existing path; these are checked after the command
+ * instead (see {@link removePlanted}). Entries keeping user data below them (`except`) are left to
+ * the mounts: the pod creates those directories first.
+ */
+export function absentProtected(pod: PodInfo): AbsentPath[] {
+  const listed = (pod.services.scope as unknown as { protectedPaths?: unknown }).protectedPaths;
+  if (!Array.isArray(listed)) return [];
+  const out: AbsentPath[] = [];
+  for (const entry of listed as { path?: unknown; what?: unknown; except?: unknown }[]) {
+    if (typeof entry?.path !== 'string' || (Array.isArray(entry.except) && entry.except.length > 0)) continue;
+    if (fs.lstatSync(entry.path, { throwIfNoEntry: false }) !== undefined) continue;
+    out.push({ path: entry.path, what: typeof entry.what === 'string' ? entry.what : 'its control plane' });
+  }
+  return out;
+}
+
+/**
+ * Removes what a finished command created at `absent` paths (a link itself, never what it points
+ * to; a directory with all it holds, links inside not followed), and says so: one line per path,
+ * for the command's result. The command's processes are gone by then (its PID namespace ended).
+ */
+export function removePlanted(absent: readonly AbsentPath[]): string[] {
+  const lines: string[] = [];
+  for (const { path, what } of absent) {
+    if (fs.lstatSync(path, { throwIfNoEntry: false }) === undefined) continue;
+    try {
+      fs.rmSync(path, { recursive: true, force: true });
+      lines.push(`removed ${path}: it is part of the pod's control plane (${what}); the pod's tools cannot write it`);
+    } catch (error) {
+      lines.push(
+        `could not remove ${path}, part of the pod's control plane (${what}): ${(error as Error).message}; remove it before starting a pod here`,
+      );
+    }
+  }
+  return lines;
+}
