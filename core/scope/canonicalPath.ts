@@ -20,11 +20,21 @@ export function canonicalPath(p: string, base: string = process.cwd()): string |
 
 function canonicalAbsolute(abs: string, hops: number): string | undefined {
   if (hops > MAX_LINK_HOPS) return undefined;
+  // A plain "no such file" is told without an exception (realpath's would cost more than the
+  // rest; the control plane canonicalizes hundreds of paths not created yet at a pod's start).
+  let present = true;
   try {
-    return fs.realpathSync.native(abs);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code !== 'ENOENT' && code !== 'ENOTDIR') return undefined;
+    present = fs.lstatSync(abs, { throwIfNoEntry: false }) !== undefined;
+  } catch {
+    // ENOTDIR, EACCES …: realpath says which
+  }
+  if (present) {
+    try {
+      return fs.realpathSync.native(abs);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') return undefined;
+    }
   }
   const parent = path.dirname(abs);
   if (parent === abs) return abs;
@@ -34,7 +44,7 @@ function canonicalAbsolute(abs: string, hops: number): string | undefined {
   // realpath failed although the parent resolved: `joined` is missing, or a dangling link.
   let link: string | undefined;
   try {
-    if (fs.lstatSync(joined).isSymbolicLink()) link = fs.readlinkSync(joined);
+    if (fs.lstatSync(joined, { throwIfNoEntry: false })?.isSymbolicLink()) link = fs.readlinkSync(joined);
   } catch {
     return joined;
   }
