@@ -12,6 +12,14 @@ const path = require('node:path');
 const { pathToFileURL } = require('node:url');
 
 const argv = process.argv.slice(2);
+// A reader that stopped reading (`yoi history | head`) ends the command quietly, as it ends
+// other tools, instead of with an unhandled EPIPE and its stack trace.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error) => {
+    if (error && error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw error;
+  });
+}
 // The bundle's stack traces name the TypeScript sources (dist/bundle/*.map) when they are
 // asked for; mapping them costs start-up time, so only then.
 if (process.env.YOI_DEBUG) process.setSourceMapsEnabled(true);

@@ -26,6 +26,12 @@ interface Pending {
 
 /** The bound after which a pod that has not answered `hello` is taken for a v1 pod (the original). */
 export const WELCOME_TIMEOUT_MS = 2000;
+const MiB = 1024 * 1024;
+/**
+ * The longest line a client takes from its pod. The pod's input lines are bounded by 16 MiB,
+ * but a history holds many of them (a session with a few large pastes): a client holds one.
+ */
+const MAX_REPLY_LINE_BYTES = 256 * MiB;
 
 /**
  * A typed connection to a pod. `request()` tags a method with a `request_id` and resolves with
@@ -63,7 +69,22 @@ export class PodClient {
         if (decoded.ok) this.dispatch(decoded.value);
         else if (this.unknownListeners.size > 0 || this.pending.size > 0) this.dispatchUnknown(line);
       },
-      onError: () => undefined,
+      maxLineBytes: opts.maxReplyBytes ?? MAX_REPLY_LINE_BYTES,
+      // A dropped line may be the answer someone waits for (a long session's history): they
+      // fail now, saying why, instead of timing out as if the pod had not answered.
+      onError: (error) => {
+        if (error.kind !== 'line_too_long') return;
+        for (const p of this.pending.values()) {
+          clearTimeout(p.timer);
+          p.reject(
+            new YoiError(
+              'YOI_ERR_REPLY_TOO_LARGE',
+              `a reply from the pod was over ${error.limit / MiB} MiB, more than a client holds`,
+            ),
+          );
+        }
+        this.pending.clear();
+      },
     });
     socket.on('data', (chunk: Buffer) => reader.push(chunk));
     this.closed = new Promise((resolve) => {

@@ -39,6 +39,8 @@ export interface PodClientOptions {
   requestTimeoutMs?: number;
   /** How long to wait for `welcome` before taking the pod for a v1 pod. */
   welcomeTimeoutMs?: number;
+  /** The longest line taken from the pod (default 256 MiB); a longer one fails the requests waiting. */
+  maxReplyBytes?: number;
   /**
    * Send `hello` without a `request_id` and take the first `welcome` as its answer (the line a
    * child's report outbox has always sent its parent).

@@ -63,6 +63,8 @@ export const ERROR_CODES = {
   YOI_ERR_POD_UNREGISTERED: 'pod <name> is not registered',
   /** The configured provider could not be created (e.g. a missing API key). */
   YOI_ERR_PROVIDER: 'cannot start provider <name>: <cause>',
+  /** A line from the pod (a history of a very long session) was over what a client holds; the requests waiting fail. */
+  YOI_ERR_REPLY_TOO_LARGE: 'a reply from the pod was over <limit>, more than a client holds',
   /** The pod refused a request; the message carries the pod's error code and text. */
   YOI_ERR_REQUEST: '<pod error code>: <message>',
   /** A run this client started was paused by another client; `yoi resume` continues it. */
