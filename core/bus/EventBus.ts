@@ -1,6 +1,6 @@
-import type { Connection } from '../server/Connection.js';
+import { SMALL_REPLY_BYTES, type Connection } from '../server/Connection.js';
 import { ExtensionEvent, encodeExtensionEvent } from '../protocol/ExtensionEvent.js';
-import { replyRefused } from '../server/backlogErrors.js';
+import { replyOverBudget, replyRefused } from '../server/backlogErrors.js';
 import { putDeltaPieces } from '../protocol/encode.js';
 import { downgradeToV1, encodeEvent, type Alert, type Event, type EventName } from '../protocol/index.js';
 
@@ -35,6 +35,8 @@ const MAX_BATCH = 512;
  */
 export class EventBus {
   private seq = 0;
+  /** `limits.replyBufferBytes`: what all clients may hold unread before large replies are refused. */
+  replyBudgetBytes = Infinity;
   private readonly connections = new Set<Connection>();
   private readonly alerts: Alert[] = [];
   private readonly listeners = new Set<(event: Event) => void>();
@@ -124,9 +126,30 @@ export class EventBus {
   reply(conn: Connection, event: AnyEvent): void {
     this.flush();
     this.beforeDeliver();
+    // A history can be large: while clients hold the pod's budget it is refused before it is
+    // encoded, so a flood of requests costs neither the memory nor the time of encoding each.
+    const heldBefore = event.event === 'history' ? this.heldReplyBytes() : 0;
+    if (heldBefore >= this.replyBudgetBytes) {
+      conn.sendReply(this.encodeFor(conn, replyOverBudget(event, heldBefore, this.replyBudgetBytes)));
+      return;
+    }
     const buf = this.encodeFor(conn, event);
+    if (buf.length > SMALL_REPLY_BYTES) {
+      const held = this.heldReplyBytes();
+      if (held > 0 && held + buf.length > this.replyBudgetBytes) {
+        conn.sendReply(this.encodeFor(conn, replyOverBudget(event, held, this.replyBudgetBytes)));
+        return;
+      }
+    }
     if (buf.length === 0 || conn.sendReply(buf)) return;
     conn.sendReply(this.encodeFor(conn, replyRefused(conn, event, buf.length)));
+  }
+
+  /** What all clients hold unread that cannot be dropped (replies, never-dropped events). */
+  private heldReplyBytes(): number {
+    let held = 0;
+    for (const conn of this.connections) held += conn.undroppableBytes;
+    return held;
   }
 
   /** Encodes consecutive broadcasts once per protocol version in use and queues them everywhere. */

@@ -49,6 +49,14 @@ export const LimitsSchema = z
       .int()
       .min(1)
       .default(64 * MiB),
+    /**
+     * Replies held for all clients together that they have not read (histories); past it a
+     * large reply is refused with an error until they read. A pod holds at most this plus one.
+     */
+    replyBufferBytes: z
+      .int()
+      .min(1)
+      .default(256 * MiB),
     /** Tool output the model sees per call; longer output is cut (and says so). */
     toolOutputBytes: z
       .int()

@@ -213,6 +213,7 @@ export class Pod {
       },
     });
 
+    this.bus.replyBudgetBytes = config.limits.replyBufferBytes;
     this.server = new SocketServer({
       socketPath: this.paths.socket,
       bus: this.bus,

@@ -9,7 +9,7 @@ export type { ConnectionOptions } from './ConnectionOptions.js';
 const SOCKET_HIGH_WATER = 64 * 1024;
 
 /** Replies this small (acks, errors, welcome) are always queued once their request was admitted. */
-const SMALL_REPLY_BYTES = 4 * 1024;
+export const SMALL_REPLY_BYTES = 4 * 1024;
 
 /** Received lines waiting for their turn (characters) before the connection stops reading. */
 const PENDING_INPUT_CHARS = 1024 * 1024;
@@ -122,7 +122,7 @@ export class Connection {
   }
 
   /** Bytes held for this client that cannot be dropped: our fixed queue and the socket's buffer. */
-  private get undroppableBytes(): number {
+  get undroppableBytes(): number {
     return this.fixedBytes + this.written.undroppableBytes;
   }
 

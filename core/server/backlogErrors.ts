@@ -33,3 +33,19 @@ export function replyRefused(conn: Backlog, reply: { event: string; request_id?:
     ...rid(reply.request_id),
   };
 }
+
+/** The error that replaces a large reply while the pod holds its budget of replies its clients have not read. */
+export function replyOverBudget(
+  reply: { event: string; request_id?: string },
+  heldBytes: number,
+  budgetBytes: number,
+): Event {
+  return {
+    event: 'error',
+    data: {
+      code: 'internal',
+      message: `${reply.event} not sent: the pod holds ${formatBytes(heldBytes)} of replies its clients have not read (limits.replyBufferBytes is ${formatBytes(budgetBytes)}); ask again once they read`,
+    },
+    ...rid(reply.request_id),
+  };
+}
