@@ -49,6 +49,10 @@ export interface RenderState {
   readonly activity?: string;
   readonly outcome?: Outcome;
   readonly lastUnknown?: string;
+  /** Characters of the current text block written so far. */
+  readonly textShown: number;
+  /** Deltas of the current text block were lost (`lagged`): its rest comes from `text_done`. */
+  readonly textLost: boolean;
 }
 
 export interface Rendered {
@@ -65,6 +69,8 @@ export function initialRenderState(options: RenderOptions): RenderState {
     breakPending: false,
     calls: {},
     usage: { requests: 0, context: null, output: 0 },
+    textShown: 0,
+    textLost: false,
   };
 }
 
@@ -93,7 +99,17 @@ export function renderEvent(state: RenderState, event: Event): Rendered {
         })
         .done();
     case 'text_delta':
-      return r.text(event.data.text).set({ activity: undefined }).done();
+      // After a gap the text is written from `text_done`, which holds all of it.
+      if (state.textLost) return r.done();
+      return r
+        .text(event.data.text)
+        .set({ activity: undefined, textShown: state.textShown + event.data.text.length })
+        .done();
+    case 'text_done': {
+      // The deltas written are the block's start: a gap is filled with the rest of it.
+      const rest = state.textLost ? event.data.text.slice(state.textShown) : '';
+      return (rest.length > 0 ? r.text(rest) : r).set({ textShown: 0, textLost: false }).done();
+    }
     case 'tool_call_start':
       return r.set({ calls: withCall(state.calls, event.data.id, { name: event.data.name }) }).done();
     case 'tool_call_done':
@@ -154,10 +170,11 @@ export function renderEvent(state: RenderState, event: Event): Rendered {
       return r
         .err([
           span(
-            `(events ${event.data.from_seq}–${event.data.to_seq} were not delivered: this client read too slowly)`,
+            `(events ${event.data.from_seq}–${event.data.to_seq} were not delivered: this client read too slowly; the reply's text is completed when it ends)`,
             'dim',
           ),
         ])
+        .set({ textLost: true })
         .done();
     case 'run_end':
       if (event.data.result === 'limit_reached') r.note('stopped: the run reached its maxTurns limit', 'warn');

@@ -104,6 +104,30 @@ describe('renderRun', () => {
     );
   });
 
+  it('a reply whose deltas were lost to lag is completed from text_done (found: a 5 MB reply printed 1.7 MB, exit 0)', () => {
+    const lag: Event = { event: 'lagged', data: { from_seq: 7, to_seq: 9 } };
+    const done = (text: string): Event => ({ event: 'text_done', data: { text } });
+    const { out, err } = play(
+      [
+        ack,
+        turn(0),
+        delta('Hello, '),
+        delta('wor'),
+        lag,
+        delta('!'), // after the gap: written from text_done instead
+        done('Hello, world!'),
+        turn(1),
+        delta('Next '),
+        delta('turn.'),
+        done('Next turn.'),
+        end(),
+      ],
+      { quiet: true },
+    );
+    expect(out).toBe('Hello, world!\n\nNext turn.\n');
+    expect(err).toContain("events 7–9 were not delivered: this client read too slowly; the reply's text is completed");
+  });
+
   it('--quiet: the reply text only (turns still apart), ending with a newline', () => {
     expect(
       play(
