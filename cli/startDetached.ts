@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { ErrorCode } from '../core/errors/codes.js';
 
 /**
  * Starts `yoi pod start` (without --detach) as a background process in its own session, its
@@ -19,6 +20,7 @@ export async function startDetached(
   const { podPaths } = await import('../core/pod/runtimePaths.js');
   const { ensurePrivateDir, isSocketLive } = await import('../core/pod/podFiles.js');
   const { YoiError } = await import('../core/errors/YoiError.js');
+  const { ERROR_CODES } = await import('../core/errors/codes.js');
   const target = flags.socket
     ? { name: flags.name ?? 'default', socket: path.resolve(flags.socket) }
     : await resolvePodTarget({ pod: flags.name, config: flags.config });
@@ -49,10 +51,11 @@ export async function startDetached(
     if (exited !== undefined) {
       const lines = fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8').trim().split('\n') : [];
       if (!fs.existsSync(paths.socket)) fs.rmSync(paths.dir, { recursive: true, force: true }); // its error is reported below
-      throw new YoiError(
-        'YOI_ERR_CONNECTION',
-        (lines.at(-1) ?? `the pod exited with code ${exited}`).replace(/^yoi: /, ''),
-      );
+      // The pod's own one-line error keeps its code (`… [YOI_ERR_CONFIG]`), not a second one.
+      const last = (lines.at(-1) ?? `the pod exited with code ${exited}`).replace(/^yoi: /, '');
+      const coded = /^(.*) \[(YOI_ERR_[A-Z_]+)\]$/.exec(last);
+      if (coded && Object.hasOwn(ERROR_CODES, coded[2])) throw new YoiError(coded[2] as ErrorCode, coded[1]);
+      throw new YoiError('YOI_ERR_CONNECTION', last);
     }
     if (await isSocketLive(paths.socket, 200)) return paths.socket;
     await new Promise((r) => setTimeout(r, 50));

@@ -42,6 +42,15 @@ describe('yoi pod start', () => {
     expect(pod.stderr()).toContain('no model configured: using the offline echo provider');
   });
 
+  it('--detach says why the pod did not start as the foreground does, with its own code only', () => {
+    const p = project();
+    fs.writeFileSync(path.join(p.dir, 'yoi.config.json'), '{"model":{"provider":5}}');
+    const foregroundRun = p.run(['pod', 'start', '--name', 'bad']);
+    const detached = p.run(['pod', 'start', '--name', 'bad', '--detach']);
+    expect(foregroundRun.stderr).toBe('yoi: yoi.config.json: model.provider: expected string [YOI_ERR_CONFIG]\n');
+    expect([detached.status, detached.stderr]).toEqual([1, foregroundRun.stderr]);
+  });
+
   it('refuses a second pod on a live socket, naming it; replaces a stale one', async () => {
     const p = project();
     await foreground(p, ['--name', 'twin']);
