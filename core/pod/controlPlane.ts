@@ -40,6 +40,10 @@ export function controlPlanePaths({
   // next config, without one it would hide this one.
   for (const dir of dirs.slice(0, -1))
     for (const file of PACKAGE_FILES) out.push({ path: path.join(dir, file), what: 'its config' });
+  // A `yoi` key put in the package.json where the search ends would be the next config (where
+  // the search found none: no config, or one given with --config). The rest of the file is the project's.
+  const last = path.join(dirs[dirs.length - 1], 'package.json');
+  if (last !== config.configPath) out.push({ path: last, what: 'its config', key: 'yoi' });
   const state = path.join(config.projectDir, '.yoi');
   // The default knowledge and workflow folders are the user's data; plugins name others (Scope.addUserData).
   out.push({ path: state, what: 'its state', except: [path.join(state, 'knowledge'), path.join(state, 'workflows')] });

@@ -12,7 +12,7 @@ import {
 import { bwrapArgs, shellCommand } from './bwrapArgs.js';
 import { controlPlaneOf } from './controlPlane.js';
 import { formatResult } from './formatResult.js';
-import { absentProtected, removePlanted } from './plantedPaths.js';
+import { absentProtected, keySnapshot, removePlanted, restoreKeys } from './plantedPaths.js';
 import { planMounts } from './planMounts.js';
 import { probeSandbox } from './probeSandbox.js';
 import { runCommand } from './runCommand.js';
@@ -154,6 +154,7 @@ async function runBash(
     launch = { file: argv[0], args: argv.slice(1), dataFds: 0 };
   }
   const absent = absentProtected(ctx);
+  const keys = keySnapshot(ctx);
   const outcome = await runCommand({
     ...launch,
     cwd: cwd.path,
@@ -163,7 +164,7 @@ async function runBash(
     maxOutputBytes: settings.maxOutputBytes,
   });
   const result = formatResult(outcome, timeoutMs);
-  const removed = removePlanted(absent);
+  const removed = [...removePlanted(absent), ...restoreKeys(keys)];
   if (removed.length === 0) return result;
   return { ...result, summary: [result.summary, ...removed].join('; '), is_error: true };
 }

@@ -52,6 +52,8 @@ function scopeProtectedPaths(pod: PodInfo): string[] {
   if (!Array.isArray(listed)) return [];
   return listed.flatMap((entry: unknown) => {
     if (typeof entry === 'string') return [entry];
+    // A protected key leaves its file writable: the command's result keeps the key (plantedPaths).
+    if ((entry as { key?: unknown } | null)?.key !== undefined) return [];
     const p = (entry as { path?: unknown } | null)?.path;
     return typeof p === 'string' ? [p] : [];
   });

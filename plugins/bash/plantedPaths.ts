@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import type { PodInfo } from '../../core/api.js';
+import { keyValue, protectedKeys } from '../tools/shared/protectedKeys.js';
 
 /** A path of the control plane that does not exist, so no mount can keep a command from creating it. */
 export interface AbsentPath {
@@ -20,6 +21,7 @@ export function absentProtected(pod: PodInfo): AbsentPath[] {
   const out: AbsentPath[] = [];
   for (const entry of listed as { path?: unknown; what?: unknown; except?: unknown }[]) {
     if (typeof entry?.path !== 'string' || (Array.isArray(entry.except) && entry.except.length > 0)) continue;
+    if ((entry as { key?: unknown }).key !== undefined) continue; // see keptKeys
     if (fs.lstatSync(entry.path, { throwIfNoEntry: false }) !== undefined) continue;
     out.push({ path: entry.path, what: typeof entry.what === 'string' ? entry.what : 'its control plane' });
   }
@@ -45,4 +47,50 @@ export function removePlanted(absent: readonly AbsentPath[]): string[] {
     }
   }
   return lines;
+}
+
+/** The protected JSON keys' values before a command (a package.json's `yoi`, see protectedKeys). */
+export function keySnapshot(pod: PodInfo): { path: string; key: string; what: string; value: string }[] {
+  return protectedKeys(pod).map((e) => ({ ...e, value: keyValue(readIfFile(e.path), e.key) }));
+}
+
+/**
+ * Puts back a protected key a finished command changed, keeping the rest of what it wrote (an
+ * `npm install`'s dependencies): the key as it was, or none where there was none. One line each.
+ */
+export function restoreKeys(snapshot: ReturnType<typeof keySnapshot>): string[] {
+  const lines: string[] = [];
+  for (const { path, key, what, value } of snapshot) {
+    // A link put in its place would be read through by the next search: it goes.
+    if (fs.lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink()) {
+      lines.push(...removePlanted([{ path, what }]));
+      continue;
+    }
+    const bytes = readIfFile(path);
+    if (keyValue(bytes, key) === value) continue;
+    try {
+      const text = bytes!.toString('utf8');
+      const object = JSON.parse(text) as Record<string, unknown>;
+      if (value === 'absent') delete object[key];
+      else object[key] = JSON.parse(value);
+      const indent = /^[{[]\r?\n([ \t]+)/.exec(text)?.[1] ?? 2;
+      fs.writeFileSync(path, `${JSON.stringify(object, null, indent)}${text.endsWith('\n') ? '\n' : ''}`);
+      lines.push(
+        `restored the \`${key}\` key of ${path}: it is part of the pod's control plane (${what}); the pod's tools cannot write it`,
+      );
+    } catch (error) {
+      lines.push(
+        `could not restore the \`${key}\` key of ${path}, part of the pod's control plane (${what}): ${(error as Error).message}; check it before starting a pod here`,
+      );
+    }
+  }
+  return lines;
+}
+
+function readIfFile(path: string): Buffer | undefined {
+  try {
+    return fs.lstatSync(path, { throwIfNoEntry: false })?.isFile() ? fs.readFileSync(path) : undefined;
+  } catch {
+    return undefined;
+  }
 }

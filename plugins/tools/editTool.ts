@@ -6,6 +6,7 @@ import { requireCurrent } from './shared/requireCurrent.js';
 import { resolveToolPath } from './shared/resolveToolPath.js';
 import { count } from './shared/count.js';
 import { TempJournal } from './shared/TempJournal.js';
+import { keepProtectedKeys } from './shared/protectedKeys.js';
 import { writeFileAtomic } from './shared/writeFileAtomic.js';
 import { definePlugin, refusalsAsResults, type Tool, ToolRefusal } from '../../core/api.js';
 
@@ -60,6 +61,7 @@ export const editTool = definePlugin({
               ? text.split(input.old_string).join(input.new_string)
               : text.slice(0, at[0]) + input.new_string + text.slice(at[0] + input.old_string.length);
             const bytes = Buffer.from(after, 'utf8');
+            keepProtectedKeys(ctx, file, before.bytes, bytes);
             await writeFileAtomic(file, bytes, { mode: before.mode, journal: TempJournal.of(ctx.services) });
             tracker.record(file, bytes);
             ctx.services.files?.touch(file, 'write');

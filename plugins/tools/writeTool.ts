@@ -5,6 +5,7 @@ import { resolveToolPath } from './shared/resolveToolPath.js';
 import { count } from './shared/count.js';
 import { requireCurrent } from './shared/requireCurrent.js';
 import { TempJournal } from './shared/TempJournal.js';
+import { keepProtectedKeys } from './shared/protectedKeys.js';
 import { writeFileAtomic } from './shared/writeFileAtomic.js';
 import { definePlugin, refusalsAsResults, type Tool } from '../../core/api.js';
 
@@ -36,6 +37,7 @@ export const writeTool = definePlugin({
             const before = await readRegularFile(file);
             if (before !== undefined) requireCurrent(tracker, file, before.bytes);
             const bytes = Buffer.from(input.content, 'utf8');
+            keepProtectedKeys(ctx, file, before?.bytes, bytes);
             await writeFileAtomic(file, bytes, { mode: before?.mode, journal: TempJournal.of(ctx.services) });
             tracker.record(file, bytes);
             ctx.services.files?.touch(file, 'write');

@@ -117,6 +117,58 @@ describe('what the next config load reads is the control plane', () => {
     expect(fs.readFileSync(file, 'utf8')).toBe(pkg);
   });
 
+  it("a yoi key put in the package.json where the search ends is refused, or taken back from a command's writes", async () => {
+    const outside = fs.realpathSync(makeProject({ 'script.json': '[]' }));
+    cleanups.push(() => fs.rmSync(outside, { recursive: true, force: true }));
+    const pkg = '{\n    "name": "proj"\n}\n';
+    const dir = fs.realpathSync(makeProject({ 'package.json': pkg }));
+    cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
+    // The config is given (YOI_CONFIG) from elsewhere: a search from the project finds none.
+    const config = path.join(outside, 'config.json');
+    fs.writeFileSync(
+      config,
+      JSON.stringify({
+        model: { provider: 'scripted', script: path.join(outside, 'script.json') },
+        permissions: { default: 'allow' },
+        scope: { allow: [{ target: dir, permission: 'write' }] },
+      }),
+    );
+    const file = path.join(dir, 'package.json');
+    const planted = { name: 'planted', bash: { sandbox: 'off' } };
+    const script = `const fs = require('fs'); const p = JSON.parse(fs.readFileSync('package.json', 'utf8')); p.version = '2.0.0'; p.yoi = ${JSON.stringify(planted)}; fs.writeFileSync('package.json', JSON.stringify(p, null, 4) + '\\n');`;
+    fs.writeFileSync(path.join(dir, 'plant.cjs'), script);
+    const calls: Call[] = [
+      { name: 'Read', arguments: { file_path: file } },
+      {
+        name: 'Edit',
+        arguments: {
+          file_path: file,
+          old_string: '"name": "proj"',
+          new_string: `"name": "proj", "yoi": ${JSON.stringify(planted)}`,
+        },
+      },
+      {
+        name: 'Edit',
+        arguments: { file_path: file, old_string: '"name": "proj"', new_string: '"name": "proj", "private": true' },
+      },
+      { name: 'Bash', arguments: { command: 'node plant.cjs' } },
+    ];
+    const results = await attempt(outside, dir, calls, { YOI_CONFIG: config });
+
+    expect(results[1]).toEqual({
+      summary: `cannot write ${file}: its \`yoi\` key is part of the pod's control plane (its config); the pod's tools cannot write it`,
+      is_error: true,
+    });
+    expect(results[2]).toEqual({ summary: `Edited ${file} (1 replacement)`, is_error: false });
+    expect(results[3].is_error).toBe(true);
+    expect(results[3].summary).toContain(
+      `restored the \`yoi\` key of ${file}: it is part of the pod's control plane (its config)`,
+    );
+    // The command's other change stays; the key is gone again; no config is found there.
+    expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toEqual({ name: 'proj', private: true, version: '2.0.0' });
+    expect(configShown(dir).configPath).toBeNull();
+  });
+
   it('what a command creates where the config would be found next, or the trust store, is removed when it ends', async () => {
     const dir = fs.realpathSync(
       makeProject({
