@@ -105,8 +105,17 @@ export async function resolveSegments(
         break;
     }
   });
+  // One alert per segment, bounded: a run of 10,000 unknown segments is not 10,000 alerts (nor
+  // the 512 a new client is replayed); the model still sees every placeholder.
+  if (out.alerts.length > MAX_ALERTS) {
+    const more = out.alerts.length - (MAX_ALERTS - 1);
+    out.alerts.splice(MAX_ALERTS - 1, more, `… and ${more} more alerts about this run's input, not shown one by one`);
+  }
   return out;
 }
+
+/** Alerts one run's input gives at most (the last says how many more there were). */
+const MAX_ALERTS = 20;
 
 /** Segments resolved at once (bounded so hundreds of @refs do not exhaust file descriptors). */
 const CONCURRENCY = 8;

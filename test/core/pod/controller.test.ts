@@ -256,6 +256,24 @@ describe('notifications and input', () => {
     await c.close();
   });
 
+  it('a run of 10,000 unknown segments gives 20 alerts, the last counting the rest; the model sees every placeholder', async () => {
+    tp = await startTestPod(scripted([]));
+    const c = await tp.connect();
+    const events = recorder(c);
+    const ended = runEnded(c, 30_000);
+    const input = Array.from({ length: 10_000 }, (_, i) => new UnknownSegment({ kind: 'image', url: `u${i}` }));
+    await c.request({ method: 'run', params: { input } });
+    expect((await ended).event).toBe('run_end');
+    const alerts = events.filter((e) => e.event === 'alert').map((e) => e.event === 'alert' && e.data.message);
+    expect(alerts).toHaveLength(20);
+    expect(alerts[0]).toBe(
+      'image segment (u0) was not resolved (no plugin handles segments of kind "image"); the model sees a placeholder',
+    );
+    expect(alerts[19]).toBe("… and 9981 more alerts about this run's input, not shown one by one");
+    expect(messages(tp)[0]).toBe(`user: ${'[unknown input: kind=image]'.repeat(10_000)}`);
+    await c.close();
+  });
+
   it('a provider error mid-stream ends the run with one error; the next run works', async () => {
     tp = await startTestPod(scripted([{ chunks: ['par', 'tial'], error: 'upstream 500' }, { text: 'fine' }]));
     const c = await tp.connect();
