@@ -107,6 +107,7 @@ export {
   type ProtectedPath,
   type ProtectedPathInput,
 } from './scope/index.js';
+export { protectedKeys, protectedKeyValue, type ProtectedKey } from './scope/protectedKeys.js';
 
 // Config
 export { defineConfig } from './config/defineConfig.js';

@@ -128,14 +128,14 @@ export class EventBus {
     this.beforeDeliver();
     // A history can be large: while clients hold the pod's budget it is refused before it is
     // encoded, so a flood of requests costs neither the memory nor the time of encoding each.
-    const heldBefore = event.event === 'history' ? this.heldReplyBytes() : 0;
-    if (heldBefore >= this.replyBudgetBytes) {
-      conn.sendReply(this.encodeFor(conn, replyOverBudget(event, heldBefore, this.replyBudgetBytes)));
+    let held = event.event === 'history' ? this.heldReplyBytes() : undefined;
+    if (held !== undefined && held >= this.replyBudgetBytes) {
+      conn.sendReply(this.encodeFor(conn, replyOverBudget(event, held, this.replyBudgetBytes)));
       return;
     }
     const buf = this.encodeFor(conn, event);
     if (buf.length > SMALL_REPLY_BYTES) {
-      const held = this.heldReplyBytes();
+      held ??= this.heldReplyBytes();
       if (held > 0 && held + buf.length > this.replyBudgetBytes) {
         conn.sendReply(this.encodeFor(conn, replyOverBudget(event, held, this.replyBudgetBytes)));
         return;

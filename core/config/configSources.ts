@@ -23,6 +23,8 @@ export interface ConfigSources {
 
 /** Local modules followed from one config, at most (a config is a few files). */
 const MAX_FILES = 256;
+/** Paths collected that would shadow an import, at most (the control plane keeps 1000 config paths in all). */
+const MAX_SHADOWS = 1000;
 /** Largest file hashed or scanned. */
 const MAX_BYTES = 16 * 1024 * 1024;
 const CODE = /\.(?:[cm]?[jt]sx?)$/;
@@ -95,7 +97,7 @@ export async function configSources(configPath: string | null): Promise<ConfigSo
     files.push({ path: current, sha256: sha256(bytes) });
     if (!CODE.test(current)) continue;
     for (const spec of specifiers(bytes.toString('utf8'))) {
-      for (const p of shadowsOf(spec, current)) shadows.add(p);
+      if (shadows.size < MAX_SHADOWS) for (const p of shadowsOf(spec, current)) shadows.add(p);
       const dep = resolveLocal(jiti, spec, current);
       if (dep === undefined || seen.has(dep)) continue;
       if (seen.size >= MAX_FILES)

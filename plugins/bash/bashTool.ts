@@ -164,7 +164,7 @@ async function runBash(
     maxOutputBytes: settings.maxOutputBytes,
   });
   const result = formatResult(outcome, timeoutMs);
-  const removed = [...removePlanted(absent), ...restoreKeys(keys)];
+  const removed = [...(await removePlanted(absent)), ...(await restoreKeys(keys))];
   if (removed.length === 0) return result;
   return { ...result, summary: [result.summary, ...removed].join('; '), is_error: true };
 }

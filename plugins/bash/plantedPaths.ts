@@ -1,6 +1,8 @@
 import fs from 'node:fs';
-import type { PodInfo } from '../../core/api.js';
-import { keyValue, protectedKeys } from '../tools/shared/protectedKeys.js';
+import { protectedKeys, protectedKeyValue, type PodInfo } from '../../core/api.js';
+
+/** Largest package.json whose protected key is checked after a command; a larger one is moved aside. */
+const MAX_KEY_FILE_BYTES = 16 * 1024 * 1024;
 
 /** A path of the control plane that does not exist, so no mount can keep a command from creating it. */
 export interface AbsentPath {
@@ -21,7 +23,7 @@ export function absentProtected(pod: PodInfo): AbsentPath[] {
   const out: AbsentPath[] = [];
   for (const entry of listed as { path?: unknown; what?: unknown; except?: unknown }[]) {
     if (typeof entry?.path !== 'string' || (Array.isArray(entry.except) && entry.except.length > 0)) continue;
-    if ((entry as { key?: unknown }).key !== undefined) continue; // see keptKeys
+    if ((entry as { key?: unknown }).key !== undefined) continue; // see keySnapshot
     if (fs.lstatSync(entry.path, { throwIfNoEntry: false }) !== undefined) continue;
     out.push({ path: entry.path, what: typeof entry.what === 'string' ? entry.what : 'its control plane' });
   }
@@ -33,12 +35,13 @@ export function absentProtected(pod: PodInfo): AbsentPath[] {
  * to; a directory with all it holds, links inside not followed), and says so: one line per path,
  * for the command's result. The command's processes are gone by then (its PID namespace ended).
  */
-export function removePlanted(absent: readonly AbsentPath[]): string[] {
+export async function removePlanted(absent: readonly AbsentPath[]): Promise<string[]> {
   const lines: string[] = [];
   for (const { path, what } of absent) {
     if (fs.lstatSync(path, { throwIfNoEntry: false }) === undefined) continue;
     try {
-      fs.rmSync(path, { recursive: true, force: true });
+      // Asynchronous: what a command made in its time can take a while to remove, off the event loop.
+      await fs.promises.rm(path, { recursive: true, force: true });
       lines.push(`removed ${path}: it is part of the pod's control plane (${what}); the pod's tools cannot write it`);
     } catch (error) {
       lines.push(
@@ -51,23 +54,33 @@ export function removePlanted(absent: readonly AbsentPath[]): string[] {
 
 /** The protected JSON keys' values before a command (a package.json's `yoi`, see protectedKeys). */
 export function keySnapshot(pod: PodInfo): { path: string; key: string; what: string; value: string }[] {
-  return protectedKeys(pod).map((e) => ({ ...e, value: keyValue(readIfFile(e.path), e.key) }));
+  return protectedKeys(pod.services.scope).map((e) => ({ ...e, value: protectedKeyValue(readIfFile(e.path), e.key) }));
 }
 
 /**
  * Puts back a protected key a finished command changed, keeping the rest of what it wrote (an
  * `npm install`'s dependencies): the key as it was, or none where there was none. One line each.
  */
-export function restoreKeys(snapshot: ReturnType<typeof keySnapshot>): string[] {
+export async function restoreKeys(snapshot: ReturnType<typeof keySnapshot>): Promise<string[]> {
   const lines: string[] = [];
   for (const { path, key, what, value } of snapshot) {
+    const seen = fs.lstatSync(path, { throwIfNoEntry: false });
     // A link put in its place would be read through by the next search: it goes.
-    if (fs.lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink()) {
-      lines.push(...removePlanted([{ path, what }]));
+    if (seen?.isSymbolicLink()) {
+      lines.push(...(await removePlanted([{ path, what }])));
+      continue;
+    }
+    // Too large to check here (the next search would still read it): moved aside, nothing lost.
+    if (seen?.isFile() && seen.size > MAX_KEY_FILE_BYTES) {
+      const aside = `${path}.over-${MAX_KEY_FILE_BYTES / 1024 / 1024}MiB`;
+      fs.renameSync(path, aside);
+      lines.push(
+        `moved ${path} to ${aside}: over ${MAX_KEY_FILE_BYTES / 1024 / 1024} MiB, its \`${key}\` key (part of the pod's control plane, ${what}) cannot be checked`,
+      );
       continue;
     }
     const bytes = readIfFile(path);
-    if (keyValue(bytes, key) === value) continue;
+    if (protectedKeyValue(bytes, key) === value) continue;
     try {
       const text = bytes!.toString('utf8');
       const object = JSON.parse(text) as Record<string, unknown>;
@@ -89,7 +102,8 @@ export function restoreKeys(snapshot: ReturnType<typeof keySnapshot>): string[] 
 
 function readIfFile(path: string): Buffer | undefined {
   try {
-    return fs.lstatSync(path, { throwIfNoEntry: false })?.isFile() ? fs.readFileSync(path) : undefined;
+    const seen = fs.lstatSync(path, { throwIfNoEntry: false });
+    return seen?.isFile() && seen.size <= MAX_KEY_FILE_BYTES ? fs.readFileSync(path) : undefined;
   } catch {
     return undefined;
   }

@@ -167,6 +167,15 @@ describe('what the next config load reads is the control plane', () => {
     // The command's other change stays; the key is gone again; no config is found there.
     expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toEqual({ name: 'proj', private: true, version: '2.0.0' });
     expect(configShown(dir).configPath).toBeNull();
+
+    // One too large to check is not read whole into the pod: it is moved aside, nothing lost.
+    const big = `node -e "require('fs').writeFileSync('package.json', JSON.stringify({ yoi: { name: 'planted' }, pad: 'x'.repeat(17 * 1024 * 1024) }))"`;
+    const [huge] = await attempt(outside, dir, [{ name: 'Bash', arguments: { command: big } }], { YOI_CONFIG: config });
+    expect(huge.is_error).toBe(true);
+    expect(huge.summary).toContain(`moved ${file} to ${file}.over-16MiB: over 16 MiB, its \`yoi\` key`);
+    expect(fs.existsSync(file)).toBe(false);
+    expect(fs.statSync(`${file}.over-16MiB`).size).toBeGreaterThan(17 * 1024 * 1024);
+    expect(configShown(dir).configPath).toBeNull();
   });
 
   it('what a command creates where the config would be found next, or the trust store, is removed when it ends', async () => {
