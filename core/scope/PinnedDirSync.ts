@@ -6,7 +6,7 @@ import { pathChanged } from './PinnedDir.js';
 const { O_RDONLY, O_DIRECTORY, O_NOFOLLOW } = fs.constants;
 
 /** Whether descriptor `fd` is the file at canonical `expected` (see `isOpenedAt`), synchronously. */
-function isOpenedAtSync(fd: number, expected: string): boolean {
+export function isOpenedAtSync(fd: number, expected: string): boolean {
   if (HAS_PROC_FD) return descriptorPathSync(fd) === expected;
   try {
     const held = fs.fstatSync(fd);
