@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { Args, Flags } from '@oclif/core';
 import { YoiCommand } from '../YoiCommand.js';
 import { configFlags, jsonFlag, podFlags } from '../flags.js';
@@ -73,7 +74,11 @@ export default class Send extends YoiCommand {
   }
 }
 
-/** Piped stdin, up to what a pod takes in one line (limits.maxLineBytes' default, 16 MiB). */
+/**
+ * Piped stdin as text, up to what a pod takes in one line (limits.maxLineBytes' default, 16 MiB).
+ * Bytes that are not UTF-8, or a NUL (as `@file` calls a file binary), are refused rather than
+ * sent as replacement characters the model cannot read.
+ */
 async function readStdin(): Promise<string> {
   const [{ DEFAULT_MAX_LINE_BYTES }, { YoiError }] = await Promise.all([
     import('../../core/protocol/index.js'),
@@ -90,5 +95,8 @@ async function readStdin(): Promise<string> {
       );
     chunks.push(chunk as Buffer);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  const bytes = Buffer.concat(chunks);
+  const why = bytes.includes(0) ? 'it holds a NUL byte' : isUtf8(bytes) ? undefined : 'it is not UTF-8';
+  if (why) throw new YoiError('YOI_ERR_USAGE', `piped stdin is not text (${why}); nothing was sent`);
+  return bytes.toString('utf8');
 }

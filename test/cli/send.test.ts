@@ -22,7 +22,7 @@ function project(files: Record<string, string> = {}, script?: unknown[]) {
     : files;
   const dir = makeProject(all);
   const env = { YOI_RUNTIME_DIR: path.join(dir, 'run') };
-  return { dir, env, run: (args: string[], input?: string) => yoi(args, { cwd: dir, env, input }) };
+  return { dir, env, run: (args: string[], input?: string | Buffer) => yoi(args, { cwd: dir, env, input }) };
 }
 
 async function podOf(p: ReturnType<typeof project>) {
@@ -141,6 +141,20 @@ describe('yoi send: the command line', () => {
       stdout: '',
       stderr: 'yoi: piped stdin is over 16 MiB, more than a pod takes in one message [YOI_ERR_USAGE]\n',
     });
+    // A binary file piped in is refused, not sent as U+FFFD replacement characters.
+    for (const binary of [
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0xff, 0xfe]),
+      Buffer.from('a\0b'),
+    ]) {
+      expect(p.run(['send', 'look at this'], binary)).toMatchObject({
+        status: 2,
+        stdout: '',
+        stderr: expect.stringMatching(
+          /^yoi: piped stdin is not text \(it (is not UTF-8|holds a NUL byte)\); nothing was sent \[YOI_ERR_USAGE\]\n$/,
+        ),
+      });
+    }
+    expect(p.run(['send', 'quote'], 'héllo → 世界\n').stdout).toContain('héllo → 世界');
     expect(client.connected).toBe(true);
     expect(p.run(['send', 'still here', '--quiet']).stdout).toBe('[user] still here\n');
   });

@@ -85,6 +85,15 @@ describe('decoder', () => {
     ['\ufeff{"method":"pause"}', /^malformed JSON/],
     ['{"method":"run","request_id":5,"params":{"input":[]}}', /request_id/],
     ['{"method":"list_completions","params":{}}', /kind: missing field/],
+    // A literal beyond f64 parses as Infinity, which JSON cannot write: the error says so, not "null".
+    [
+      '{"method":"hello","params":{"protocol_version":1e400}}',
+      /^invalid params for `hello`: protocol_version: expected u32, got a number out of range \(1e400\)$/,
+    ],
+    [
+      '{"method":"hello","params":{"protocol_version":-1e400}}',
+      /protocol_version: expected u32, got a number out of range \(-1e400\)$/,
+    ],
   ])('rejects %j with one clear line', (line, pattern) => {
     const d = dm(line);
     expect(d.ok).toBe(false);

@@ -12,7 +12,7 @@ export interface CliResult {
 /** Runs the built `yoi` CLI to completion. */
 export function yoi(
   args: string[],
-  opts: { cwd: string; env?: NodeJS.ProcessEnv; input?: string; timeoutMs?: number },
+  opts: { cwd: string; env?: NodeJS.ProcessEnv; input?: string | Buffer; timeoutMs?: number },
 ): CliResult {
   const r = spawnSync(process.execPath, [BIN, ...args], {
     cwd: opts.cwd,

@@ -5,7 +5,11 @@
  * `valueOf()` lets arithmetic and `Number(x)` work as with a plain number.
  */
 export class JsonFloat {
-  constructor(readonly value: number) {}
+  constructor(
+    readonly value: number,
+    /** The literal as written, kept only when it is beyond f64 (`1e400` parses as Infinity). */
+    readonly literal?: string,
+  ) {}
 
   valueOf(): number {
     return this.value;

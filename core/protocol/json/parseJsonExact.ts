@@ -169,11 +169,11 @@ class ExactParser {
     this.pos += literal.length;
     if (m[1] === undefined && m[2] === undefined && literal !== '-0') {
       const big = BigInt(literal);
-      if (big > U64_MAX || big < I64_MIN) return new JsonFloat(Number(literal));
+      if (big > U64_MAX || big < I64_MIN) return float(literal);
       if (big > MAX_SAFE || big < -MAX_SAFE) return big;
       return Number(literal);
     }
-    return new JsonFloat(Number(literal));
+    return float(literal);
   }
 
   private parseString(): string {
@@ -244,4 +244,10 @@ class ExactParser {
     this.pos += 4;
     return parseInt(s, 16);
   }
+}
+
+/** A float literal's value; one beyond f64 keeps its text, for errors that quote it. */
+function float(literal: string): JsonFloat {
+  const value = Number(literal);
+  return new JsonFloat(value, Number.isFinite(value) ? undefined : literal);
 }

@@ -6,10 +6,12 @@ const describe = (v: unknown): string => {
   if (v === undefined) return 'nothing';
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'an array';
-  if (v instanceof JsonFloat) return `a float (${formatRustFloat(v.value)})`;
+  if (v instanceof JsonFloat)
+    return Number.isFinite(v.value) ? `a float (${formatRustFloat(v.value)})` : `a number out of range (${v.literal})`;
   if (typeof v === 'object') return 'an object';
   if (typeof v === 'bigint') return `integer ${v}`;
-  if (typeof v === 'number') return Number.isInteger(v) ? `integer ${v}` : `a float (${v})`;
+  if (typeof v === 'number')
+    return Number.isInteger(v) ? `integer ${v}` : Number.isFinite(v) ? `a float (${v})` : 'a number out of range';
   return `${typeof v} ${JSON.stringify(v)}`;
 };
 
