@@ -1,11 +1,14 @@
 import { isUtf8 } from 'node:buffer';
 
+/** How much of a discarded line is kept for its error (enough for the envelope's request_id). */
+const HEAD_BYTES = 1024;
+
 /** Default limit of one protocol line: 16 MiB. */
 export const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
 
 export type LineError =
-  | { kind: 'line_too_long'; message: string; limit: number }
-  | { kind: 'input_budget'; message: string; limit: number }
+  | { kind: 'line_too_long'; message: string; limit: number; head: string }
+  | { kind: 'input_budget'; message: string; limit: number; head: string }
   | { kind: 'invalid_utf8'; message: string };
 
 /** Bytes shared by several readers (a pod's budget for buffered input, see InputBudget). */
@@ -80,7 +83,7 @@ export class LineReader {
       if (this.discarding) {
         this.discarding = false;
       } else if (this.size + (nl - start) > this.max) {
-        this.overflow();
+        this.overflow(this.head(chunk.subarray(start, nl)));
         this.discarding = false;
       } else if (this.size === 0) {
         this.deliver(chunk.subarray(start, nl), 0);
@@ -122,13 +125,13 @@ export class LineReader {
   private buffer(piece: Buffer): void {
     if (this.discarding) return;
     if (this.size + piece.length > this.max) {
-      this.overflow();
+      this.overflow(this.head(piece));
       return;
     }
     const { budget } = this.opts;
     if (budget) {
       if (!budget.take(piece.length)) {
-        this.starved(budget.limit);
+        this.starved(budget.limit, this.head(piece));
         return;
       }
       this.held += piece.length;
@@ -138,21 +141,35 @@ export class LineReader {
     this.size += piece.length;
   }
 
-  private overflow(): void {
+  /** The first bytes of the unfinished line with `piece` appended, as text (for its request_id). */
+  private head(piece: Buffer): string {
+    const taken: Buffer[] = [];
+    let size = 0;
+    for (const part of [...this.parts, piece]) {
+      if (size >= HEAD_BYTES) break;
+      taken.push(part.subarray(0, HEAD_BYTES - size));
+      size += taken[taken.length - 1].length;
+    }
+    return Buffer.concat(taken, size).toString('utf8');
+  }
+
+  private overflow(head: string): void {
     this.reset();
     this.discarding = true;
     this.opts.onError({
       kind: 'line_too_long',
+      head,
       limit: this.max,
       message: `line exceeds the ${formatBytes(this.max)} limit; the rest of the line was discarded`,
     });
   }
 
-  private starved(limit: number): void {
+  private starved(limit: number, head: string): void {
     this.reset();
     this.discarding = true;
     this.opts.onError({
       kind: 'input_budget',
+      head,
       limit,
       message: `line dropped: the pod's ${formatBytes(limit)} for unfinished lines of all clients (limits.inputBufferBytes) is in use; the rest of the line was discarded`,
     });

@@ -4,6 +4,7 @@ import type { EventBus } from '../bus/EventBus.js';
 import { Connection } from './Connection.js';
 import { requestRefused } from './backlogErrors.js';
 import { InputBudget } from './InputBudget.js';
+import { requestIdInHead } from '../protocol/requestIdInHead.js';
 import type { Transport } from './Transport.js';
 import { decodeMethodLine, downgradeToV1, encodeEvent, type Event, type Method } from '../protocol/index.js';
 
@@ -86,7 +87,13 @@ export class SocketServer {
         return this.opts.onMethod(c, decoded.value);
       },
       onLineError: (c, err) =>
-        bus.reply(c, badLine(err.kind === 'input_budget' ? err.message : `invalid method: ${err.message}`)),
+        bus.reply(
+          c,
+          badLine(
+            err.kind === 'input_budget' ? err.message : `invalid method: ${err.message}`,
+            err.kind === 'invalid_utf8' ? undefined : requestIdInHead(err.head),
+          ),
+        ),
       onClose: (c) => bus.detach(c),
       renderLag: (c, from, to, count) => {
         const lagged: Event = { event: 'lagged', data: { from_seq: from, to_seq: to } };

@@ -54,6 +54,29 @@ describe('bad input: the pod keeps running, only the offender hears about it', (
     c.destroy();
   });
 
+  it("an oversized request's error carries its request_id, so the client's request fails at once", async () => {
+    tp = await startTestPod({ config: { limits: { maxLineBytes: 1024 } } });
+    const c = await tp.connect();
+    // Without the id the request would wait for its 60 s timeout, well past the test's.
+    await expect(c.request({ method: 'run', params: { input: [text('x'.repeat(5000))] } }, 60_000)).rejects.toThrow(
+      /line exceeds the 1 KiB limit/,
+    );
+    // Both orders clients write, in one chunk or in pieces, and an id with an escape.
+    const raw = await RawClient.connect(tp.socket);
+    raw.write('{"method":"hello","params":{"protocol_version":2}}\n');
+    await raw.until((e) => e.event === 'welcome');
+    raw.write(`{"request_id":"r\\"1","method":"notify","params":{"message":"${'x'.repeat(2000)}"}}\n`);
+    raw.write('{"method":"notify","request_id":"r2","params":{"message":"');
+    raw.write(`${'y'.repeat(2000)}"}}\n`);
+    raw.write('{"method":"get_history","request_id":"h"}\n');
+    await raw.until((e) => e.event === 'history');
+    expect(errorsOf(raw).map((e) => e.request_id)).toEqual(['r"1', 'r2']);
+    const ended = runEnded(c);
+    await c.request({ method: 'run', params: { input: [text('still here')] } });
+    await ended;
+    raw.destroy();
+  });
+
   it('a half line then close does not disturb the pod', async () => {
     tp = await startTestPod();
     const half = await RawClient.connect(tp.socket);
