@@ -41,7 +41,8 @@ export function runLedger() {
       compacting = false;
       ledger[e.event === 'compact_done' ? 'compacted' : 'compactFailed']++;
       if (e.event === 'compact_failed') {
-        const why = e.data.error.replace(/:.*/, '');
+        // The whole reason (a plugin's error names the plugin and the hook before its own message).
+        const why = e.data.error.length > 160 ? `${e.data.error.slice(0, 160)}…` : e.data.error;
         ledger.failedBecause[why] = (ledger.failedBecause[why] ?? 0) + 1;
       }
     }
