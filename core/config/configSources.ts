@@ -38,6 +38,15 @@ const VERSION = 'yoi-config-digest-v1';
 const SPECIFIER =
   /\b(?:import|export)\s*(?:[\w*${}\s,]*?\bfrom\s*)?["']([^"'\n]+)["']|\b(?:import|require)\s*\(\s*["']([^"'\n]+)["']\s*\)/g;
 
+/**
+ * `import type … from` and `export type … from`: erased by every TypeScript transform, so the
+ * module is never run by the config and is not part of it (this repository's own config, whose
+ * one import is `import type { YoiConfig } from './index.js'`, walked 240 files in 2.7 s on every
+ * command). `import type from 'x'` and `import type, { a } from 'x'` import a value named `type`;
+ * `import { type A } from 'x'` may keep the module; both are followed.
+ */
+const TYPE_ONLY = /^(?:import|export)\s+type\s+(?!from\b)[{*\w$]/;
+
 const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
 
 /** The digest of no config at all (a pod that found none; a child must find none either). */
@@ -63,6 +72,7 @@ function read(file: string): Buffer {
 /**
  * The files a config consists of, found without running any of it, and their digest: the
  * config file, and for a JS/TS config every local module reachable through static imports
+ * (type-only imports are erased, never run, and not followed)
  * (relative or absolute specifiers, resolved as jiti resolves them; packages under
  * node_modules are not followed). `package.json` counts with its `yoi` key only (the rest of
  * the file is the project's). Dynamic imports with a computed name are not seen.
@@ -136,7 +146,7 @@ function shadowsOf(spec: string, from: string): string[] {
 
 function specifiers(source: string): string[] {
   const out: string[] = [];
-  for (const m of source.matchAll(SPECIFIER)) out.push(m[1] ?? m[2]);
+  for (const m of source.matchAll(SPECIFIER)) if (!TYPE_ONLY.test(m[0])) out.push(m[1] ?? m[2]);
   return out;
 }
 

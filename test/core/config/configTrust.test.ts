@@ -19,7 +19,10 @@ describe('configSources (the digest a spawned pod compares)', () => {
       'yoi.config.ts': [
         "import { a } from './lib/a.js';", // .js naming a .ts file, as TypeScript writes it
         "export * from './lib/b';",
-        "import type { T } from './lib/types';",
+        "import type { T } from './lib/types';", // erased: never run, not part of the config
+        "export type { U } from './lib/moreTypes';",
+        "import type from './lib/typeNamedValue';", // a value import whose binding is called `type`
+        "import { type V, v } from './lib/mixed';",
         "const c = await import('./lib/c.ts');",
         "const n = await import('./lib/' + 'computed.ts');", // a computed name is not seen
         "import fs from 'node:fs';",
@@ -30,6 +33,9 @@ describe('configSources (the digest a spawned pod compares)', () => {
       'lib/a.ts': "import data from '../data.json';\nexport const a = data;\n",
       'lib/b.ts': "const r = require('./r.cjs');\nexport const b = r;\n",
       'lib/types.ts': 'export type T = 1;\n',
+      'lib/moreTypes.ts': 'export type U = 1;\n',
+      'lib/typeNamedValue.ts': 'export default 1;\n',
+      'lib/mixed.ts': 'export type V = 1;\nexport const v = 1;\n',
       'lib/c.ts': 'export default 1;\n',
       'lib/computed.ts': 'export default 2;\n',
       'lib/r.cjs': 'module.exports = 3;\n',
@@ -43,14 +49,16 @@ describe('configSources (the digest a spawned pod compares)', () => {
       'lib/a.ts',
       'lib/b.ts',
       'lib/c.ts',
+      'lib/mixed.ts',
       'lib/r.cjs',
-      'lib/types.ts',
+      'lib/typeNamedValue.ts',
       'yoi.config.ts',
     ]);
     expect(sources.digest).toMatch(/^[0-9a-f]{64}$/);
     expect((await configSources(p.path('yoi.config.ts'))).digest).toBe(sources.digest);
     // Any covered file changing changes the digest; the computed import does not.
     p.write('lib/computed.ts', 'export default 5;\n');
+    p.write('lib/types.ts', 'export type T = 2;\n');
     expect((await configSources(p.path('yoi.config.ts'))).digest).toBe(sources.digest);
     p.write('data.json', '{"x":2}');
     expect((await configSources(p.path('yoi.config.ts'))).digest).not.toBe(sources.digest);
@@ -91,6 +99,18 @@ describe('configSources (the digest a spawned pod compares)', () => {
     expect((await configSources(p.path('package.json'))).digest).not.toBe(pkg.digest);
     expect(await configSources(null)).toEqual({ files: [], digest: NO_CONFIG_DIGEST, shadows: [] });
     expect(json.digest).not.toBe(NO_CONFIG_DIGEST);
+  });
+
+  it('a type-only import is not run when the config loads, so it is not part of the config', async () => {
+    const p = tempProject({});
+    const marker = p.path('ran');
+    p.write('yoi.config.ts', "import type { T } from './lib/types';\nexport default { name: 'typed' };\n");
+    p.write('lib/types.ts', `export type T = 1;\n${RUNS(marker)}`);
+    const config = await loadConfig({ cwd: p.root, env: { XDG_CACHE_HOME: p.path('cache') } });
+    expect(config.name).toBe('typed');
+    expect(fs.existsSync(marker)).toBe(false);
+    const { files } = await configSources(p.path('yoi.config.ts'));
+    expect(files.map((f) => path.relative(p.root, f.path))).toEqual(['yoi.config.ts']);
   });
 
   // (What jiti loaded, a dynamic import included, is checked in a real process by
