@@ -174,7 +174,36 @@ suite('pod trees across hosts', () => {
         const log = path.join(d, 'pod.log');
         return `${log}: ${fs.existsSync(log) ? fs.readFileSync(log, 'utf8').slice(-4000) : '(none)'}`;
       });
-      return [`host stderr: ${host.stderr()}`, `root stderr: ${root.stderr()}`, ...podLogs, ...lines].join('\n');
+      // Whether the kid ran its task at all, and what its runtime directory (outbox included) holds.
+      const tails = (fs.existsSync(sessions) ? fs.readdirSync(sessions, { recursive: true }) : []).flatMap((f) =>
+        !fs.statSync(path.join(sessions, String(f))).isFile()
+          ? []
+          : [
+              `${f} ends: ${fs
+                .readFileSync(path.join(sessions, String(f)), 'utf8')
+                .trim()
+                .split('\n')
+                .slice(-3)
+                .join(' | ')
+                .slice(0, 1500)}`,
+            ],
+      );
+      const kidDir = path.join(envA.YOI_RUNTIME_DIR, 'kid');
+      const listing = fs.existsSync(kidDir)
+        ? fs
+            .readdirSync(kidDir, { recursive: true })
+            .map((f) => `${f} (${fs.statSync(path.join(kidDir, String(f))).size} bytes)`)
+            .join(', ')
+        : '(none)';
+      return [
+        `host stderr: ${host.stderr()}`,
+        `root stderr: ${root.stderr()}`,
+        ...podLogs,
+        ...lines,
+        ...tails,
+        `${kidDir}: ${listing}`,
+        `kid status.json: ${fs.existsSync(path.join(kidDir, 'status.json')) ? fs.readFileSync(path.join(kidDir, 'status.json'), 'utf8') : '(none)'}`,
+      ].join('\n');
     };
     const spawn = async () => {
       const sent = yoi(['send', '--pod', 'root', 'go'], { cwd: dir, env: envB, timeoutMs: 60_000 });
