@@ -5,6 +5,7 @@ import { PodClient } from '../../client/PodClient.js';
 import { clusterNames } from '../../plugins/cluster/clusterNames.js';
 import { signReport } from '../../plugins/cluster/reportSignature.js';
 import { startHostProcess } from '../support/hostProcess.js';
+import { clusterDiagnosis } from '../support/clusterDiagnosis.js';
 import { natsServerMissing, startNatsServer, type NatsServer } from '../support/natsServer.js';
 import { startPodProcess, yoi, yoiAsync } from '../support/runCli.js';
 import { makeProject } from '../support/startTestPod.js';
@@ -158,53 +159,14 @@ suite('pod trees across hosts', () => {
         await client.close();
       }
     };
-    /** What the pods and the host said, for a failure message (a hang here is otherwise silent). */
-    const diagnose = () => {
-      const sessions = path.join(dir, '.yoi', 'sessions');
-      const lines = (fs.existsSync(sessions) ? fs.readdirSync(sessions, { recursive: true }) : []).flatMap((f) =>
-        !fs.statSync(path.join(sessions, String(f))).isFile()
-          ? []
-          : fs
-              .readFileSync(path.join(sessions, String(f)), 'utf8')
-              .split('\n')
-              .filter((l) => /SpawnPod|spawned pod|not started/.test(l))
-              .map((l) => `${f}: ${l.slice(0, 600)}`),
-      );
-      const podLogs = [path.join(envA.YOI_RUNTIME_DIR, 'kid'), path.join(envB.YOI_RUNTIME_DIR, 'root')].map((d) => {
-        const log = path.join(d, 'pod.log');
-        return `${log}: ${fs.existsSync(log) ? fs.readFileSync(log, 'utf8').slice(-4000) : '(none)'}`;
+    const diagnose = () =>
+      clusterDiagnosis({
+        projectDir: dir,
+        kidDir: path.join(envA.YOI_RUNTIME_DIR, 'kid'),
+        rootDir: path.join(envB.YOI_RUNTIME_DIR, 'root'),
+        hostStderr: host.stderr(),
+        rootStderr: root.stderr(),
       });
-      // Whether the kid ran its task at all, and what its runtime directory (outbox included) holds.
-      const tails = (fs.existsSync(sessions) ? fs.readdirSync(sessions, { recursive: true }) : []).flatMap((f) =>
-        !fs.statSync(path.join(sessions, String(f))).isFile()
-          ? []
-          : [
-              `${f} ends: ${fs
-                .readFileSync(path.join(sessions, String(f)), 'utf8')
-                .trim()
-                .split('\n')
-                .slice(-3)
-                .join(' | ')
-                .slice(0, 1500)}`,
-            ],
-      );
-      const kidDir = path.join(envA.YOI_RUNTIME_DIR, 'kid');
-      const listing = fs.existsSync(kidDir)
-        ? fs
-            .readdirSync(kidDir, { recursive: true })
-            .map((f) => `${f} (${fs.statSync(path.join(kidDir, String(f))).size} bytes)`)
-            .join(', ')
-        : '(none)';
-      return [
-        `host stderr: ${host.stderr()}`,
-        `root stderr: ${root.stderr()}`,
-        ...podLogs,
-        ...lines,
-        ...tails,
-        `${kidDir}: ${listing}`,
-        `kid status.json: ${fs.existsSync(path.join(kidDir, 'status.json')) ? fs.readFileSync(path.join(kidDir, 'status.json'), 'utf8') : '(none)'}`,
-      ].join('\n');
-    };
     const spawn = async () => {
       const sent = yoi(['send', '--pod', 'root', 'go'], { cwd: dir, env: envB, timeoutMs: 60_000 });
       expect(sent.status).toBe(0);
