@@ -145,10 +145,10 @@ export class LineReader {
   private head(piece: Buffer): string {
     const taken: Buffer[] = [];
     let size = 0;
-    for (const part of [...this.parts, piece]) {
-      if (size >= HEAD_BYTES) break;
-      taken.push(part.subarray(0, HEAD_BYTES - size));
-      size += taken[taken.length - 1].length;
+    for (let i = 0; i <= this.parts.length && size < HEAD_BYTES; i++) {
+      const part = (i < this.parts.length ? this.parts[i] : piece).subarray(0, HEAD_BYTES - size);
+      taken.push(part);
+      size += part.length;
     }
     return Buffer.concat(taken, size).toString('utf8');
   }
