@@ -19,8 +19,10 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-// A module imported with a computed name: only jiti can tell it was loaded.
-const CONFIG = `import { prompt } from './helper.ts';
+// A module imported with a computed name: only jiti can tell it was loaded. One imported only as
+// types is never run by the load: it is not part of the config, and the model may edit it.
+const CONFIG = `import type { T } from './types.ts';
+import { prompt } from './helper.ts';
 const { suffix } = await import('./dyn' + '.ts');
 export default { systemPrompt: prompt + suffix, model: { provider: 'scripted', script: 'script.{pod}.json' } };
 `;
@@ -40,6 +42,7 @@ describe('the control plane', () => {
         'yoi.config.ts': CONFIG,
         'helper.ts': HELPER,
         'dyn.ts': DYN,
+        'types.ts': 'export type T = string;\n',
         '.yoi/sessions/.keep': '',
         '.yoi/knowledge/.keep': '',
       }),
@@ -101,6 +104,8 @@ describe('the control plane', () => {
       call('Read', { file_path: at('helper.ts') }),
       ...attempts.map(([, c]) => ({ tool_calls: [c] })),
       call('Write', { file_path: at('evil.ts'), content: EVIL }), // an ordinary project file: allowed
+      call('Read', { file_path: at('types.ts') }),
+      call('Write', { file_path: at('types.ts'), content: 'export type T = number;\n' }), // types only: allowed
       call('Write', { file_path: at('.yoi/knowledge/note.md'), content: "the user's data\n" }),
       { text: 'done trying' },
     ];
@@ -143,8 +148,10 @@ describe('the control plane', () => {
         },
       ]);
     });
-    expect(results.slice(-2).map((r) => [r.summary.split(' ')[0], r.is_error])).toEqual([
+    expect(results.slice(-4).map((r) => [r.summary.split(' ')[0], r.is_error])).toEqual([
       ['Created', false],
+      ['Read', false],
+      ['Overwrote', false],
       ['Created', false],
     ]);
 
@@ -152,6 +159,7 @@ describe('the control plane', () => {
     expect(fs.readFileSync(at('yoi.config.ts'), 'utf8')).toBe(CONFIG);
     expect(fs.readFileSync(at('helper.ts'), 'utf8')).toBe(HELPER);
     expect(fs.readFileSync(at('dyn.ts'), 'utf8')).toBe(DYN);
+    expect(fs.readFileSync(at('types.ts'), 'utf8')).toBe('export type T = number;\n');
     expect(fs.readdirSync(at('.yoi/sessions')).filter((f) => f.startsWith('ffff'))).toEqual([]);
     expect(fs.existsSync(at('.yoi/permissions.json'))).toBe(false);
     expect(fs.existsSync(at('.yoirc.json'))).toBe(false);
