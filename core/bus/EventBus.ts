@@ -2,7 +2,9 @@ import { SMALL_REPLY_BYTES, type Connection } from '../server/Connection.js';
 import { ExtensionEvent, encodeExtensionEvent } from '../protocol/ExtensionEvent.js';
 import { replyOverBudget, replyRefused } from '../server/backlogErrors.js';
 import { putDeltaPieces } from '../protocol/encode.js';
+import { BatchSlab } from './BatchSlab.js';
 import { downgradeToV1, encodeEvent, type Alert, type Event, type EventName } from '../protocol/index.js';
+import { emptyArray } from '../util/emptyArray.js';
 
 /** What the bus carries: a protocol event, or one a plugin defined. */
 type AnyEvent = Event | ExtensionEvent;
@@ -41,7 +43,7 @@ export class EventBus {
   private readonly alerts: Alert[] = [];
   private readonly listeners = new Set<(event: Event) => void>();
   /** Batched broadcasts; their seqs are consecutive from `batchFrom` (see `broadcast`). */
-  private batch: AnyEvent[] = [];
+  private batch: AnyEvent[] = emptyArray();
   private batchFrom = 0;
   /**
    * Called before anything is delivered (the pod flushes its session log here), so a client
@@ -49,6 +51,7 @@ export class EventBus {
    */
   beforeDeliver: () => void = () => undefined;
   private readonly flushSoon = () => this.flush();
+  private readonly slab = new BatchSlab();
 
   /** The seq of the last broadcast (0 before any). */
   get lastSeq(): number {
@@ -115,7 +118,7 @@ export class EventBus {
   flush(): void {
     if (this.batch.length === 0) return;
     const events = this.batch;
-    this.batch = [];
+    this.batch = emptyArray();
     this.deliver(events, this.batchFrom, true);
   }
 
@@ -160,10 +163,10 @@ export class EventBus {
     let v1: Buffer | undefined;
     for (const conn of this.connections) {
       if (conn.version === 2) {
-        v2 ??= exactBuffer(v2Text(events, from));
+        v2 ??= this.slab.encode(v2Text(events, from));
         conn.send(v2, droppable, from, to);
       } else {
-        v1 ??= exactBuffer(events.map(v1Text).join(''));
+        v1 ??= this.slab.encode(events.map(v1Text).join(''));
         if (v1.length > 0) conn.send(v1, droppable, from, to);
       }
     }
@@ -172,17 +175,6 @@ export class EventBus {
   private encodeFor(conn: Connection, event: AnyEvent): Buffer {
     return conn.version === 2 ? Buffer.from(`${encodeAny(event)}\n`) : encodeV1(event);
   }
-}
-
-/**
- * A buffer of exactly the text's size. `Buffer.from` slices small buffers out of a shared 8 KiB
- * pool: a slow client's queue holding such slices would keep whole slabs alive, about twice
- * the bytes its bound accounts for.
- */
-function exactBuffer(text: string): Buffer {
-  const buf = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
-  buf.write(text);
-  return buf;
 }
 
 /**

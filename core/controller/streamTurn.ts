@@ -2,6 +2,7 @@ import type { EventBus } from '../bus/EventBus.js';
 import type { LlmRequest, Provider, ProviderPart } from '../provider/Provider.js';
 import { consumeProviderStream } from '../provider/consumeProviderStream.js';
 import { ProviderError } from '../provider/providerErrors.js';
+import { emptyArray } from '../util/emptyArray.js';
 
 /** A tool call as the model made it. */
 export interface ModelToolCall {
@@ -24,8 +25,8 @@ export interface TurnOutput {
  * so no call is lost. Usage is merged over the stream; one `usage` event follows the stream.
  */
 export async function streamTurn(provider: Provider, request: LlmRequest, bus: EventBus): Promise<TurnOutput> {
-  const texts: string[] = []; // the text so far, in order, in pieces of up to PIECE deltas
-  let recent: string[] = []; // the latest deltas, not yet joined into a piece of `texts`
+  const texts: string[] = emptyArray(); // the text so far, in order, in pieces of up to PIECE deltas
+  let recent: string[] = emptyArray(); // the latest deltas, not yet joined into a piece of `texts`
   let blockStart = 0; // index in `texts` of the current text block's first piece
   let held = ''; // a high surrogate whose low half has not arrived: never sent alone
   const calls = new Map<string, { name: string; args: string; done: boolean }>();
@@ -37,7 +38,7 @@ export async function streamTurn(provider: Provider, request: LlmRequest, bus: E
   const joinRecent = () => {
     if (recent.length === 0) return;
     texts.push(recent.length === 1 ? recent[0] : recent.join(''));
-    recent = [];
+    recent = emptyArray();
   };
   const endBlock = () => {
     if (held !== '') emitText('');

@@ -25,9 +25,11 @@ export async function consumeProviderStream(
 ): Promise<void> {
   const { signal } = request;
   if (signal.aborted) throw new AbortedError('aborted');
+  // The loop reads this flag, not the signal (see feedParts); the race below ends the wait.
+  const stop = { stopped: false };
   const consume = async () => {
     try {
-      await feedParts(provider.stream(request), signal, new TimeSlice(signal, STREAM_SLICE_MS), onPart);
+      await feedParts(provider.stream(request), stop, new TimeSlice(undefined, STREAM_SLICE_MS), onPart);
     } catch (e) {
       if (signal.aborted || e instanceof ProviderError) throw e;
       throw new ProviderError((e as Error)?.message ?? String(e));
@@ -35,7 +37,10 @@ export async function consumeProviderStream(
   };
   let onAbort!: () => void;
   const aborted = new Promise<never>((_, reject) => {
-    onAbort = () => reject(new AbortedError('aborted'));
+    onAbort = () => {
+      stop.stopped = true;
+      reject(new AbortedError('aborted'));
+    };
     signal.addEventListener('abort', onAbort, { once: true });
   });
   const consuming = consume();

@@ -2,6 +2,8 @@ import { LineReader } from '../protocol/index.js';
 import type { ConnectionOptions, LagMarker, QueuedLine } from './ConnectionOptions.js';
 import { SocketBacklog } from './SocketBacklog.js';
 import type { Transport } from './Transport.js';
+import { emptyArray } from '../util/emptyArray.js';
+import { ownBuffer } from '../bus/BatchSlab.js';
 
 export type { ConnectionOptions } from './ConnectionOptions.js';
 
@@ -32,7 +34,7 @@ export class Connection {
   /** The `auth` it gave in `hello` (a child pod's secret). */
   credential?: string;
   /** Outbound lines; `head` is the next to write (avoids O(n) shifts on long queues). */
-  private queue: (QueuedLine | LagMarker)[] = [];
+  private queue: (QueuedLine | LagMarker)[] = emptyArray();
   private head = 0;
   private queuedBytes = 0;
   /** The part of `queuedBytes` that is never dropped (replies, never-dropped broadcasts). */
@@ -181,7 +183,8 @@ export class Connection {
         return;
       }
     }
-    this.queue.push({ buf, droppable, from, to });
+    // A batch is a slice of the bus's slab (see BatchSlab): a queued one keeps a copy of its own.
+    this.queue.push({ buf: droppable ? ownBuffer(buf) : buf, droppable, from, to });
     this.queuedBytes += buf.length;
     if (!droppable) {
       this.fixedBytes += buf.length;

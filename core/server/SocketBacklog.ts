@@ -1,4 +1,5 @@
 import type { Transport } from './Transport.js';
+import { emptyArray } from '../util/emptyArray.js';
 
 /**
  * What a socket still holds of the lines written to it, by kind. Node only tells how many bytes
@@ -8,7 +9,7 @@ import type { Transport } from './Transport.js';
  * short: lines go to the socket only while it holds less than 64 KiB.
  */
 export class SocketBacklog {
-  private writes: { bytes: number; droppable: boolean }[] = [];
+  private writes: { bytes: number; droppable: boolean }[] = emptyArray();
   private total = 0;
   /** The part of `total` that is never dropped. */
   private fixed = 0;
@@ -44,7 +45,7 @@ export class SocketBacklog {
   }
 
   clear(): void {
-    this.writes = [];
+    this.writes = emptyArray();
     this.total = 0;
     this.fixed = 0;
   }

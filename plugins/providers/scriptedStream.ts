@@ -47,6 +47,21 @@ export class ScriptedStream implements AsyncIterableIterator<ProviderPart>, Buff
 
   next(): Promise<IteratorResult<ProviderPart>> {
     if (this.busy) return this.busy.then(() => this.next());
+    if (this.phase === 'chunks' && this.i < this.chunks.length) {
+      if (this.i % CHUNKS_PER_TURN === CHUNKS_PER_TURN - 1 && !this.rested) {
+        this.rested = true;
+        return this.wait(new Promise((resolve) => setImmediate(resolve)));
+      }
+      this.rested = false;
+      if (this.aborted) return this.end();
+      return Promise.resolve({ value: { type: 'text-delta', text: this.chunks[this.i++] }, done: false });
+    }
+    // Once per stream: kept out of the path above, which runs per burst and is optimized; the
+    // signal's shape differs between runs, and a failed check there threw that code away.
+    return this.nextOutsideChunks();
+  }
+
+  private nextOutsideChunks(): Promise<IteratorResult<ProviderPart>> {
     const { signal } = this.request;
     if (this.phase === 'start') {
       if (this.reply.delay_ms && !this.delayed) {
@@ -55,19 +70,11 @@ export class ScriptedStream implements AsyncIterableIterator<ProviderPart>, Buff
       }
       if (signal.aborted) return this.end();
       this.phase = 'chunks';
+      return this.next();
     }
     if (this.phase === 'chunks') {
-      if (this.i < this.chunks.length) {
-        if (this.i % CHUNKS_PER_TURN === CHUNKS_PER_TURN - 1 && !this.rested) {
-          this.rested = true;
-          return this.wait(new Promise((resolve) => setImmediate(resolve)));
-        }
-        this.rested = false;
-        if (this.aborted) return this.end();
-        return Promise.resolve({ value: { type: 'text-delta', text: this.chunks[this.i++] }, done: false });
-      }
       this.phase = 'tail';
-      this.request.signal.removeEventListener('abort', this.onAbort); // the tail reads the signal itself
+      signal.removeEventListener('abort', this.onAbort); // the tail reads the signal itself
       this.tail = tailParts(this.reply, this.request, this.newId, this.chunks);
     }
     if (this.phase === 'tail') {
