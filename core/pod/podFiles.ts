@@ -149,15 +149,3 @@ function isZombie(pid: number): boolean {
     return false; // no /proc (not Linux), or gone meanwhile
   }
 }
-
-/** Removes a directory and everything in it, except the file `keep` (then the directory stays). */
-export function removeDirExcept(dir: string, keep?: string): void {
-  if (keep === undefined || !fs.existsSync(keep)) {
-    fs.rmSync(dir, { recursive: true, force: true });
-    return;
-  }
-  for (const entry of fs.readdirSync(dir)) {
-    const p = path.join(dir, entry);
-    if (p !== keep) fs.rmSync(p, { recursive: true, force: true });
-  }
-}

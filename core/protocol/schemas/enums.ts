@@ -17,7 +17,6 @@ export type TurnResult = z.infer<typeof TurnResultSchema>;
 /** v1 values plus v2 `cancelled` (downgraded for v1 clients, see downgradeToV1). */
 export const RunResultSchema = unitEnum('run result', ['finished', 'paused', 'limit_reached', 'cancelled']);
 export type RunResult = z.infer<typeof RunResultSchema>;
-export const V1_RUN_RESULTS: readonly RunResult[] = ['finished', 'paused', 'limit_reached'];
 
 /** v1 codes plus v2 `invalid_request` (a bad line or bad params; `internal` for v1 clients). */
 export const ErrorCodeSchema = unitEnum('error code', [
