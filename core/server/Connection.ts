@@ -183,8 +183,10 @@ export class Connection {
         return;
       }
     }
-    // A batch is a slice of the bus's slab (see BatchSlab): a queued one keeps a copy of its own.
-    this.queue.push({ buf: droppable ? ownBuffer(buf) : buf, droppable, from, to });
+    // A broadcast is a slice of the bus's slab, a small reply one of Node's buffer pool: a queued
+    // line keeps a copy of its own, or a client that does not read would pin a whole slab per
+    // line, beyond what its queue bound counts (see BatchSlab).
+    this.queue.push({ buf: ownBuffer(buf), droppable, from, to });
     this.queuedBytes += buf.length;
     if (!droppable) {
       this.fixedBytes += buf.length;

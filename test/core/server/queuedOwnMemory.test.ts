@@ -1,0 +1,61 @@
+import { EventEmitter } from 'node:events';
+import { describe, expect, it } from '@jest/globals';
+import { BatchSlab } from '../../../core/bus/BatchSlab.js';
+import { Connection } from '../../../core/server/Connection.js';
+import type { Transport } from '../../../core/server/Transport.js';
+
+/** A transport whose peer does not read: writes pile up in `writableLength` until `drain()`. */
+function stalledTransport() {
+  const emitter = new EventEmitter();
+  const written: Buffer[] = [];
+  const t = Object.assign(emitter, {
+    writableLength: 1024 * 1024,
+    write(buf: Buffer) {
+      written.push(buf);
+      return false;
+    },
+    cork: () => undefined,
+    uncork: () => undefined,
+    pause: () => undefined,
+    resume: () => undefined,
+    end: () => undefined,
+    destroy: () => emitter.emit('close'),
+  });
+  return {
+    transport: t as unknown as Transport,
+    written,
+    drain() {
+      t.writableLength = 0;
+      emitter.emit('drain');
+    },
+  };
+}
+
+describe("a connection's queued lines", () => {
+  it('own their memory: a client that does not read pins no slab of the bus, whatever the line', () => {
+    const peer = stalledTransport();
+    const conn = new Connection(peer.transport, {
+      id: 1,
+      maxLineBytes: 1024,
+      queueLimitBytes: 8 * 1024 * 1024,
+      onLine: () => undefined,
+      onLineError: () => undefined,
+      onClose: () => undefined,
+      renderLag: () => Buffer.from('lag\n'),
+    });
+    const slab = new BatchSlab();
+    const lines = ['{"a":1}\n', '{"b":2}\n', '{"c":3}\n'];
+    const sent = lines.map((l) => slab.encode(l));
+    expect(sent[1].buffer).toBe(sent[0].buffer); // slices of one slab
+    conn.send(sent[0], true, 1, 1); // a droppable batch
+    conn.send(sent[1], false, 2, 2); // a never-dropped broadcast (status, run_end)
+    conn.sendReply(sent[2]); // a reply
+    expect(peer.written).toHaveLength(0);
+    peer.drain();
+    expect(peer.written.map((b) => b.toString())).toEqual(lines);
+    for (const buf of peer.written) {
+      expect(buf.byteOffset).toBe(0);
+      expect(buf.byteLength).toBe(buf.buffer.byteLength);
+    }
+  });
+});
