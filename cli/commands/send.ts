@@ -76,8 +76,8 @@ export default class Send extends YoiCommand {
 
 /**
  * Piped stdin as text, up to what a pod takes in one line (limits.maxLineBytes' default, 16 MiB).
- * Bytes that are not UTF-8, or a NUL (as `@file` calls a file binary), are refused rather than
- * sent as replacement characters the model cannot read.
+ * Bytes that are not UTF-8, or a NUL anywhere (what `@file` takes for a binary file), are refused
+ * rather than sent as replacement characters the model cannot read.
  */
 async function readStdin(): Promise<string> {
   const [{ DEFAULT_MAX_LINE_BYTES }, { YoiError }] = await Promise.all([

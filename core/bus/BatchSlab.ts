@@ -5,8 +5,8 @@ const SLAB_BYTES = 64 * 1024;
  * Buffers for encoded batches, cut from a shared slab instead of allocated one by one: an
  * `ArrayBuffer` of its own per batch (`allocUnsafeSlow`) was a sixth of a delta burst's cost.
  * A slice keeps its whole slab alive, so a connection that has to queue one (a client that is not
- * reading) keeps its own copy instead (`ownBuffer`): only what sockets are writing right now —
- * at most their high-water mark each — holds slabs.
+ * reading) keeps its own copy instead (core/server/ownBuffer.ts): only what sockets are writing
+ * right now — at most their high-water mark each — holds slabs.
  */
 export class BatchSlab {
   private slab = Buffer.allocUnsafeSlow(SLAB_BYTES);
@@ -29,12 +29,4 @@ export class BatchSlab {
     this.used += n;
     return this.slab.subarray(start, start + n);
   }
-}
-
-/** `buf` itself when its memory is its own, else a copy whose memory is. */
-export function ownBuffer(buf: Buffer): Buffer {
-  if (buf.byteOffset === 0 && buf.byteLength === buf.buffer.byteLength) return buf;
-  const copy = Buffer.allocUnsafeSlow(buf.length);
-  buf.copy(copy);
-  return copy;
 }

@@ -3,7 +3,7 @@ import type { ConnectionOptions, LagMarker, QueuedLine } from './ConnectionOptio
 import { SocketBacklog } from './SocketBacklog.js';
 import type { Transport } from './Transport.js';
 import { emptyArray } from '../util/emptyArray.js';
-import { ownBuffer } from '../bus/BatchSlab.js';
+import { ownBuffer } from './ownBuffer.js';
 
 export type { ConnectionOptions } from './ConnectionOptions.js';
 
@@ -183,9 +183,7 @@ export class Connection {
         return;
       }
     }
-    // A broadcast is a slice of the bus's slab, a small reply one of Node's buffer pool: a queued
-    // line keeps a copy of its own, or a client that does not read would pin a whole slab per
-    // line, beyond what its queue bound counts (see BatchSlab).
+    // A queued line keeps memory of its own (see ownBuffer).
     this.queue.push({ buf: ownBuffer(buf), droppable, from, to });
     this.queuedBytes += buf.length;
     if (!droppable) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { BatchSlab, ownBuffer } from '../../../core/bus/BatchSlab.js';
+import { BatchSlab } from '../../../core/bus/BatchSlab.js';
 import { emptyArray } from '../../../core/util/emptyArray.js';
 
 describe('BatchSlab', () => {
@@ -26,21 +26,6 @@ describe('BatchSlab', () => {
     const buf = new BatchSlab().encode(big);
     expect(buf.toString()).toBe(big);
     expect(buf.byteLength).toBe(buf.buffer.byteLength);
-  });
-});
-
-describe('ownBuffer', () => {
-  it('copies a slice out of its slab, so holding it keeps only its own bytes', () => {
-    const slice = new BatchSlab().encode('queued line\n');
-    const own = ownBuffer(slice);
-    expect(own).not.toBe(slice);
-    expect(own.byteLength).toBe(own.buffer.byteLength);
-    expect(own.toString()).toBe('queued line\n');
-  });
-
-  it('returns a buffer that owns its memory as it is', () => {
-    const buf = Buffer.allocUnsafeSlow(16).fill(1);
-    expect(ownBuffer(buf)).toBe(buf);
   });
 });
 

@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import { describe, expect, it } from '@jest/globals';
 import { BatchSlab } from '../../../core/bus/BatchSlab.js';
 import { Connection } from '../../../core/server/Connection.js';
+import { ownBuffer } from '../../../core/server/ownBuffer.js';
 import type { Transport } from '../../../core/server/Transport.js';
 
 /** A transport whose peer does not read: writes pile up in `writableLength` until `drain()`. */
@@ -57,5 +58,20 @@ describe("a connection's queued lines", () => {
       expect(buf.byteOffset).toBe(0);
       expect(buf.byteLength).toBe(buf.buffer.byteLength);
     }
+  });
+});
+
+describe('ownBuffer', () => {
+  it('copies a slice out of its slab, so holding it keeps only its own bytes', () => {
+    const slice = new BatchSlab().encode('queued line\n');
+    const own = ownBuffer(slice);
+    expect(own).not.toBe(slice);
+    expect(own.byteLength).toBe(own.buffer.byteLength);
+    expect(own.toString()).toBe('queued line\n');
+  });
+
+  it('returns a buffer that owns its memory as it is', () => {
+    const buf = Buffer.allocUnsafeSlow(16).fill(1);
+    expect(ownBuffer(buf)).toBe(buf);
   });
 });
