@@ -16,7 +16,9 @@ export default class Send extends YoiCommand {
     `<%= config.bin %> send "what is left?" --segment '{"kind":"ticket_ref","id":"T-12"}'`,
   ];
   static override strict = false;
-  static override args = { text: Args.string({ description: 'text of the message' }) };
+  // Piped stdin is read below, as a paste after the message: oclif would otherwise take it as the
+  // text when none is given, and the command then found nothing to send.
+  static override args = { text: Args.string({ description: 'text of the message', ignoreStdin: true }) };
   static override flags = {
     ...configFlags,
     ...podFlags,

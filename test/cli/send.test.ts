@@ -155,6 +155,15 @@ describe('yoi send: the command line', () => {
       });
     }
     expect(p.run(['send', 'quote'], 'héllo → 世界\n').stdout).toContain('héllo → 世界');
+    // Stdin alone is the message (oclif's own reading of stdin into the missing argument took it
+    // before the command could, which then found nothing to send).
+    const alone = p.run(['send', '--quiet'], 'only piped → 世界\n');
+    expect(alone).toMatchObject({ status: 0, stderr: '' });
+    expect(alone.stdout).toContain('only piped → 世界');
+    expect(p.run(['send'], Buffer.from('a\0b'))).toMatchObject({
+      status: 2,
+      stderr: 'yoi: piped stdin is not text (it holds a NUL byte); nothing was sent [YOI_ERR_USAGE]\n',
+    });
     expect(client.connected).toBe(true);
     expect(p.run(['send', 'still here', '--quiet']).stdout).toBe('[user] still here\n');
   });
