@@ -1,12 +1,21 @@
+/** The copies made so far, by the slice they copy: every connection that queues one batch shares one. */
+const copies = new WeakMap<Buffer, Buffer>();
+
 /**
  * `buf` itself when its memory is its own, else a copy whose memory is. A connection keeps what it
  * queues for a client that is not reading this way: a broadcast is a slice of the bus's slab (see
  * BatchSlab), a small reply one of Node's buffer pool, and a queued slice would pin its whole
- * slab beyond what the queue bound counts.
+ * slab beyond what the queue bound counts. The bus hands one slice to every connection, so the
+ * copy is made once and shared (a thousand stalled clients hold one copy of a batch, not a
+ * thousand); it lives as long as a queue holds it.
  */
 export function ownBuffer(buf: Buffer): Buffer {
   if (buf.byteOffset === 0 && buf.byteLength === buf.buffer.byteLength) return buf;
-  const copy = Buffer.allocUnsafeSlow(buf.length);
-  buf.copy(copy);
+  let copy = copies.get(buf);
+  if (copy === undefined) {
+    copy = Buffer.allocUnsafeSlow(buf.length);
+    buf.copy(copy);
+    copies.set(buf, copy);
+  }
   return copy;
 }

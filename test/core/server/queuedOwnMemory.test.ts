@@ -61,6 +61,34 @@ describe("a connection's queued lines", () => {
   });
 });
 
+describe('a batch queued by many connections', () => {
+  it('is copied once: every stalled client holds the same copy, not one of its own', () => {
+    const peers = [stalledTransport(), stalledTransport(), stalledTransport()];
+    const conns = peers.map(
+      (peer, i) =>
+        new Connection(peer.transport, {
+          id: i + 1,
+          maxLineBytes: 1024,
+          queueLimitBytes: 8 * 1024 * 1024,
+          onLine: () => undefined,
+          onLineError: () => undefined,
+          onClose: () => undefined,
+          renderLag: () => Buffer.from('lag\n'),
+        }),
+    );
+    const slab = new BatchSlab();
+    slab.encode('{"first":0}\n');
+    const batch = slab.encode('{"event":"text_delta","seq":1,"data":{"text":"x"}}\n');
+    for (const conn of conns) conn.send(batch, true, 1, 1);
+    peers.forEach((p) => p.drain());
+    const got = peers.map((p) => p.written[0]);
+    expect(got[0].toString()).toBe(batch.toString());
+    expect(got[0].buffer).not.toBe(batch.buffer);
+    expect(got[1]).toBe(got[0]);
+    expect(got[2]).toBe(got[0]);
+  });
+});
+
 describe('ownBuffer', () => {
   it('copies a slice out of its slab, so holding it keeps only its own bytes', () => {
     const slice = new BatchSlab().encode('queued line\n');
