@@ -1,8 +1,8 @@
 // Two goals of the MCP layer, each against a baseline measured in the same run:
 // 1. An MCP tool call through the pod (from the pod's first beforeToolCall tap through the SDK
-//    client, the server, the result's conversion and afterToolCall, to the tool_result a client
-//    has read from the socket) vs the same call made with the SDK client directly, against its
-//    own server-everything process. ratio = pod / direct (goal ≤ 1.3).
+//    client, the server, the result's conversion and afterToolCall, to the tool_result's
+//    broadcast) vs the same call made with the SDK client directly, against its own
+//    server-everything process. ratio = pod / direct (goal ≤ 1.3).
 // 2. `yoi pod start` until it prints `listening`, with 3 stdio MCP servers configured vs none
 //    (servers start after listening, so the goal is "not delayed": ratio ≤ 1.1).
 import fs from 'node:fs';
@@ -27,7 +27,10 @@ const EVERYTHING = path.join(root, 'node_modules/@modelcontextprotocol/server-ev
 const server = { command: process.execPath, args: [EVERYTHING, 'stdio'] };
 const MESSAGE = 'x'.repeat(4096);
 const CALLS = 20;
-const RUNS = Number(process.env.MCP_RUNS ?? 41);
+const RUNS = Number(process.env.MCP_RUNS ?? 201);
+// Uncounted batches of each side first: the first few dozen time V8 compiling the path (a pod
+// serves many calls in one process), and left the median of 41 batches 20–40 % apart from run to run.
+const WARMUP = Number(process.env.MCP_WARMUP ?? 30);
 const med = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 // --- 1. a tool call through the pod vs the SDK client directly ---
@@ -39,7 +42,7 @@ const reply = {
   tool_calls: Array.from({ length: CALLS }, () => ({ name: 'mcp__everything__echo', arguments: { message: MESSAGE } })),
 };
 const script = [];
-for (let r = 0; r < RUNS + 2; r++) script.push(reply, { text: 'done' });
+for (let r = 0; r < RUNS + WARMUP + 2; r++) script.push(reply, { text: 'done' });
 fs.writeFileSync(path.join(dir, 'script.json'), JSON.stringify(script));
 fs.writeFileSync(
   path.join(dir, 'yoi.config.json'),
@@ -52,13 +55,15 @@ const loaded = await loadConfig({ cwd: dir, env, defaultPlugins: defaultPlugins(
 // output limits): the ratio. Until a client has read it from the socket (the bus batch, the
 // session log write, encoding, decoding — costs of every tool, not of MCP) is shown for information.
 let batchStart = 0;
+/** Resolved when the observer has read the reply's last `tool_call_done` (set per run). */
+let turnRead = Promise.resolve();
 const clock = definePlugin({
   name: 'bench:clock',
   apply(host) {
     host.hooks.beforeToolCall.tapPromise({ name: 'bench:clock', stage: STAGE_EARLY }, async () => {
-      // One macrotask first: the turn's own events (20 calls' arguments) are flushed to the
-      // session log and the socket by then, work of the LLM turn rather than of the calls.
-      if (!batchStart) await new Promise((r) => setImmediate(r));
+      // Not before the observing client has read the turn's own events (the 20 calls' arguments):
+      // their session log write, encoding and delivery are work of the LLM turn, not of the calls.
+      if (!batchStart) await turnRead;
       batchStart ||= performance.now();
       return undefined;
     });
@@ -67,14 +72,17 @@ const clock = definePlugin({
 // `yoi:mcp` is a default plugin: the servers come from the config's `mcp` section.
 const config = { ...loaded, plugins: [clock(), ...defaultPlugins()] };
 const pod = await Pod.start({ config, host: createHostFromConfig(config), name: 'bench-mcp', env });
-// The observing client reads lines without decoding them: it shares this process with the pod,
-// and decoding the reply's 20 calls' arguments (~160 KiB) would take the pod's thread in the
-// window measured — work a client does in its own process (yoi attach), not the pod.
-const observer = await lineSocket(pod.paths.socket);
+// The observing client reads lines as bytes, without decoding them: it shares this process with
+// the pod, and decoding the reply's events (the 20 calls' arguments, ~250 KiB, read during the
+// calls) would take the pod's thread and fill its young generation in the window measured —
+// work a client does in its own process (yoi attach), not the pod.
+const observer = await lineSocket(pod.paths.socket, { bytes: true });
 const welcomed = observer.next('"welcome"');
 observer.write('{"method":"hello","params":{"protocol_version":2,"client":"bench"}}');
 await welcomed;
-const echoed = JSON.stringify(`Echo: ${MESSAGE}`);
+const echoed = Buffer.from(`"output":${JSON.stringify(`Echo: ${MESSAGE}`)}`);
+const TOOL_RESULT = Buffer.from('{"event":"tool_result"');
+const TOOL_CALL_DONE = Buffer.from('{"event":"tool_call_done"');
 const statePath = path.join(dir, 'run', 'bench-mcp', 'mcp.json');
 while (
   !fs.existsSync(statePath) ||
@@ -94,12 +102,16 @@ async function podBatch() {
   let results = 0;
   let errors = 0;
   let last = 0;
+  let callsRead = 0;
+  let markRead;
   batchStart = 0;
+  turnRead = new Promise((r) => (markRead = r));
   const off = observer.onLine((line) => {
-    if (!line.startsWith('{"event":"tool_result"')) return;
+    if (TOOL_CALL_DONE.compare(line, 0, TOOL_CALL_DONE.length) === 0 && ++callsRead === CALLS) markRead();
+    if (TOOL_RESULT.compare(line, 0, TOOL_RESULT.length) !== 0) return;
     results++;
     last = performance.now();
-    if (!line.includes(`"output":${echoed}`) || !line.includes('"is_error":false')) errors++;
+    if (!line.includes(echoed) || !line.includes('"is_error":false')) errors++;
   });
   const ended = observer.nextLine('"event":"run_end"');
   observer.write('{"method":"run","params":{"input":[{"kind":"text","content":"go"}]}}');
@@ -123,8 +135,10 @@ async function directBatch() {
   return ms;
 }
 
-await podBatch(); // warm-up
-await directBatch();
+for (let r = 0; r < WARMUP; r++) {
+  await podBatch();
+  await directBatch();
+}
 readMs.length = 0;
 const podTimes = [];
 const directTimes = [];
