@@ -4,7 +4,8 @@
 // per client (goal ≥ 0.7 at 1 client, ≥ 3 at 64). A client that reads never gets `lagged` at
 // the provider's speed: the last line is the share of the deltas the reading clients received
 // (goal: all of them; a client that lost some counts as done at `run_end`). Each client count
-// first runs one uncounted round of each side (FANOUT_WARMUP), then FANOUT_ROUNDS counted ones.
+// first runs three uncounted rounds of each side (FANOUT_WARMUP), then 7 counted ones at 1 client
+// and 3 at 8 and 64 (FANOUT_ROUNDS); all runs of one client count stream from one pod.
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -24,9 +25,14 @@ const goals = { 1: 0.7, 8: 0.4, 64: 3 };
 /** Deltas the pod's reading clients should have got, and those they did not (lost to `lagged`). */
 const delivered = { sent: 0, short: 0 };
 
-async function viaPod(clients) {
+/**
+ * One pod per client count, serving every round of it: a pod is long-lived and streams many
+ * replies in one process. (A new pod per round measured a pod in its first runs, in a process
+ * holding the garbage of the pods before it.)
+ */
+async function startPod(runs) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'yoi-fan-'));
-  fs.writeFileSync(path.join(dir, 's.json'), JSON.stringify([{ chunks }]));
+  fs.writeFileSync(path.join(dir, 's.json'), JSON.stringify(Array.from({ length: runs }, () => ({ chunks }))));
   fs.writeFileSync(
     path.join(dir, 'yoi.config.json'),
     JSON.stringify({ model: { provider: 'scripted', script: 's.json' } }),
@@ -34,6 +40,16 @@ async function viaPod(clients) {
   const env = { ...process.env, YOI_RUNTIME_DIR: path.join(dir, 'run') };
   const config = await loadConfig({ cwd: dir, env, defaultPlugins: defaultPlugins() });
   const pod = await Pod.start({ config, host: createHostFromConfig(config), name: 'fan', env });
+  return {
+    pod,
+    async stop() {
+      await pod.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function viaPod(pod, clients) {
   const c = spawnClients(pod.paths.socket, clients, DELTAS, { v2: true });
   await c.ready;
   c.go();
@@ -43,8 +59,9 @@ async function viaPod(clients) {
   );
   const ms = await c.done;
   c.kill();
-  await pod.stop();
-  fs.rmSync(dir, { recursive: true, force: true });
+  // The next run starts on an idle pod. (Polled after the clock stopped: a bus subscriber in this
+  // process would be called for every delta, on the pod's thread.)
+  while (pod.status !== 'idle') await new Promise((r) => setTimeout(r, 1));
   delivered.sent += DELTAS * clients;
   delivered.short += c.short;
   return (DELTAS / ms) * 1000;
@@ -68,26 +85,34 @@ async function viaRaw(clients) {
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const rounds = Number(process.env.FANOUT_ROUNDS ?? 3);
-// As in the other throughput benchmarks, a first round of each side is not counted: a pod serves
-// many runs in one process, and the first run in a fresh process times V8 compiling its code.
-const warmUp = Number(process.env.FANOUT_WARMUP ?? 1);
+// 7 counted rounds at 1 client, whose runs take ~60 ms and move by a third when a major GC falls in
+// one; 3 for 8 and 64 clients (the raw server's 64-client rounds take ~12 s).
+const roundsFor = (n) => Number(process.env.FANOUT_ROUNDS ?? (n === 1 ? 7 : 3));
+// As in the other throughput benchmarks, the first rounds of each side are not counted: a pod
+// serves many runs in one process, and its first runs time V8 compiling its code (10–30 functions
+// optimized in each of the first three runs, 3–6 from the fourth on). They are shown, as `first`.
+const warmUp = Number(process.env.FANOUT_WARMUP ?? 3);
+const per = (xs) => xs.map((x) => `${(x / 1e6).toFixed(2)}M`).join(' ');
 for (const n of [1, 8, 64]) {
   const pod = [];
   const raw = [];
+  const first = [];
+  const rounds = roundsFor(n);
+  const served = await startPod(warmUp + rounds);
   for (let r = 0; r < warmUp; r++) {
     await viaRaw(n);
-    await viaPod(n);
+    first.push(await viaPod(served.pod, n));
   }
   for (let r = 0; r < rounds; r++) {
     raw.push(await viaRaw(n));
-    pod.push(await viaPod(n));
+    pod.push(await viaPod(served.pod, n));
   }
+  await served.stop();
   const p = median(pod);
   const q = median(raw);
   report(`fanout ${n} client(s)`, p / q, goals[n], {
     higherIsBetter: true,
-    detail: `pod ${Math.round(p)} events/s per client, raw ${Math.round(q)}`,
+    detail: `pod ${Math.round(p)} events/s per client, raw ${Math.round(q)} (runs of the pod: first ${per(first)}, counted ${per(pod)}; raw ${per(raw)})`,
   });
 }
 report('fanout: deltas received by the reading clients, of all sent', 1 - delivered.short / delivered.sent, 1, {
