@@ -82,7 +82,10 @@ export async function handleClientMethod(pod: Pod, conn: Connection, method: Met
       const pending = pod.controller.handle(method, clientOf(conn));
       const reply = pending instanceof Promise ? await pending : pending;
       if (!reply.ok) bus.reply(conn, { event: 'error', data: { code: reply.code, message: reply.message }, ...r });
-      else if (conn.version === 2) bus.reply(conn, { event: 'ack', data: { method: method.method }, ...r });
+      else if (conn.version === 2) {
+        bus.reply(conn, { event: 'ack', data: { method: method.method }, ...r });
+        conn.sendNow();
+      }
     }
   }
 }

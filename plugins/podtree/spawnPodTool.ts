@@ -149,7 +149,10 @@ export const spawnPodTool = definePlugin({
             try {
               await client.request({ method: 'run', params: { input: [{ kind: 'text', content: input.task }] } });
             } finally {
-              await client.close();
+              // Not awaited: the child answers the close only once its task's first work yields
+              // (~15 ms in a fresh pod), and the spawner has its answer with the ack. Bounded: the
+              // client destroys the socket after 1 s.
+              void client.close();
             }
           } catch (e) {
             // Spawned but without its task: stop it, so nothing runs that nobody asked for.
