@@ -154,7 +154,9 @@ export class Connection {
    * behind the microtasks of the run it started (in a fresh pod, ~10 ms of first-time code).
    */
   sendNow(): void {
-    if (this.corked) this.uncork(); // the end-of-turn uncork that follows is then a no-op
+    // The end-of-turn uncork still scheduled then finds nothing corked, or a later cork it ends
+    // early: either way lines only leave sooner, in order.
+    if (this.corked) this.uncork();
   }
 
   /** Stops reading while lines wait to be handled or the client does not read what it asked for. */
