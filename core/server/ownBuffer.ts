@@ -7,7 +7,7 @@ const copies = new WeakMap<Buffer, Buffer>();
  * BatchSlab), a small reply one of Node's buffer pool, and a queued slice would pin its whole
  * slab beyond what the queue bound counts. The bus hands one slice to every connection, so the
  * copy is made once and shared (a thousand stalled clients hold one copy of a batch, not a
- * thousand); it lives as long as a queue holds it.
+ * thousand); it lives while a queue holds it or the slice itself is alive.
  */
 export function ownBuffer(buf: Buffer): Buffer {
   if (buf.byteOffset === 0 && buf.byteLength === buf.buffer.byteLength) return buf;

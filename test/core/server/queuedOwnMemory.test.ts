@@ -32,18 +32,23 @@ function stalledTransport() {
   };
 }
 
+/** A connection with an 8 MiB queue bound over `transport`. */
+function connectionOver(transport: Transport, id: number): Connection {
+  return new Connection(transport, {
+    id,
+    maxLineBytes: 1024,
+    queueLimitBytes: 8 * 1024 * 1024,
+    onLine: () => undefined,
+    onLineError: () => undefined,
+    onClose: () => undefined,
+    renderLag: () => Buffer.from('lag\n'),
+  });
+}
+
 describe("a connection's queued lines", () => {
   it('own their memory: a client that does not read pins no slab of the bus, whatever the line', () => {
     const peer = stalledTransport();
-    const conn = new Connection(peer.transport, {
-      id: 1,
-      maxLineBytes: 1024,
-      queueLimitBytes: 8 * 1024 * 1024,
-      onLine: () => undefined,
-      onLineError: () => undefined,
-      onClose: () => undefined,
-      renderLag: () => Buffer.from('lag\n'),
-    });
+    const conn = connectionOver(peer.transport, 1);
     const slab = new BatchSlab();
     const lines = ['{"a":1}\n', '{"b":2}\n', '{"c":3}\n'];
     const sent = lines.map((l) => slab.encode(l));
@@ -64,18 +69,7 @@ describe("a connection's queued lines", () => {
 describe('a batch queued by many connections', () => {
   it('is copied once: every stalled client holds the same copy, not one of its own', () => {
     const peers = [stalledTransport(), stalledTransport(), stalledTransport()];
-    const conns = peers.map(
-      (peer, i) =>
-        new Connection(peer.transport, {
-          id: i + 1,
-          maxLineBytes: 1024,
-          queueLimitBytes: 8 * 1024 * 1024,
-          onLine: () => undefined,
-          onLineError: () => undefined,
-          onClose: () => undefined,
-          renderLag: () => Buffer.from('lag\n'),
-        }),
-    );
+    const conns = peers.map((peer, i) => connectionOver(peer.transport, i + 1));
     const slab = new BatchSlab();
     slab.encode('{"first":0}\n');
     const batch = slab.encode('{"event":"text_delta","seq":1,"data":{"text":"x"}}\n');
