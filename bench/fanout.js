@@ -61,7 +61,11 @@ async function viaPod(pod, clients) {
   c.kill();
   // The next run starts on an idle pod. (Polled after the clock stopped: a bus subscriber in this
   // process would be called for every delta, on the pod's thread.)
-  while (pod.status !== 'idle') await new Promise((r) => setTimeout(r, 1));
+  const stop = Date.now() + 10_000;
+  while (pod.status !== 'idle') {
+    if (Date.now() > stop) throw new Error(`the pod is still ${pod.status} 10 s after its run`);
+    await new Promise((r) => setTimeout(r, 1));
+  }
   delivered.sent += DELTAS * clients;
   delivered.short += c.short;
   return (DELTAS / ms) * 1000;

@@ -104,8 +104,16 @@ async function podBatch() {
   let last = 0;
   let callsRead = 0;
   let markRead;
+  let unread;
   batchStart = 0;
-  turnRead = new Promise((r) => (markRead = r));
+  // Bounded: a reply whose calls the observer never sees fails the benchmark, not hangs it.
+  turnRead = new Promise((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject((unread = new Error(`the observer read ${callsRead} of ${CALLS} calls`))),
+      10_000,
+    );
+    markRead = () => resolve(clearTimeout(timer));
+  });
   const off = observer.onLine((line) => {
     if (TOOL_CALL_DONE.compare(line, 0, TOOL_CALL_DONE.length) === 0 && ++callsRead === CALLS) markRead();
     if (TOOL_RESULT.compare(line, 0, TOOL_RESULT.length) !== 0) return;
@@ -117,6 +125,7 @@ async function podBatch() {
   observer.write('{"method":"run","params":{"input":[{"kind":"text","content":"go"}]}}');
   const end = await ended;
   off();
+  if (unread) throw unread;
   if (!end.line.includes('"result":"finished"') || errors > 0 || results !== CALLS)
     throw new Error(`pod run: ${end.line}, ${errors} errors, ${results} results`);
   readMs.push(last - batchStart);
