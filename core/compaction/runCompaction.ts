@@ -5,7 +5,7 @@ import { HistoryItemSchema } from '../history/HistoryItem.js';
 import type { CompactContext, CompactReason, CompactRequest, PodInfo } from '../hooks/HookTypes.js';
 import type { PodRuntime } from '../pod/PodRuntime.js';
 import type { ContextTracker } from '../tokens/ContextTracker.js';
-import { countItemsTokens, estimateItemsTokens } from '../tokens/estimateTokens.js';
+import { carryTokenCounts, countItemsTokens, estimateItemsTokens } from '../tokens/estimateTokens.js';
 import { completeText } from './completeText.js';
 import { writeCompactedSession } from './writeCompactedSession.js';
 
@@ -56,6 +56,7 @@ export async function runCompaction(rt: PodRuntime, opts: RunCompactionOptions):
       `the compaction strategy returned invalid history items: ${parsed.error.issues[0]?.message ?? 'unknown'}`,
     );
   if (signal.aborted) throw new AbortedError('aborted');
+  carryTokenCounts(result.items, parsed.data); // the kept tail is not tokenized again
 
   // From here to the end nothing awaits: the switch cannot be interleaved with a pause.
   const old = rt.session;

@@ -132,6 +132,20 @@ async function itemAsync(item: HistoryItem, slice: TimeSlice): Promise<number> {
   return n;
 }
 
+/**
+ * Gives each item of `to` the count cached for the item of `from` at the same place when their
+ * texts are the same: a validated copy of a list (zod returns new objects) is not counted again.
+ */
+export function carryTokenCounts(from: readonly HistoryItem[], to: readonly HistoryItem[]): void {
+  for (let i = 0; i < Math.min(from.length, to.length); i++) {
+    const cached = cache.get(from[i]);
+    if (cached === undefined || cache.has(to[i])) continue;
+    const a = itemTexts(from[i]);
+    const b = itemTexts(to[i]);
+    if (a.length === b.length && a.every((text, j) => text === b[j])) cache.set(to[i], cached);
+  }
+}
+
 let lastSystem: { text: string; tokens: number; full: boolean; exact: boolean } | undefined;
 
 /** The system prompt is the same request after request: count it once. */

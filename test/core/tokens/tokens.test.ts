@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from '@jest/globals';
 import { messageItem, type HistoryItem } from '../../../core/history/HistoryItem.js';
 import { ContextTracker } from '../../../core/tokens/ContextTracker.js';
 import {
+  carryTokenCounts,
   countItemsTokens,
   estimateItemTokens,
   estimateItemsTokens,
@@ -60,6 +61,27 @@ describe('token estimates', () => {
     ];
     expect(await countItemsTokens(other)).toBe(other.reduce((a, item) => a + estimateItemTokens(item), 0));
     expect(await countItemsTokens(items)).toBe(sum(0, items.length));
+  });
+
+  it('carry a count to a validated copy of an item with the same texts, never to one whose text differs', async () => {
+    await loadTokenizer();
+    // Long enough that a synchronous estimate of an uncounted copy is provisional (chars / 4).
+    const prose = (w: string) => Array.from({ length: 800 }, (_, i) => `${w} ${i}: the loop stops early;`).join('\n');
+    const items: HistoryItem[] = [
+      messageItem('user', prose('first')),
+      { type: 'tool_result', call_id: 'c', summary: 'Read', content: prose('second') },
+    ];
+    const exact = await countItemsTokens(items);
+    const copies = structuredClone(items);
+    const changed = structuredClone(items);
+    (changed[1] as { content: string }).content += ' and one more line';
+    carryTokenCounts(items, copies);
+    carryTokenCounts(items, changed);
+    expect(estimateItemsTokens(copies)).toBe(exact);
+    // The changed item is estimated, not given the count of the one it replaced.
+    expect(estimateItemTokens(changed[0])).toBe(estimateItemTokens(items[0]));
+    expect(estimateItemTokens(changed[1])).not.toBe(estimateItemTokens(items[1]));
+    expect(await countItemsTokens(changed)).toBeGreaterThan(exact);
   });
 });
 
