@@ -43,7 +43,7 @@ export type ModelConfig = { provider: string } & Record<string, unknown>;
  * Hooks whose taps are isolated: a failing tap becomes an alert naming its plugin and the
  * other taps still run (side effects and observers must not break each other).
  */
-export const ISOLATED_HOOKS: ReadonlySet<string> = new Set([
+export const ISOLATED_HOOKS: ReadonlySet<HookName> = new Set<HookName>([
   'podEvent',
   'afterTurn',
   'afterCompact',
@@ -53,7 +53,7 @@ export const ISOLATED_HOOKS: ReadonlySet<string> = new Set([
 ]);
 
 /** Hooks whose taps run in reverse order of apply (teardown: the last set up is the first torn down). */
-export const REVERSED_HOOKS: ReadonlySet<string> = new Set(['podStop']);
+export const REVERSED_HOOKS: ReadonlySet<HookName> = new Set<HookName>(['podStop']);
 
 /**
  * Builds the hook catalog of one pod (ARCHITECTURE §2). Plugins tap these in `apply()`; the
