@@ -140,8 +140,8 @@ export type { Reply as PodReply } from '../client/V1Emulation.js';
 
 // Pods on this machine: runtime files and trusted (the user's own) paths and sockets (@beta)
 export { runtimeBase, podPaths, validatePodName, checkSocketPath, type PodPaths } from './pod/runtimePaths.js';
+export { AtomicFileWriter } from './pod/AtomicFileWriter.js';
 export {
-  AtomicFileWriter,
   ensurePrivateDir,
   isPidAlive,
   isSocketLive,

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { YoiError } from '../errors/YoiError.js';
 import type { PodStatus } from '../protocol/index.js';
-import { AtomicFileWriter, ensurePrivateDir, isSocketLive, writeFileAtomic, type PodStatusFile } from './podFiles.js';
+import { AtomicFileWriter } from './AtomicFileWriter.js';
+import { ensurePrivateDir, isSocketLive, writeFileAtomic, type PodStatusFile } from './podFiles.js';
 import type { PodPaths } from './runtimePaths.js';
 import { checkOwnSocketOrFile } from './trustedPath.js';
 

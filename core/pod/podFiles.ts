@@ -51,43 +51,6 @@ function ignoreMissing(e: unknown): void {
 }
 
 /**
- * Keeps one file rewritten atomically without blocking: writes are asynchronous and coalesced
- * (at most one in flight; the latest content wins). `drain()` waits for the last one.
- * @beta
- */
-export class AtomicFileWriter {
-  private pending: string | undefined;
-  private inFlight: Promise<void> | undefined;
-
-  constructor(private readonly file: string) {}
-
-  write(data: string): void {
-    this.pending = data;
-    this.inFlight ??= this.loop();
-  }
-
-  drain(): Promise<void> {
-    return this.inFlight ?? Promise.resolve();
-  }
-
-  private async loop(): Promise<void> {
-    const tmp = path.join(path.dirname(this.file), `.${path.basename(this.file)}.${process.pid}.tmp`);
-    while (this.pending !== undefined) {
-      const data = this.pending;
-      this.pending = undefined;
-      try {
-        await fs.promises.unlink(tmp).catch(ignoreMissing);
-        await fs.promises.writeFile(tmp, data, { mode: 0o600, flag: 'wx' });
-        await fs.promises.rename(tmp, this.file);
-      } catch {
-        // the runtime dir is gone (shutting down): nothing left to describe
-      }
-    }
-    this.inFlight = undefined;
-  }
-}
-
-/**
  * Creates a directory with mode 0700, tightening it if it already exists and is ours; one of
  * another user (or a link, or in a directory others can swap it in) is refused (trustedPath.ts).
  * @beta
