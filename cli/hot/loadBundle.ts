@@ -140,14 +140,21 @@ function whenQuiet(fn: () => void): void {
 
 /**
  * One full GC: `gc` exposed to a new context (the flag changes V8's flag hash, so only after
- * this process's cache is written).
+ * this process's cache is written). It compacts: the pages the start left part-empty would
+ * otherwise stay resident until V8's memory reducer compacts them, ~8 s later (an idle pod
+ * 1.7 MiB larger until then).
  */
 function fullGc(): void {
   try {
     // Required here, not at the top: the module costs a start ~1 ms and is only needed now.
     const v8 = createRequire(import.meta.url)('node:v8') as typeof import('node:v8');
     v8.setFlagsFromString('--expose-gc');
-    (vm.runInNewContext('gc') as () => void)();
+    v8.setFlagsFromString('--compact-on-every-full-gc');
+    try {
+      (vm.runInNewContext('gc') as () => void)();
+    } finally {
+      v8.setFlagsFromString('--no-compact-on-every-full-gc');
+    }
   } catch {
     // Only the GC's timing is lost.
   }
