@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import path from 'node:path';
+import { atomicTempPath } from './podFiles.js';
 
 /**
  * Keeps one file rewritten atomically without blocking: writes are asynchronous and coalesced
@@ -17,7 +17,7 @@ export class AtomicFileWriter {
   private readonly tmp: string;
 
   constructor(private readonly file: string) {
-    this.tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
+    this.tmp = atomicTempPath(file);
   }
 
   write(data: string): void {

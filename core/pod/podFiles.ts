@@ -15,13 +15,18 @@ export interface PodStatusFile {
   parent_socket?: string;
 }
 
+/** The temp file `file` is written under before its rename: hidden, beside it, one per process. */
+export function atomicTempPath(file: string): string {
+  return path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
+}
+
 /**
  * Writes a file atomically (temp file + rename) with owner-only permissions. The temp file is
  * created anew (`wx`: never written through a link or into a file someone left there).
  * @beta
  */
 export function writeFileAtomic(file: string, data: string): void {
-  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
+  const tmp = atomicTempPath(file);
   unlinkIfThere(tmp);
   try {
     fs.writeFileSync(tmp, data, { mode: 0o600, flag: 'wx' });

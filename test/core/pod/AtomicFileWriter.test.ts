@@ -3,9 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { AtomicFileWriter } from '../../../core/pod/AtomicFileWriter.js';
+import { atomicTempPath as tmpOf } from '../../../core/pod/podFiles.js';
 
 let dir: string;
-const tmpOf = (file: string) => path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
 
 beforeEach(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'yoi-afw-'));
