@@ -4,6 +4,7 @@ import { requireDirectory, safePattern } from './shared/searchBase.js';
 import { resolveToolPath } from './shared/resolveToolPath.js';
 import { TEMP_FILES_GLOB } from './shared/tempFiles.js';
 import { count } from './shared/count.js';
+import { globInWorker } from './glob/globInWorker.js';
 import { definePlugin, lstatListed, refusalsAsResults, type Tool } from '../../core/api.js';
 
 export const GLOB = 'yoi:glob';
@@ -19,7 +20,8 @@ export const GlobInputSchema = z.object({
  * `Glob`: files whose path (relative to the search directory) matches a pattern, newest first.
  * Hidden files are included and ignore files are not consulted (as yoi did); `.git` internals
  * and the temp files of atomic writes are skipped. Symlinks are not followed, only paths the
- * pod may read are listed, and each is confirmed in its verified directory (`lstatListed`).
+ * pod may read are listed, and each is confirmed in its verified directory (`lstatListed`). The
+ * walk runs in a worker thread, bounded in time and memory (`globInWorker`).
  */
 export const globTool = definePlugin({
   name: GLOB,
@@ -35,17 +37,7 @@ export const globTool = definePlugin({
           const pattern = safePattern(input.pattern);
           const base = resolveToolPath(ctx, input.path ?? ctx.cwd, 'read');
           await requireDirectory(base);
-          const { glob } = await import('tinyglobby');
-          const found = await glob(pattern, {
-            cwd: base,
-            absolute: true,
-            dot: true,
-            onlyFiles: true,
-            followSymbolicLinks: false,
-            expandDirectories: false,
-            ignore: ['**/.git/**', TEMP_FILES_GLOB],
-            signal: ctx.signal,
-          });
+          const found = await globInWorker({ pattern, cwd: base, ignore: ['**/.git/**', TEMP_FILES_GLOB] }, ctx.signal);
           const scope = ctx.services.scope;
           const readable = found.map((f) => path.normalize(f)).filter((f) => scope.canRead(f));
           // The walk read directories by path; list only what is in the verified directories.
