@@ -186,6 +186,13 @@ describe('rules', () => {
     expect(bad({ rules: [{ tool: 'Read', match: '*a*b*c', action: 'deny' }] })).toMatch(
       /rules\.0\.match: at most 2 `\*` per path segment/,
     );
+    expect(bad({ rules: [{ tool: 'Read', match: 'src/*a*b/*c*d/x', action: 'deny' }] })).toBe(
+      'rules.0.match: at most one path segment with 2 `*` (`*a*b` and `*c*d`): more can take seconds to match',
+    );
+    expect(bad({ rules: [{ tool: 'Read', match: '**/a/**/b/**', action: 'deny' }] })).toMatch(
+      /rules\.0\.match: at most 2 `\*\*` in a glob/,
+    );
+    expect(bad({ rules: [{ tool: 'Read', match: '**/src/*_*/*.ts', action: 'deny' }] })).toBe('ok');
     expect(bad({ rules: [{ tool: 'Bash', match: '*a*b*c*d', action: 'deny' }] })).toBe('ok'); // command globs are linear
     expect(bad({ rules: [{ tool: 'Bash', match: 'a', exact: 'a', action: 'deny' }] })).toMatch(
       /rules\.0\.exact: give `match` or `exact`, not both/,
