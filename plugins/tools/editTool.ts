@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { readRegularFile } from './shared/fileIo.js';
+import { readRegularFile, requireWritableSize } from './shared/fileIo.js';
 import { numberLines, splitLines } from './shared/lines.js';
 import { ReadTracker } from './shared/ReadTracker.js';
 import { requireCurrent } from './shared/requireCurrent.js';
@@ -57,6 +57,9 @@ export const editTool = definePlugin({
                 `old_string occurs ${at.length} times in ${file}; pass replace_all=true or include more context to make it unique`,
               );
             }
+            // Sized before it is built: a replace_all can multiply a file (4 MiB into 400 MiB).
+            const growth = Buffer.byteLength(input.new_string) - Buffer.byteLength(input.old_string);
+            requireWritableSize(file, before.bytes.length + (input.replace_all ? at.length : 1) * growth);
             const after = input.replace_all
               ? text.split(input.old_string).join(input.new_string)
               : text.slice(0, at[0]) + input.new_string + text.slice(at[0] + input.old_string.length);

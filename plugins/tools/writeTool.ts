@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { readRegularFile } from './shared/fileIo.js';
+import { readRegularFile, requireWritableSize } from './shared/fileIo.js';
 import { ReadTracker } from './shared/ReadTracker.js';
 import { resolveToolPath } from './shared/resolveToolPath.js';
 import { count } from './shared/count.js';
@@ -36,6 +36,7 @@ export const writeTool = definePlugin({
           return tracker.exclusive(file, async () => {
             const before = await readRegularFile(file);
             if (before !== undefined) requireCurrent(tracker, file, before.bytes);
+            requireWritableSize(file, Buffer.byteLength(input.content, 'utf8'));
             const bytes = Buffer.from(input.content, 'utf8');
             keepProtectedKeys(ctx, file, before?.bytes, bytes);
             await writeFileAtomic(file, bytes, { mode: before?.mode, journal: TempJournal.of(ctx.services) });

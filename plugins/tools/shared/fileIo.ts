@@ -34,6 +34,12 @@ export async function readRegularFile(file: string): Promise<RegularFile | undef
   }
 }
 
+/** Refuses writing a file Read could not read back whole. */
+export function requireWritableSize(file: string, size: number): void {
+  if (size > MAX_FILE_BYTES)
+    throw new ToolRefusal(`the new ${file} would be ${size} bytes (limit ${MAX_FILE_BYTES}); nothing was written`);
+}
+
 /** A NUL byte near the start: not text. */
 export function looksBinary(bytes: Buffer): boolean {
   return bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0);

@@ -173,6 +173,33 @@ describe('Edit', () => {
     });
   });
 
+  it('refuses an edit or a write whose result would pass the 32 MiB limit, leaving the file as it was', async () => {
+    // The attack: one replace_all turned a 4 MiB file into a 400 MiB one.
+    const big = 'a'.repeat(4 * 1024 * 1024);
+    box = sandbox({ 'big.txt': big });
+    const { call } = fileTools(box.project);
+    await call('Read', { file_path: 'big.txt', limit: 1 });
+    const limit = 32 * 1024 * 1024;
+    expect(
+      await call('Edit', { file_path: 'big.txt', old_string: 'a', new_string: 'a'.repeat(100), replace_all: true }),
+    ).toEqual({
+      summary: `the new ${box.at('big.txt')} would be ${big.length * 100} bytes (limit ${limit}); nothing was written`,
+      is_error: true,
+    });
+    expect(fs.readFileSync(box.at('big.txt'), 'utf8')).toBe(big);
+    expect(await call('Write', { file_path: 'huge.txt', content: 'é'.repeat(limit / 2 + 1) })).toEqual({
+      summary: `the new ${box.at('huge.txt')} would be ${limit + 2} bytes (limit ${limit}); nothing was written`,
+      is_error: true,
+    });
+    expect(fs.existsSync(box.at('huge.txt'))).toBe(false);
+    // At the limit it still works.
+    expect(
+      (await call('Edit', { file_path: 'big.txt', old_string: 'a', new_string: 'aaaaaaaa', replace_all: true }))
+        .summary,
+    ).toBe(`Edited ${box.at('big.txt')} (${big.length} replacements)`);
+    expect(fs.statSync(box.at('big.txt')).size).toBe(limit);
+  });
+
   it('validates its input: old_string non-empty and different from new_string', async () => {
     box = sandbox({ 'x.txt': 'x' });
     const { call } = fileTools(box.project);
