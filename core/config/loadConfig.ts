@@ -150,7 +150,14 @@ function configLoaders(
     // jiti's module cache (Node's require cache) is how jiti tells which files it loaded, the
     // ones from its file cache too; they leave it right after, so a config edited between two
     // loads in one process is read again.
-    const jiti = createJiti(import.meta.url, { fsCache, moduleCache: true, virtualModules: await virtualModules?.() });
+    // No interop: jiti's own unwrapping throws on `export default null` and turns `undefined`
+    // into a `{ default }` object; the namespace is read as it is instead.
+    const jiti = createJiti(import.meta.url, {
+      fsCache,
+      moduleCache: true,
+      interopDefault: false,
+      virtualModules: await virtualModules?.(),
+    });
     const before = new Set(Object.keys(jiti.cache));
     let mod: Record<string, unknown>;
     try {
@@ -165,14 +172,63 @@ function configLoaders(
     if (mod === null || typeof mod !== 'object' || !('default' in mod)) {
       throw new Error('the file has no default export: write `export default { ... }`');
     }
-    return mod.default;
+    return configValue(esModuleDefault(mod.default));
   };
   const loadJson: Loader = (_filepath, contents) => {
+    let value: unknown;
     try {
-      return JSON.parse(contents);
+      value = JSON.parse(contents);
     } catch (error) {
       throw Object.assign(error as Error, { source: contents });
     }
+    // cosmiconfig would take `null` for "no config here" and search on, up to a parent's.
+    if (value === null) throw notAnObject(value);
+    return value;
   };
   return { '.ts': loadModule, '.js': loadModule, '.mjs': loadModule, '.cjs': loadModule, '.json': loadJson };
+}
+
+/** How long a config's default export may take to settle when it is a promise. */
+export const CONFIG_SETTLE_MS = 10_000;
+
+/** CommonJS compiled from an ES module (`exports.default`, `__esModule`) holds the config one level down. */
+function esModuleDefault(value: unknown): unknown {
+  const mod = value as { __esModule?: unknown; default?: unknown } | null;
+  return mod !== null && typeof mod === 'object' && mod.__esModule === true && 'default' in mod ? mod.default : value;
+}
+
+/**
+ * The config a default export gives: awaited when it is a promise, within CONFIG_SETTLE_MS (a
+ * promise that never settles would let the process run out of work and exit 0, saying nothing).
+ */
+async function configValue(value: unknown): Promise<unknown> {
+  if (typeof (value as PromiseLike<unknown> | null)?.then === 'function') {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () =>
+          reject(
+            new YoiError(
+              'YOI_ERR_CONFIG',
+              `its default export is a promise that did not settle within ${CONFIG_SETTLE_MS / 1000} s`,
+            ),
+          ),
+        CONFIG_SETTLE_MS,
+      );
+    });
+    try {
+      value = await Promise.race([value, late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+  if (value === null || value === undefined) throw notAnObject(value);
+  return value;
+}
+
+function notAnObject(value: unknown): YoiError {
+  return new YoiError(
+    'YOI_ERR_CONFIG',
+    `expected an object, not ${String(value)} (an empty object \`{}\` gives all defaults)`,
+  );
 }

@@ -251,6 +251,21 @@ describe('loadConfig: errors are one line naming the file and the key', () => {
       { 'yoi.config.mjs': 'export const name = 1;' },
       'yoi.config.mjs: failed to load: the file has no default export: write `export default { ... }`',
     ],
+    [
+      'default export null',
+      { 'yoi.config.ts': 'export default null;' },
+      'yoi.config.ts: expected an object, not null (an empty object `{}` gives all defaults)',
+    ],
+    [
+      'default export undefined',
+      { 'yoi.config.ts': 'export default undefined;' },
+      'yoi.config.ts: expected an object, not undefined (an empty object `{}` gives all defaults)',
+    ],
+    [
+      'json null',
+      { 'yoi.config.json': 'null' },
+      'yoi.config.json: expected an object, not null (an empty object `{}` gives all defaults)',
+    ],
   ];
   it.each(cases)('%s', async (_name, files, message) => {
     const p = project(files);
@@ -262,6 +277,25 @@ describe('loadConfig: errors are one line naming the file and the key', () => {
     expect(error?.message).not.toContain('\n');
     expect(error?.message).not.toContain(p.root);
   });
+
+  it("a `null` config is an error, not a reason to search on and take the parent directory's", async () => {
+    const p = tempProject({ 'yoi.config.json': '{"name":"parent"}', 'child/yoi.config.json': 'null' });
+    projects.push(p);
+    await expect(load(path.join(p.root, 'child'))).rejects.toThrow(
+      'yoi.config.json: expected an object, not null (an empty object `{}` gives all defaults)',
+    );
+  });
+
+  it('a default export that is a promise is awaited; one that never settles is an error, not a silent exit', async () => {
+    const ok = project({ 'yoi.config.ts': "export default Promise.resolve({ name: 'later' });" });
+    expect((await load(ok.root)).name).toBe('later');
+    const cjs = project({ 'yoi.config.cjs': "module.exports = { __esModule: true, default: { name: 'compiled' } };" });
+    expect((await load(cjs.root)).name).toBe('compiled');
+    const never = project({ 'yoi.config.ts': 'export default new Promise(() => {});' });
+    await expect(load(never.root)).rejects.toThrow(
+      'yoi.config.ts: its default export is a promise that did not settle within 10 s',
+    );
+  }, 20_000);
 
   it('a failing import names the file (the exact text comes from the resolver)', async () => {
     const p = project({ 'yoi.config.ts': "import x from './nope.js';\nexport default x;" });
