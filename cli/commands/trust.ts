@@ -5,7 +5,8 @@ export default class Trust extends YoiCommand {
   static override summary = "Trust this project's config as it is now, so pods spawned by SpawnPod may load it.";
   static override description = [
     "A pod spawned by another pod loads the same config, and a JS/TS config runs code as it loads. So a spawned pod refuses a config that changed since its parent loaded it (one the model might have edited) until you trust that content: yoi trust records the config file's path and the SHA-256 of its content (the file and the local modules it imports) in ~/.config/yoi/trust.json (or $XDG_CONFIG_HOME/yoi/trust.json).",
-    'Nothing of the config runs. Pods you start yourself load the config as always.',
+    "The same holds for a config inside another yoi project (a directory above it, below your home, holds .yoi/): that project's pods can write it, so yoi loads it, from any command, only once you trust its content.",
+    'Nothing of the config runs. Otherwise, pods you start yourself load the config as always.',
   ].join('\n\n');
   static override examples = ['<%= config.bin %> trust', '<%= config.bin %> trust --config ./ci.yoi.config.ts'];
   static override flags = { ...configFlags, ...jsonFlag };

@@ -9,6 +9,7 @@ import { resolveConfig, type ResolvedConfig } from './resolveConfig.js';
 import { configExplorer } from './configExplorer.js';
 import { configSources } from './configSources.js';
 import { surelyNoConfigFile } from './noConfigFile.js';
+import { requireNestedConfigTrust } from './requireNestedConfigTrust.js';
 import { userCacheDir } from './userDirs.js';
 import { ensureOwnDir } from '../pod/trustedPath.js';
 import { isWithin } from '../scope/ruleMatches.js';
@@ -64,6 +65,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<ResolvedCo
       found = await (await explorer()).load(filepath);
       if (!found) throw new YoiError('YOI_ERR_CONFIG', `${labelOf(cwd, filepath)}: has no "yoi" key`);
     } else {
+      await requireNestedConfigTrust(cwd, env);
       found = await (await explorer()).search(cwd);
     }
   } catch (error) {
