@@ -66,7 +66,7 @@ async function grep(input: GrepInput, ctx: ToolContext): Promise<ToolOutput> {
   const regexp = `--regexp=${input.pattern}`;
   const window = new OutputWindow(input.offset, input.head_limit);
   const notes = (run: SearchOutcome) =>
-    `${skippedNote(run.skipped)}${run.complete ? '' : ' (the search was stopped early: its output was too large; narrow it)'}`;
+    `${skippedNote(run.skipped)}${ignoreNote(run.ignoreSkipped)}${run.complete ? '' : ' (the search was stopped early: its output was too large; narrow it)'}`;
 
   if (input.output_mode === 'files_with_matches') {
     const run = await searchVerified(
@@ -175,6 +175,12 @@ function parseRg(line: string): RgMessage | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** ` (ignore files not applied: .ignore (a symlink))`: the files listed may include what they would leave out. */
+function ignoreNote(skipped: readonly string[]): string {
+  if (skipped.length === 0) return '';
+  return ` (ignore files not applied: ${skipped.slice(0, 3).join(', ')}${skipped.length > 3 ? ', …' : ''})`;
 }
 
 /** ` (skipped 2 files that are not regular files: a, b)`: FIFOs, sockets, devices; never opened. */

@@ -1,8 +1,14 @@
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { ToolRefusal } from '../../../core/api.js';
 
 /** Most bytes of ripgrep output read; beyond it the search is stopped and reported partial. */
 export const MAX_RG_OUTPUT_BYTES = 32 * 1024 * 1024;
+
+/** `sh -c` script: limit the address space to `$1` KiB (best effort: not every system lets it), then run the rest. */
+const ULIMIT_THEN_EXEC = 'ulimit -v "$1" 2>/dev/null; shift; exec "$@"';
 
 export interface RgOptions {
   /** Kills ripgrep when it aborts (the call then rejects with its reason). */
@@ -15,6 +21,12 @@ export interface RgOptions {
   readonly fds?: readonly number[];
   /** Output bytes read at most (default {@link MAX_RG_OUTPUT_BYTES}). */
   readonly maxBytes?: number;
+  /** Text ripgrep reads as `/dev/fd/3` (instead of `fds`): the ignore rules, from no path anyone else can reach. */
+  readonly fd3Text?: string;
+  /** ripgrep's working directory (default the pod's). */
+  readonly cwd?: string;
+  /** Address space ripgrep may use (`ulimit -v`, where `/bin/sh` can set it): past it, its allocations fail. */
+  readonly maxMemoryBytes?: number;
 }
 
 export interface RgRun {
@@ -30,7 +42,16 @@ export interface RgRun {
  * words.
  */
 export async function runRipgrep(args: readonly string[], opts: RgOptions): Promise<RgRun> {
-  const { signal, onLine, separator = '\n', fds = [], maxBytes = MAX_RG_OUTPUT_BYTES } = opts;
+  const {
+    signal,
+    onLine,
+    separator = '\n',
+    fds = [],
+    maxBytes = MAX_RG_OUTPUT_BYTES,
+    fd3Text,
+    cwd,
+    maxMemoryBytes,
+  } = opts;
   let rgPath: string;
   try {
     ({ rgPath } = await import('@vscode/ripgrep'));
@@ -38,7 +59,21 @@ export async function runRipgrep(args: readonly string[], opts: RgOptions): Prom
     throw new ToolRefusal(`ripgrep is not available: ${(e as Error).message.split('\n')[0]}`);
   }
   return new Promise((resolve, reject) => {
-    const child = spawn(rgPath, args, { stdio: ['ignore', 'pipe', 'pipe', ...fds], signal });
+    const rules = fd3Text === undefined ? undefined : unlinkedFile(fd3Text);
+    let child: ReturnType<typeof spawn>;
+    try {
+      const [command, argv] =
+        maxMemoryBytes === undefined
+          ? [rgPath, args]
+          : ['/bin/sh', ['-c', ULIMIT_THEN_EXEC, 'sh', String(Math.floor(maxMemoryBytes / 1024)), rgPath, ...args]];
+      child = spawn(command, argv, {
+        stdio: ['ignore', 'pipe', 'pipe', ...(rules === undefined ? fds : [rules])],
+        signal,
+        cwd,
+      });
+    } finally {
+      if (rules !== undefined) fs.closeSync(rules); // ripgrep holds its own copy
+    }
     let bytes = 0;
     let sawOutput = false;
     let stopped = false;
@@ -75,6 +110,27 @@ export async function runRipgrep(args: readonly string[], opts: RgOptions): Prom
       reject(new ToolRefusal(`ripgrep: ${describeRgError(stderr) || `exit status ${code}`}`));
     });
   });
+}
+
+/**
+ * A descriptor of a new file holding `text`, already unlinked (its private directory too).
+ * Not a pipe: Node's child pipes are sockets, which `/dev/fd/N` cannot reopen.
+ */
+function unlinkedFile(text: string): number {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'yoi-rg-'));
+  const file = path.join(dir, 'rules');
+  try {
+    const fd = fs.openSync(file, 'wx+', 0o600);
+    try {
+      fs.writeFileSync(fd, text);
+    } catch (e) {
+      fs.closeSync(fd);
+      throw e;
+    }
+    return fd;
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** ripgrep's complaint in one line: `regex parse error: ... error: unclosed group` → the error. */

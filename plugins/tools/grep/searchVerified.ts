@@ -1,9 +1,14 @@
+import fs from 'node:fs';
+import { ignoreRules, rebaseGlob, RG_LISTING_MEMORY_BYTES } from './ignoreRules.js';
 import { MAX_RG_OUTPUT_BYTES, runRipgrep, type RgRun } from './runRipgrep.js';
 import { closeQuietly, verifiedBatches, type VerifiedBatch } from './verifiedBatches.js';
-import type { Scope } from '../../../core/api.js';
+import { isWithin, type Scope } from '../../../core/api.js';
 
-/** What every ripgrep run gets: no user config, no colours, no complaints about unreadable files. */
-const COMMON_ARGS = ['--no-config', '--color=never', '--no-messages'];
+/**
+ * What every ripgrep run gets: no user config, no ignore file read by ripgrep (the pod reads
+ * them: `ignoreRules`), no colours, no complaints about unreadable files.
+ */
+const COMMON_ARGS = ['--no-config', '--no-ignore', '--color=never', '--no-messages'];
 /** ripgrep's name for the descriptor handed to it as fd `n` (`/dev/fd/3` is the first). */
 const FD_PATH = /^\/dev\/fd\/(\d+)$/;
 
@@ -25,13 +30,15 @@ export interface SearchOutcome {
   readonly complete: boolean;
   /** FIFOs, sockets and devices met on the way (sorted): never opened, not searched. */
   readonly skipped: readonly string[];
+  /** Ignore files not applied, each with why (`ignoreRules`). */
+  readonly ignoreSkipped: readonly string[];
 }
 
 /**
  * Runs a ripgrep search that reads only files the pod verified. ripgrep opens what it walks by
  * path, so a directory swapped for a symlink mid-walk would make it read another directory:
- * here its walk only lists names (`--files`: hidden files skipped, ignore files, globs and
- * types honoured, sorted by path); each listed file is then opened by the pod through its
+ * here its walk only lists names (`--files`: hidden files skipped, globs and types honoured,
+ * sorted by path; ignore files honoured as the pod read and verified them, `ignoreRules`); each listed file is then opened by the pod through its
  * verified directory (`verifiedBatches`), and ripgrep searches those descriptors
  * (`/dev/fd/N`), never a path. `onFile` gets each file's output lines, in the walk's order.
  */
@@ -40,17 +47,34 @@ export async function searchVerified(
   { scope, signal, batchFiles }: { scope: Scope; signal: AbortSignal; batchFiles?: number },
   onFile: (file: string, lines: readonly string[]) => void,
 ): Promise<SearchOutcome> {
+  const rules = await ignoreRules(plan.base, { scope, signal });
   const listed: string[] = [];
   const listing = await runRipgrep(
-    [...COMMON_ARGS, '--files', '--null', '--sort=path', ...plan.listArgs, '--', plan.base],
+    [
+      ...COMMON_ARGS,
+      ...(rules.text ? ['--ignore-file=/dev/fd/3'] : []),
+      '--files',
+      '--null',
+      '--sort=path',
+      ...rootedAtSlash(plan.listArgs, plan.base),
+      '--',
+      plan.base,
+    ],
     {
       signal,
       separator: '\0',
       onLine: (file) => void (file !== '' && listed.push(file)),
+      cwd: '/', // where the rules are rooted
+      maxMemoryBytes: RG_LISTING_MEMORY_BYTES,
+      ...(rules.text ? { fd3Text: rules.text } : {}),
     },
   );
   const skipped = new Set<string>();
-  const outcome = (complete: boolean): SearchOutcome => ({ complete, skipped: [...skipped].sort() });
+  const outcome = (complete: boolean): SearchOutcome => ({
+    complete,
+    skipped: [...skipped].sort(),
+    ignoreSkipped: rules.skipped,
+  });
   let budget = MAX_RG_OUTPUT_BYTES;
   let searched = false;
   const batches = verifiedBatches(listed, { base: plan.base, scope, signal, skipped, batchFiles });
@@ -75,6 +99,27 @@ export async function searchVerified(
   // Nothing to search: still let ripgrep judge the pattern (over empty input), so a bad one is reported.
   if (!searched) await runRipgrep([...COMMON_ARGS, ...plan.searchArgs, '-'], { signal, onLine: () => undefined });
   return outcome(listing.complete);
+}
+
+/**
+ * `--glob`s with a slash are matched relative to ripgrep's working directory, the pod's (for a
+ * `base` outside it, against the whole path): the listing runs in `/` (where the ignore rules
+ * are rooted), so they are rebased there.
+ */
+function rootedAtSlash(listArgs: readonly string[], base: string): string[] {
+  let cwd: string;
+  try {
+    cwd = fs.realpathSync(process.cwd());
+  } catch {
+    cwd = '/';
+  }
+  const args: string[] = [];
+  listArgs.forEach((arg, i) => {
+    if (listArgs[i - 1] !== '--glob') return void (arg !== '--glob' && args.push(arg));
+    const glob = isWithin(base, cwd) ? rebaseGlob(arg, cwd) : arg;
+    if (glob !== undefined) args.push('--glob', glob);
+  });
+  return args;
 }
 
 /** One ripgrep run over a batch's descriptors; `onFile` gets the files with output, in listing order. */

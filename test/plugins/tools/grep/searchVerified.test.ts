@@ -28,7 +28,7 @@ const plan = (base: string, pattern: string): SearchPlan => ({
       { scope: new Scope(undefined, box.project), signal: new AbortController().signal, batchFiles: 2 },
       (file) => seen.push(file),
     );
-    expect(run).toEqual({ complete: true, skipped: [] });
+    expect(run).toEqual({ complete: true, skipped: [], ignoreSkipped: [] });
     expect(seen).toEqual(names.map(box.at).sort());
     expect(openFds()).toBeLessThanOrEqual(before); // a leak adds; the worker may close one of its own meanwhile
   });
