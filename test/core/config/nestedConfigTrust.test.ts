@@ -53,12 +53,8 @@ describe('a config inside another yoi project', () => {
     projects.push(p);
     const env = { XDG_CONFIG_HOME: p.path('xdg'), HOME: p.path('home') };
     expect((await loadConfig({ cwd: p.path('home/work'), env })).name).toBe('mine');
-    expect(
-      (
-        await loadConfig({ cwd: p.path('home/work'), env: { ...env, HOME: '/nonexistent-home' } }).catch(
-          (e: Error) => e,
-        )
-      ).message,
-    ).toMatch(/is inside the yoi project/);
+    await expect(loadConfig({ cwd: p.path('home/work'), env: { ...env, HOME: '/nonexistent-home' } })).rejects.toThrow(
+      /is inside the yoi project/,
+    );
   });
 });
