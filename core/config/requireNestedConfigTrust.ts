@@ -5,6 +5,7 @@ import { YoiError } from '../errors/YoiError.js';
 import { configSources } from './configSources.js';
 import { findConfigFile } from './findConfigFile.js';
 import { TrustStore } from './TrustStore.js';
+import { isWithin } from '../scope/ruleMatches.js';
 
 /**
  * The nearest yoi project (a directory holding `.yoi/`) strictly above `dir`, below the home
@@ -12,7 +13,8 @@ import { TrustStore } from './TrustStore.js';
  * usually is the project), so a config found deeper down may be the model's, not the user's.
  */
 export function enclosingProject(dir: string, home: string): string | undefined {
-  for (let d = path.dirname(dir); d !== home && d !== path.dirname(d); d = path.dirname(d)) {
+  for (let d = path.dirname(dir); d !== path.dirname(d); d = path.dirname(d)) {
+    if (isWithin(home, d)) break; // home itself or above it (`dir` may be home)
     if (isDirectory(path.join(d, '.yoi'))) return d;
   }
   return undefined;

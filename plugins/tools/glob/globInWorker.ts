@@ -45,7 +45,10 @@ export function globInWorker(walk: GlobWalk, signal: AbortSignal, timeLimitMs = 
     stderr: true,
   });
   return new Promise<string[]>((resolve, reject) => {
+    let settled = false;
     const done = (settle: () => void) => {
+      if (settled) return; // the exit that follows a message or an error
+      settled = true;
       clearTimeout(timer);
       signal.removeEventListener('abort', onAbort);
       void worker.terminate();

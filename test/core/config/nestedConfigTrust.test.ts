@@ -49,10 +49,15 @@ describe('a config inside another yoi project', () => {
   });
 
   it('a project above the home directory does not count (every project of the user would need trust)', async () => {
-    const p = tempProject({ '.yoi/sessions/.keep': '', 'home/work/yoi.config.json': '{"name":"mine"}' });
+    const p = tempProject({
+      '.yoi/sessions/.keep': '',
+      'home/work/yoi.config.json': '{"name":"mine"}',
+      'home/yoi.config.json': '{"name":"home"}',
+    });
     projects.push(p);
     const env = { XDG_CONFIG_HOME: p.path('xdg'), HOME: p.path('home') };
     expect((await loadConfig({ cwd: p.path('home/work'), env })).name).toBe('mine');
+    expect((await loadConfig({ cwd: p.path('home'), env })).name).toBe('home'); // the home's own
     await expect(loadConfig({ cwd: p.path('home/work'), env: { ...env, HOME: '/nonexistent-home' } })).rejects.toThrow(
       /is inside the yoi project/,
     );
