@@ -71,16 +71,15 @@ const plan = planMounts({
 const sandboxedTrue = bwrapArgs(plan, { network: false }, config.cwd, sandboxEnv(), shellCommand('true'));
 
 const nullFd = fs.openSync('/dev/null', 'r'); // what bwrap reads for an empty (hidden) file
-function spawnDirect(args, dataFds = 0) {
+function spawnDirect(args, dataFds = 0, infoFd = undefined) {
   return new Promise((resolve, reject) => {
     const t = process.hrtime.bigint();
-    const child = spawn(probe.bwrap, args, {
-      cwd: config.cwd,
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe', ...Array(dataFds).fill(nullFd)],
-    });
+    const stdio = ['ignore', 'pipe', 'pipe', ...Array(dataFds).fill(nullFd)];
+    if (infoFd !== undefined) stdio[infoFd] = 'pipe'; // bwrap writes its sandbox's PID 1 there
+    const child = spawn(probe.bwrap, args, { cwd: config.cwd, detached: true, stdio });
     child.stdout.resume();
     child.stderr.resume();
+    if (infoFd !== undefined) child.stdio[infoFd].resume();
     child.once('error', reject);
     child.once('close', (code) =>
       code === 0 ? resolve(ms(process.hrtime.bigint() - t)) : reject(new Error(`bwrap exited with ${code}`)),
@@ -103,7 +102,7 @@ for (let i = 0; i < rounds; i++) {
   const idle = c.next('"status":"idle"');
   c.write('{"method":"run","params":{"input":[{"kind":"text","content":"run true"}]}}');
   const [b, end] = await Promise.all([result, done, idle]);
-  const d = await spawnDirect(sandboxedTrue.args, sandboxedTrue.dataFds);
+  const d = await spawnDirect(sandboxedTrue.args, sandboxedTrue.dataFds, sandboxedTrue.infoFd);
   if (i >= WARMUP) {
     through.push(ms(b - t0));
     whole.push(ms(end - t0));

@@ -10,9 +10,9 @@ import {
   type BashSettings,
 } from './bashSettings.js';
 import { bwrapArgs, shellCommand } from './bwrapArgs.js';
+import { CommandWatch } from './CommandWatch.js';
 import { controlPlaneOf } from './controlPlane.js';
 import { formatResult } from './formatResult.js';
-import { absentProtected, keySnapshot, removePlanted, restoreKeys } from './plantedPaths.js';
 import { planMounts } from './planMounts.js';
 import { probeSandbox } from './probeSandbox.js';
 import { runCommand } from './runCommand.js';
@@ -110,6 +110,8 @@ function makeTool(settings: BashSettings, bwrap: string | undefined): BashTool {
     ? "in a sandbox: the filesystem is read-only except the pod's write scope, denied paths are unreadable, /tmp is private" +
       `${settings.network ? '' : ', there is no network'}, and no process outlives the command`
     : 'WITHOUT a sandbox';
+  // One per pod: what its overlapping commands must not leave behind.
+  const watch = new CommandWatch();
   return {
     name: 'Bash',
     sandboxed: bwrap !== undefined,
@@ -118,7 +120,7 @@ function makeTool(settings: BashSettings, bwrap: string | undefined): BashTool {
       `long output with its head and tail kept. The default time limit is ${settings.timeoutMs} ms. ` +
       'Use it to run programs, tests and builds; prefer Read, Write, Edit, Glob and Grep for files.',
     input: BashInputSchema,
-    execute: (input, ctx) => runBash(input, ctx, settings, bwrap),
+    execute: (input, ctx) => runBash(input, ctx, settings, bwrap, watch),
   };
 }
 
@@ -127,6 +129,7 @@ async function runBash(
   ctx: ToolContext,
   settings: BashSettings,
   bwrap: string | undefined,
+  watch: CommandWatch,
 ): Promise<ToolOutput> {
   if (input.command.includes('\0')) return refuse('the command contains a NUL byte');
   const bytes = Buffer.byteLength(input.command);
@@ -136,36 +139,45 @@ async function runBash(
     );
   const cwd = workingDir(ctx, input.cwd);
   if (!cwd.ok) return refuse(cwd.reason);
-  const timeoutMs = Math.min(input.timeout_ms ?? settings.timeoutMs, settings.maxTimeoutMs);
+  // Never past the pod's own deadline for a tool call (limits.toolTimeoutMs).
+  const podLimit = ctx.services.config?.limits.toolTimeoutMs ?? Infinity;
+  const timeoutMs = Math.min(input.timeout_ms ?? settings.timeoutMs, settings.maxTimeoutMs, podLimit);
   const env = sandboxEnv();
   const argv = shellCommand(input.command);
-  let launch: { file: string; args: string[]; dataFds: number };
-  if (bwrap) {
-    const scope = ctx.services.scope;
-    const plan = planMounts({
-      allow: scope.allowRules,
-      deny: scope.denyRules,
-      locks: scope.locks,
-      ...controlPlaneOf(ctx),
+  const end = await watch.begin(ctx);
+  let result: ToolOutput;
+  let removed: string[];
+  try {
+    let launch: { file: string; args: string[]; dataFds: number; infoFd?: number };
+    if (bwrap) {
+      const scope = ctx.services.scope;
+      const plan = planMounts({
+        allow: scope.allowRules,
+        deny: scope.denyRules,
+        locks: scope.locks,
+        ...controlPlaneOf(ctx),
+      });
+      const invocation = bwrapArgs(plan, { network: settings.network }, cwd.path, env, argv);
+      launch = { file: bwrap, ...invocation };
+    } else {
+      launch = { file: argv[0], args: argv.slice(1), dataFds: 0 };
+    }
+    const outcome = await runCommand({
+      ...launch,
+      cwd: cwd.path,
+      env,
+      timeoutMs,
+      signal: ctx.signal,
+      maxOutputBytes: settings.maxOutputBytes,
     });
-    const invocation = bwrapArgs(plan, { network: settings.network }, cwd.path, env, argv);
-    launch = { file: bwrap, args: invocation.args, dataFds: invocation.dataFds };
-  } else {
-    launch = { file: argv[0], args: argv.slice(1), dataFds: 0 };
+    result = formatResult(outcome, timeoutMs);
+  } finally {
+    // runCommand resolves once the sandbox is empty (or, unsandboxed, the group is killed).
+    removed = await end();
   }
-  const absent = absentProtected(ctx);
-  const keys = keySnapshot(ctx);
-  const outcome = await runCommand({
-    ...launch,
-    cwd: cwd.path,
-    env,
-    timeoutMs,
-    signal: ctx.signal,
-    maxOutputBytes: settings.maxOutputBytes,
-  });
-  const result = formatResult(outcome, timeoutMs);
-  const removed = [...(await removePlanted(absent)), ...(await restoreKeys(keys))];
   if (removed.length === 0) return result;
+  // An abandoned call's result is dropped by the pod: say it as an alert too.
+  if (ctx.signal.aborted) ctx.services.alert('warn', `${BASH}: ${removed.join('; ')}`);
   return { ...result, summary: [result.summary, ...removed].join('; '), is_error: true };
 }
 

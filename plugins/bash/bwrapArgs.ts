@@ -40,10 +40,11 @@ export function baseMountArgs(root: 'read' | 'write'): string[] {
   return [root === 'write' ? '--bind' : '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp'];
 }
 
-/** What bwrap is started with: its arguments, and how many empty data fds (from 3 on) it reads. */
+/** What bwrap is started with: its arguments, how many empty data fds (from 3 on) it reads, and its info fd (after them). */
 export interface BwrapInvocation {
   readonly args: string[];
   readonly dataFds: number;
+  readonly infoFd: number;
 }
 
 /**
@@ -51,6 +52,7 @@ export interface BwrapInvocation {
  * so), `/dev`, `/proc` and a private `/tmp` from bwrap, then the plan's mounts in order — a
  * hidden directory is an empty tmpfs and a hidden file an empty file, both mode 0000 (reading
  * them fails with "Permission denied") — then isolation, a clean environment and the cwd.
+ * `--info-fd` reports the sandbox's PID 1, whose end says the whole tree is dead.
  */
 export function bwrapArgs(
   plan: MountPlan,
@@ -67,8 +69,9 @@ export function bwrapArgs(
     else if (m.kind === 'dir') args.push('--perms', '0000', '--tmpfs', m.path);
     else args.push('--perms', '0000', '--ro-bind-data', String(FIRST_DATA_FD + dataFds++), m.path);
   }
-  args.push(...isolationArgs(flags), '--clearenv');
+  const infoFd = FIRST_DATA_FD + dataFds;
+  args.push(...isolationArgs(flags), '--info-fd', String(infoFd), '--clearenv');
   for (const [name, value] of Object.entries(env)) args.push('--setenv', name, value);
   args.push('--chdir', cwd, '--', ...argv);
-  return { args, dataFds };
+  return { args, dataFds, infoFd };
 }

@@ -1,6 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import type { Readable } from 'node:stream';
 import { OutputCapture, type CapturedOutput } from './OutputCapture.js';
+import { trackSandboxInit, type SandboxInit } from './sandboxInit.js';
 
 /** What to start and how long to let it run. */
 export interface RunRequest {
@@ -10,6 +12,8 @@ export interface RunRequest {
   readonly env: Readonly<Record<string, string>>;
   /** Extra descriptors from fd 3 on, each reading an empty stream (bwrap's `--ro-bind-data`). */
   readonly dataFds?: number;
+  /** The descriptor bwrap writes its `--info-fd` JSON on (after the data fds): the run then ends only once the sandbox is empty. */
+  readonly infoFd?: number;
   readonly timeoutMs: number;
   readonly signal: AbortSignal;
   readonly maxOutputBytes: number;
@@ -42,7 +46,8 @@ const DRAIN_AFTER_EXIT_MS = 1000;
 /**
  * Starts the command in its own process group and collects its output in bounded memory. At the
  * timeout or on abort the whole group is killed (SIGKILL); once the launcher exited, what is left
- * of its group is killed too, so no background job outlives the call. Never rejects.
+ * of its group is killed too, so no background job outlives the call. With `infoFd` it resolves
+ * only once the sandbox's PID 1 is gone (see sandboxInit). Never rejects.
  */
 export function runCommand(req: RunRequest): Promise<RunOutcome> {
   const output = new OutputCapture(req.maxOutputBytes);
@@ -56,14 +61,16 @@ export function runCommand(req: RunRequest): Promise<RunOutcome> {
 
   return new Promise((resolve) => {
     const nullFd = req.dataFds ? fs.openSync('/dev/null', 'r') : undefined;
+    const stdio: ('ignore' | 'pipe' | number)[] = [
+      'ignore',
+      'pipe',
+      'pipe',
+      ...Array.from({ length: req.dataFds ?? 0 }, () => nullFd!),
+    ];
+    if (req.infoFd !== undefined) stdio[req.infoFd] = 'pipe';
     let child: ChildProcess;
     try {
-      child = spawn(req.file, req.args, {
-        cwd: req.cwd,
-        env: req.env,
-        detached: true,
-        stdio: ['ignore', 'pipe', 'pipe', ...Array.from({ length: req.dataFds ?? 0 }, () => nullFd!)],
-      });
+      child = spawn(req.file, req.args, { cwd: req.cwd, env: req.env, detached: true, stdio });
     } catch (e) {
       resolve(done({ ended: 'exited', code: null, signal: null, spawnError: (e as Error).message }));
       return;
@@ -92,6 +99,7 @@ export function runCommand(req: RunRequest): Promise<RunOutcome> {
     let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
     let drain: NodeJS.Timeout | undefined;
     child.stdout!.on('data', (chunk: Buffer) => output.write(chunk));
+    const init = sandboxInit(req.infoFd === undefined ? undefined : (child.stdio[req.infoFd] as Readable | null));
     child.stderr!.on('data', (chunk: Buffer) => diagnostics.write(chunk));
     child.on('error', (e) => {
       spawnError = e.message;
@@ -102,6 +110,7 @@ export function runCommand(req: RunRequest): Promise<RunOutcome> {
       drain = setTimeout(() => {
         child.stdout?.destroy();
         child.stderr?.destroy();
+        if (req.infoFd !== undefined) (child.stdio[req.infoFd] as Readable | null)?.destroy();
       }, DRAIN_AFTER_EXIT_MS);
     });
     child.on('close', (code: number | null, signal: NodeJS.Signals | null) => {
@@ -109,7 +118,33 @@ export function runCommand(req: RunRequest): Promise<RunOutcome> {
       clearTimeout(drain);
       req.signal.removeEventListener('abort', onAbort);
       const final = exit ?? { code: spawnError ? null : code, signal };
-      resolve(done({ ended, code: final.code, signal: final.signal, pid, ...(spawnError ? { spawnError } : {}) }));
+      const outcome = done({
+        ended,
+        code: final.code,
+        signal: final.signal,
+        pid,
+        ...(spawnError ? { spawnError } : {}),
+      });
+      // bwrap is gone; what the command left in its PID namespace may still be dying.
+      void init
+        .then((i) => i?.gone())
+        .catch(() => undefined)
+        .then(() => resolve(outcome));
     });
+  });
+}
+
+/** What bwrap says on its info descriptor, read to its end (bwrap closes it right after writing). */
+function sandboxInit(stream: Readable | null | undefined): Promise<SandboxInit | undefined> {
+  if (!stream) return Promise.resolve(undefined);
+  let text = '';
+  stream.setEncoding('utf8');
+  stream.on('data', (chunk: string) => {
+    if (text.length < 4096) text += chunk;
+  });
+  return new Promise((resolve) => {
+    stream.on('error', () => resolve(undefined));
+    stream.on('end', () => resolve(trackSandboxInit(text)));
+    stream.on('close', () => resolve(undefined));
   });
 }

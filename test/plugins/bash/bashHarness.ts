@@ -2,6 +2,7 @@ import { describe } from '@jest/globals';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { ResolvedConfig } from '../../../core/api.js';
 import type { PodInfo } from '../../../core/hooks/HookTypes.js';
 import type { PodServices } from '../../../core/hooks/PodServices.js';
 import { createTestServices } from '../../../testing/createTestServices.js';
@@ -53,13 +54,17 @@ export function tempTree(files: Record<string, string> = {}) {
  */
 export function bashFixture(
   project: string,
-  opts: { scope?: ScopeConfigInput; options?: BashOptions; cwd?: string } = {},
+  opts: { scope?: ScopeConfigInput; options?: BashOptions; cwd?: string; config?: Partial<ResolvedConfig> } = {},
 ) {
   const alerts: string[] = [];
   const host = new PluginHost();
   host.applyPlugins([bashTool(opts.options)]);
   host.start();
-  const base = createTestServices({ projectDir: project, scope: new Scope(opts.scope, project) });
+  const base = createTestServices({
+    projectDir: project,
+    scope: new Scope(opts.scope, project),
+    ...(opts.config ? { config: opts.config } : {}),
+  });
   const services: PodServices = { ...base, alert: (_level, message) => void alerts.push(message) };
   const info: PodInfo = { podName: 'test', cwd: opts.cwd ?? project, projectDir: project, services, launch: {} };
   const tool = host.hooks.tools.get('Bash')!.call(info) as BashTool | undefined;
