@@ -1,5 +1,9 @@
-import { Command } from '@oclif/core';
+import { Command, type Interfaces } from '@oclif/core';
+import { isYoiError, YoiError } from '../core/errors/YoiError.js';
 import { cliErrorJson, formatCliError } from './formatCliError.js';
+
+// oclif's own constraint (`FlagOutput`, `ArgOutput`), which it does not export.
+type Output = { [name: string]: any };
 
 /**
  * Base of every `yoi` command: errors (ours, oclif's flag parsing, anything thrown) end as one
@@ -19,6 +23,22 @@ export abstract class YoiCommand extends Command {
     else process.stderr.write(`${formatted.line}\n`);
     if (process.env.YOI_DEBUG) process.stderr.write(`${error.stack ?? ''}\n`);
     process.exitCode = formatted.exitCode;
+  }
+
+  /**
+   * Whatever oclif's parser throws is a usage error, also the plain errors it throws without
+   * marking them as parse errors (`Flag --pod expects a value`, `Unexpected flag`).
+   */
+  protected override async parse<F extends Output, B extends Output, A extends Output>(
+    options?: Interfaces.Input<F, B, A>,
+    argv?: string[],
+  ): Promise<Interfaces.ParserOutput<F, B, A>> {
+    try {
+      return await super.parse(options, argv);
+    } catch (e) {
+      if (isYoiError(e)) throw e;
+      throw new YoiError('YOI_ERR_USAGE', e instanceof Error ? e.message : String(e), { cause: e });
+    }
   }
 
   /** Writes a line to stdout (oclif's `log` goes through a formatter we do not need). */

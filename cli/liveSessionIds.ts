@@ -20,7 +20,8 @@ export async function liveSessionIds(env: NodeJS.ProcessEnv = process.env): Prom
   }
   for (const name of names) {
     const status = readStatusFile(path.join(base, name, 'status.json'));
-    if (status && typeof status.session_id === 'string' && isPidAlive(status.pid)) ids.add(status.session_id);
+    if (status?.session_id !== undefined && status.pid !== undefined && isPidAlive(status.pid))
+      ids.add(status.session_id);
   }
   return ids;
 }

@@ -50,9 +50,11 @@ export function podTreeLines(entries: readonly PodTreeEntry[]): string[] {
     if (seen.has(e.name)) return; // a cycle in a damaged file: show each pod once
     seen.add(e.name);
     const orphan = e.parent && !byName.has(e.parent) ? ` (spawned by ${e.parent}, not running)` : '';
+    // A cell must be a string (its width is measured): an unknown state shows as `?`.
+    const state = typeof e.state === 'string' ? e.state : '?';
     rows.push([
       `${prefix}${branch}${e.name}`,
-      e.untrusted ? `untrusted (${e.untrusted})` : e.alive ? (e.state ?? '?') : 'stopped (stale)',
+      e.untrusted ? `untrusted (${e.untrusted})` : e.alive ? state : 'stopped (stale)',
       `pid ${e.pid ?? '-'}`,
       `${scopeText(e.scope)}${orphan}`,
     ]);

@@ -1,5 +1,6 @@
 import { YoiError } from '../core/errors/YoiError.js';
 import {
+  DEFAULT_MAX_LINE_BYTES,
   LineReader,
   decodeEventLine,
   encodeMethod,
@@ -32,6 +33,8 @@ const MiB = 1024 * 1024;
  * but a history holds many of them (a session with a few large pastes): a client holds one.
  */
 const MAX_REPLY_LINE_BYTES = 256 * MiB;
+/** A pod's greeting is small: a longer line before `hello` is decided ends the connection attempt. */
+const MAX_HELLO_LINE_BYTES = DEFAULT_MAX_LINE_BYTES;
 
 /**
  * A typed connection to a pod. `request()` tags a method with a `request_id` and resolves with
@@ -41,7 +44,8 @@ const MAX_REPLY_LINE_BYTES = 256 * MiB;
  *
  * A pod that answers `hello` with an error (the original's unknown method) or not at all
  * within `WELCOME_TIMEOUT_MS` speaks v1 only: the client carries on in v1 behind the same
- * API (`V1Emulation`); `protocol` says which one is spoken.
+ * API (`V1Emulation`); `protocol` says which one is spoken. A silent pod may just be hung: its
+ * errors say it did not answer rather than that it speaks v1.
  */
 export class PodClient {
   welcome?: WelcomeData;
@@ -57,7 +61,9 @@ export class PodClient {
   /** Set when the client asked for v2 and the pod speaks v1 only. */
   private v1?: V1Emulation;
   /** The `hello` still unanswered: a late refusal is swallowed, a late `welcome` upgrades to v2. */
-  private hello?: { id?: string; answer: (welcome?: WelcomeData) => void };
+  private hello?: { id?: string; answer: (welcome?: WelcomeData, refused?: boolean) => void };
+  /** Fails `connect()` while `hello` is undecided (a line too long to be any pod's greeting). */
+  private failNegotiation?: (error: Error) => void;
 
   private constructor(
     private readonly socket: ClientLink,
@@ -74,19 +80,29 @@ export class PodClient {
       // fail now, saying why, instead of timing out as if the pod had not answered.
       onError: (error) => {
         if (error.kind !== 'line_too_long') return;
+        const tooLarge = () =>
+          new YoiError(
+            'YOI_ERR_REPLY_TOO_LARGE',
+            `a reply from the pod was over ${error.limit / MiB} MiB, more than a client holds`,
+          );
+        this.failNegotiation?.(tooLarge());
         for (const p of this.pending.values()) {
           clearTimeout(p.timer);
-          p.reject(
-            new YoiError(
-              'YOI_ERR_REPLY_TOO_LARGE',
-              `a reply from the pod was over ${error.limit / MiB} MiB, more than a client holds`,
-            ),
-          );
+          p.reject(tooLarge());
         }
         this.pending.clear();
       },
     });
-    socket.on('data', (chunk: Buffer) => reader.push(chunk));
+    socket.on('data', (chunk: Buffer) => {
+      reader.push(chunk);
+      if (this.failNegotiation && reader.bufferedBytes > MAX_HELLO_LINE_BYTES)
+        this.failNegotiation(
+          new YoiError(
+            'YOI_ERR_REPLY_TOO_LARGE',
+            `the pod sent a line over ${MAX_HELLO_LINE_BYTES / MiB} MiB before answering \`hello\`, more than a greeting: it is not a yoi pod, or a broken one`,
+          ),
+        );
+    });
     this.closed = new Promise((resolve) => {
       socket.on('close', () => {
         reader.end();
@@ -174,10 +190,7 @@ export class PodClient {
   ): Promise<EventOf<'ack'> | UnknownEvent> {
     if (this.isClosed) return Promise.reject(new YoiError('YOI_ERR_CONNECTION', 'the connection to the pod is closed'));
     // A v1-only pod (the original) has no plugin methods; a v2 pod takes them from any client.
-    if (this.v1 && this.protocol === 1)
-      return Promise.reject(
-        new YoiError('YOI_ERR_UNSUPPORTED', `the pod speaks protocol v1, which has no \`${method}\``),
-      );
+    if (this.v1 && this.protocol === 1) return Promise.reject(this.v1.unsupported(method));
     const line = (id: string) =>
       JSON.stringify({ method, request_id: id, ...(params !== undefined ? { params } : {}) });
     return this.requestLine(method, line, timeoutMs) as Promise<EventOf<'ack'> | UnknownEvent>;
@@ -230,23 +243,34 @@ export class PodClient {
     const id = this.opts.bareHello ? undefined : `r${this.nextId++}`;
     return new Promise((resolve, reject) => {
       let decided = false;
-      const decide = (welcome?: WelcomeData) => {
+      const decide = (welcome?: WelcomeData, refused = false) => {
         clearTimeout(timer);
         if (welcome) {
           this.protocol = 2;
           this.welcome = welcome;
           this.v2Status = welcome.status;
         }
+        // A late refusal confirms what the silence only suggested.
+        if (refused && this.v1) this.v1.unansweredHelloMs = undefined;
         if (decided) return;
         decided = true;
+        this.failNegotiation = undefined;
         if (!welcome) {
           this.v1 = new V1Emulation(
             (line) => this.socket.write(line),
             (e) => this.emit(e),
           );
+          if (!refused) this.v1.unansweredHelloMs = timeoutMs;
           this.v1.start();
         }
         resolve();
+      };
+      this.failNegotiation = (error) => {
+        clearTimeout(timer);
+        decided = true;
+        this.failNegotiation = undefined;
+        this.hello = undefined;
+        reject(error); // connect() destroys the socket
       };
       // setImmediate: a welcome read in the same loop turn as the timer firing still counts.
       const timer = setTimeout(() => setImmediate(() => decide()), timeoutMs);
@@ -276,7 +300,7 @@ export class PodClient {
       ((hello.id !== undefined && event.request_id === hello.id && event.event === 'error') || isV1HelloRefusal(event))
     ) {
       this.hello = undefined;
-      hello.answer();
+      hello.answer(undefined, true);
       return; // the answer to this client's own hello is nobody else's business
     }
     // A v1 pod broadcasts its refusal of every client's hello: noise for everyone else.

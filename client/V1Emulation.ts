@@ -48,6 +48,11 @@ interface V1Pending {
  */
 export class V1Emulation {
   status?: PodStatus;
+  /**
+   * Set while the pod is only presumed v1: it did not answer `hello` within this many ms. A pod
+   * that refused `hello` is v1; one that stayed silent may just be hung (SIGSTOP, a busy loop).
+   */
+  unansweredHelloMs?: number;
   private readonly pending: V1Pending[] = [];
   private nextId = 1;
 
@@ -55,6 +60,16 @@ export class V1Emulation {
     private readonly write: (line: string) => void,
     private readonly emit: (event: Event) => void,
   ) {}
+
+  /** The error for a method v1 lacks; for a pod that never answered, the timeout it may be. */
+  unsupported(name: string): YoiError {
+    if (this.unansweredHelloMs === undefined)
+      return new YoiError('YOI_ERR_UNSUPPORTED', `the pod speaks protocol v1, which has no \`${name}\``);
+    return new YoiError(
+      'YOI_ERR_TIMEOUT',
+      `the pod did not answer \`hello\` within ${this.unansweredHelloMs} ms: it is not responding (or speaks only protocol v1, which has no \`${name}\`)`,
+    );
+  }
 
   /** Called once the pod is known to speak v1: its state is unknown, so idle is assumed. */
   start(): void {
@@ -65,9 +80,7 @@ export class V1Emulation {
   request(method: Method, timeoutMs: number): Promise<Reply> {
     const name = method.method;
     if (!V1_METHOD_NAMES.includes(name)) {
-      return Promise.reject(
-        new YoiError('YOI_ERR_UNSUPPORTED', `the pod speaks protocol v1, which has no \`${name}\``),
-      );
+      return Promise.reject(this.unsupported(name));
     }
     this.write(`${encodeMethod(method as Method)}\n`);
     // What v1 never answers is accepted once written; a pause while paused is a no-op there.
@@ -79,12 +92,11 @@ export class V1Emulation {
         reject,
         timer: setTimeout(() => {
           this.pending.splice(this.pending.indexOf(entry), 1);
-          reject(
-            new YoiError(
-              'YOI_ERR_TIMEOUT',
-              `the pod did not answer \`${name}\` within ${timeoutMs} ms (it speaks protocol v1)`,
-            ),
-          );
+          const why =
+            this.unansweredHelloMs === undefined
+              ? ' (it speaks protocol v1)'
+              : `, nor \`hello\` within ${this.unansweredHelloMs} ms: it is not responding (or speaks only protocol v1)`;
+          reject(new YoiError('YOI_ERR_TIMEOUT', `the pod did not answer \`${name}\` within ${timeoutMs} ms${why}`));
         }, timeoutMs),
       };
       this.pending.push(entry);

@@ -47,7 +47,8 @@ export async function listPods(env: NodeJS.ProcessEnv = process.env): Promise<Po
     const status = readStatusFile(path.join(dir, 'status.json'));
     const socket = status?.socket ?? path.join(dir, 'sock');
     if (!status && !fs.existsSync(socket)) continue;
-    const alive = (status ? isPidAlive(status.pid) : true) && (await isSocketLive(socket, 500));
+    // An unknown pid (missing or malformed) leaves the socket to tell.
+    const alive = (status?.pid !== undefined ? isPidAlive(status.pid) : true) && (await isSocketLive(socket, 500));
     out.push({ name, alive, state: status?.state, pid: status?.pid, session_id: status?.session_id, socket });
   }
   return out;

@@ -13,6 +13,7 @@ import {
   type RenderState,
 } from './renderRun.js';
 import { RunWriter } from './RunWriter.js';
+import { watchShutdown } from './shutdownFollows.js';
 
 export interface SendOptions {
   flags: PodTargetFlags & { json?: boolean; quiet?: boolean };
@@ -62,7 +63,18 @@ export async function runSend({ flags, input }: SendOptions): Promise<void> {
     apply(renderUnknownEvent(state, e));
   });
   void client.closed.then(() => apply(renderClosed(state)));
-  const onSigint = () => client.send({ method: 'cancel' });
+  const shutdown = watchShutdown(client);
+  let cancelledHere = false;
+  const onSigint = () => {
+    cancelledHere = true;
+    client.send({ method: 'cancel' });
+  };
+  // `yoi pod stop` cancels the run before the pod says `shutdown`: that is what ended it.
+  const cancelled = async () => {
+    if (!cancelledHere && (await shutdown.after()))
+      return new YoiError('YOI_ERR_CONNECTION', `pod ${target.name} shut down during the run`);
+    return new YoiError('YOI_ERR_REQUEST', 'the run was cancelled');
+  };
   process.once('SIGINT', onSigint);
   try {
     await client.request({ method: 'run', params: { input } }).catch((e: unknown) => {
@@ -80,15 +92,14 @@ export async function runSend({ flags, input }: SendOptions): Promise<void> {
           `the run was paused by another client: resume it with yoi resume ${target.flag} (yoi attach ${target.flag} shows it), or abandon it with yoi cancel ${target.flag}`,
         );
       case 'cancelled':
-        throw new YoiError('YOI_ERR_REQUEST', 'the run was cancelled');
+        throw await cancelled();
       case 'shutdown':
         throw new YoiError('YOI_ERR_CONNECTION', `pod ${target.name} shut down during the run`);
       case 'closed':
         throw new YoiError('YOI_ERR_CONNECTION', `the connection to pod ${target.name} closed during the run`);
       case 'failed':
         // A v1 pod ends a cancelled run with error{internal,"Cancelled"}.
-        if (end.code === 'internal' && end.message === 'Cancelled')
-          throw new YoiError('YOI_ERR_REQUEST', 'the run was cancelled');
+        if (end.code === 'internal' && end.message === 'Cancelled') throw await cancelled();
         throw new PodRequestError(end.code, `the run failed: ${end.message}`);
     }
   } finally {

@@ -2,6 +2,9 @@ import type { z } from 'zod';
 import { formatPath } from '../protocol/index.js';
 import { closestMatch } from './closestMatch.js';
 
+/** Unknown keys named in the line; the rest are counted, like further issues. */
+const MAX_KEYS_NAMED = 3;
+
 /**
  * One readable line for a zod error, naming the key path of the first problem (an unknown key
  * before anything else):
@@ -12,7 +15,9 @@ import { closestMatch } from './closestMatch.js';
 export function formatZodError(error: z.ZodError, schema?: z.ZodType, prefix: readonly PropertyKey[] = []): string {
   // A typo explains the rest (`scrpt` is also why `script` is missing): name the bad key first.
   const issue = error.issues.find((i) => i.code === 'unrecognized_keys') ?? error.issues[0];
-  const more = error.issues.length > 1 ? ` (and ${error.issues.length - 1} more)` : '';
+  const unnamedKeys = issue.code === 'unrecognized_keys' ? Math.max(0, issue.keys.length - MAX_KEYS_NAMED) : 0;
+  const others = error.issues.length - 1 + unnamedKeys;
+  const more = others > 0 ? ` (and ${others} more)` : '';
   return describeIssue(issue, schema, prefix) + more;
 }
 
@@ -22,7 +27,10 @@ function describeIssue(issue: z.core.$ZodIssue, schema: z.ZodType | undefined, p
   switch (issue.code) {
     case 'unrecognized_keys': {
       const known = schema ? knownKeysAt(schema, issue.path) : [];
-      return issue.keys.map((key) => at([...issue.path, key], `unknown key${suggest(key, known)}`)).join(', ');
+      return issue.keys
+        .slice(0, MAX_KEYS_NAMED)
+        .map((key) => at([...issue.path, key], `unknown key${suggest(key, known)}`))
+        .join(', ');
     }
     case 'invalid_type':
       return at(issue.path, `expected ${article(issue.expected)}`);

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import type { PodStatus } from '../protocol/index.js';
+import { PodStatusFileSchema } from './PodStatusFileSchema.js';
 import { RUNTIME_DIR, ensureOwnDir, readOwnFile, socketTrustProblem, type TrustLabel } from './trustedPath.js';
 
 /** `status.json` of a pod: what `yoi pod list/status` shows without connecting. @beta */
@@ -84,14 +85,24 @@ export function isSocketLive(socket: string, timeoutMs = 1000): Promise<boolean>
   });
 }
 
-/** A pod's status.json; undefined when missing, unreadable, or not the user's own file. @beta */
-export function readStatusFile(file: string): PodStatusFile | undefined {
+/**
+ * A pod's status.json; undefined when missing, unreadable, not JSON or not an object, or not the
+ * user's own file. A malformed field is left out (unknown), the others are kept.
+ * @beta
+ */
+export function readStatusFile(file: string): Partial<PodStatusFile> | undefined {
   try {
     const text = readOwnFile(file);
-    return text === undefined ? undefined : (JSON.parse(text) as PodStatusFile);
+    if (text === undefined) return undefined;
+    const parsed = PodStatusFileSchema.safeParse(JSON.parse(text));
+    return parsed.success ? dropUndefined(parsed.data) : undefined;
   } catch {
     return undefined;
   }
+}
+
+function dropUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
 /** True when a process with this pid exists (EPERM means it exists but is not ours). @beta */

@@ -106,7 +106,7 @@ describe('the CLI against a v1 pod', () => {
     const pod = await v1({ silent: true });
     const r = await yoi(['history', '--socket', pod.socket]);
     expect(r.stderr).toBe(
-      'yoi: the pod did not answer `get_history` within 10000 ms (it speaks protocol v1) [YOI_ERR_TIMEOUT]\n',
+      'yoi: the pod did not answer `get_history` within 10000 ms, nor `hello` within 2000 ms: it is not responding (or speaks only protocol v1) [YOI_ERR_TIMEOUT]\n',
     );
     expect(r.status).toBe(1);
   });
