@@ -60,7 +60,8 @@ export default class Send extends YoiCommand {
     const tokens = commandLineTokens(raw);
     const stdin = process.stdin.isTTY ? undefined : await readStdin();
     const input = commandLineSegments(tokens, stdin);
-    if (input.length === 0)
+    // `yoi send ""` (or only blanks) would start a turn with nothing in it.
+    if (input.every((s) => (s.kind === 'text' || s.kind === 'paste') && s.content.trim() === ''))
       throw new YoiError(
         'YOI_ERR_USAGE',
         'nothing to send: give text, pipe stdin, or use --file/--knowledge/--workflow/--segment',

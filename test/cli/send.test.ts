@@ -130,11 +130,13 @@ describe('yoi send: the command line', () => {
       status: 2,
       stderr: 'yoi: Nonexistent flag: --bogus (see: yoi send --help) [YOI_ERR_USAGE]\n',
     });
-    expect(p.run(['send'])).toMatchObject({
-      status: 2,
-      stderr:
-        'yoi: nothing to send: give text, pipe stdin, or use --file/--knowledge/--workflow/--segment [YOI_ERR_USAGE]\n',
-    });
+    for (const [args, stdin] of [[['send']], [['send', '']], [['send', ' ', '\t']], [['send'], ' \n\n']] as const) {
+      expect(p.run([...args], stdin)).toMatchObject({
+        status: 2,
+        stderr:
+          'yoi: nothing to send: give text, pipe stdin, or use --file/--knowledge/--workflow/--segment [YOI_ERR_USAGE]\n',
+      });
+    }
     const huge = p.run(['send', 'this'], 'x'.repeat(17 * 2 ** 20));
     expect(huge).toMatchObject({
       status: 2,
