@@ -79,6 +79,7 @@ export async function runCompaction(rt: PodRuntime, opts: RunCompactionOptions):
     ...withReports(rt),
   });
   log.onWriteState = old.onWriteState;
+  log.onDetached = old.onDetached;
   rt.session = log;
   old.close();
   rt.history.length = 0;

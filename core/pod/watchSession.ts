@@ -16,6 +16,15 @@ export function watchSession(
     void setImmediate(() =>
       alert(failure ? 'error' : 'warn', failure ?? `the session log ${log.file} is written again; nothing was lost`),
     );
+  opened.log.onDetached = (how, log) =>
+    void setImmediate(() =>
+      alert(
+        'error',
+        `the session log ${log.file} was ${how === 'deleted' ? 'deleted' : 'moved or replaced'} while the pod writes it: ` +
+          `the turns from here on ${how === 'deleted' ? 'are lost when the pod stops' : 'go to the file it was moved to'}; ` +
+          '`yoi compact` starts a new log that holds the whole conversation',
+      ),
+    );
   notes.push(...opened.notes);
   for (const warning of opened.warnings) alert('warn', warning);
 }

@@ -32,7 +32,8 @@ export interface SessionLogTail {
  * A write the disk refuses (full, quota, I/O error) loses nothing: the bytes not written stay in
  * memory, in order, and are written (completing a torn line) by the next flush or a retry every
  * second; `onWriteState` hears when writing stops and when it works again, and `writeFailure`
- * says why meanwhile (the pod refuses new input then, see handleClientMethod).
+ * says why meanwhile (the pod refuses new input then, see handleClientMethod). A file deleted or
+ * moved from outside is noticed after the next `sync` (`onDetached`).
  */
 export class SessionLog {
   private fd: number | undefined;
@@ -54,6 +55,9 @@ export class SessionLog {
   writeFailure: string | undefined;
   /** Told the reason when writing starts failing, and `undefined` when it works again. */
   onWriteState: (failure: string | undefined, log: SessionLog) => void = () => undefined;
+  /** Told once when the file written is no longer the one at `file` (checked after each `sync`). */
+  onDetached: (how: 'deleted' | 'moved', log: SessionLog) => void = () => undefined;
+  private detached = false;
 
   private constructor(
     readonly sessionId: string,
@@ -205,12 +209,30 @@ export class SessionLog {
     this.flushing = true;
     fs.fdatasync(this.fd, () => {
       this.flushing = false;
+      this.checkAttached();
       if (this.flushAgain) {
         this.flushAgain = false;
         this.dirty = true;
         this.sync();
       }
     });
+  }
+
+  /** Deleted or moved from outside, the log goes on into a file nobody finds: say so, once. */
+  private checkAttached(): void {
+    if (this.detached || this.closed || this.fd === undefined) return;
+    let how: 'deleted' | 'moved' | undefined;
+    try {
+      const own = fs.fstatSync(this.fd);
+      const there = own.nlink === 0 ? undefined : fs.lstatSync(this.file, { throwIfNoEntry: false });
+      if (own.nlink === 0) how = 'deleted';
+      else if (!there || there.ino !== own.ino || there.dev !== own.dev) how = 'moved';
+    } catch {
+      return;
+    }
+    if (how === undefined) return;
+    this.detached = true;
+    this.onDetached(how, this);
   }
 
   /**
