@@ -62,7 +62,7 @@ export function summarizeSession(
     if (opts.verify || opened.size <= WHOLE_BYTES) {
       return summaryOfState(replaySession(file, readWhole(opened.fd, opened.size), opened.identity));
     }
-    const head = firstLine(opened.fd, opened.size);
+    const head = firstLine(opened.fd, opened.size, file);
     const start = isUtf8(head) ? parseEntry(head.toString('utf8')) : undefined;
     if (start?.type !== 'session_start') throw new Error('not a yoi session log (no session_start)');
     checkName(file, start.session_id);
@@ -128,14 +128,17 @@ function checkName(file: string, sessionId: string): void {
 }
 
 /** The first line, read in growing pieces (bounded). */
-function firstLine(fd: number, size: number): Buffer {
+function firstLine(fd: number, size: number, file: string): Buffer {
   let length = Math.min(size, END_BYTES);
   for (;;) {
     const buf = readRange(fd, 0, length);
     const nl = buf.indexOf(0x0a);
     if (nl >= 0) return buf.subarray(0, nl);
     if (length >= size) return buf;
-    if (length >= MAX_END_LINE) throw new Error(`its first line is longer than ${MAX_END_LINE / 1024 / 1024} MiB`);
+    if (length >= MAX_END_LINE)
+      throw new Error(
+        `its first line is longer than ${MAX_END_LINE / 1024 / 1024} MiB, more than a listing reads (\`yoi sessions show ${path.basename(file, '.jsonl')}\` reads it whole)`,
+      );
     length = Math.min(size, length * 4);
   }
 }

@@ -205,6 +205,36 @@ describe('planted and damaged session logs', () => {
 });
 
 describe('yoi sessions', () => {
+  it('a log whose first line is over 16 MiB is skipped by the listing, which points to `sessions show`, and read whole by it', () => {
+    const p = project();
+    fs.mkdirSync(p.sessions, { recursive: true });
+    const id = '0190a0b0-0000-7000-8000-000000000001';
+    const file = path.join(p.sessions, `${id}.jsonl`);
+    const start = {
+      type: 'session_start',
+      v: 1,
+      ts: 1,
+      session_id: id,
+      pod_name: 'big',
+      cwd: p.dir,
+      provider: 'echo',
+      model: 'echo',
+    };
+    fs.writeFileSync(file, `${JSON.stringify({ ...start, system_prompt: 'a'.repeat(17 * 2 ** 20) })}\n`, {
+      mode: 0o600,
+    });
+    const listed = p.run(['sessions']);
+    expect(listed).toMatchObject({
+      status: 0,
+      stdout: `no readable sessions (1 skipped) in ${p.sessions}\n`,
+      stderr: `yoi: skipped ${file}: its first line is longer than 16 MiB, more than a listing reads (\`yoi sessions show ${id}\` reads it whole)\n`,
+    });
+    const shown = p.run(['sessions', 'show', id]);
+    expect(shown.stderr).toBe('');
+    expect(shown.status).toBe(0);
+    expect(shown.stdout).toMatch(new RegExp(`^session +${id}\n`));
+  });
+
   it('--json lists id, pod, started, last activity, items, compacted from/to, chain, live', async () => {
     const p = project();
     fs.mkdirSync(p.sessions, { recursive: true, mode: 0o755 });

@@ -35,7 +35,9 @@ export default class Sessions extends YoiCommand {
       return;
     }
     if (shown.length === 0) {
-      this.print(flags.pod === undefined ? `no sessions in ${dir}` : `no sessions of pod ${flags.pod} in ${dir}`);
+      // Skipped logs are still sessions: "no sessions" above their warnings would contradict them.
+      const none = unreadable.length === 0 ? 'no sessions' : `no readable sessions (${unreadable.length} skipped)`;
+      this.print(flags.pod === undefined ? `${none} in ${dir}` : `${none} of pod ${flags.pod} in ${dir}`);
       return;
     }
     const { formatSessionTable } = await import('../../formatSessions.js');
