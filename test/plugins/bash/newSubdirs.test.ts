@@ -53,8 +53,9 @@ describeSandboxed('newSubdirs: a non-recursive write rule', () => {
     });
     await eventually(() => fs.existsSync(t.at('top/new/started')), 'the first command runs');
     // A command that starts and ends meanwhile does not take top/new as the user's.
-    expect((await call({ command: 'touch top/go' })).summary).toBe('Command exited with code 0');
+    expect((await call({ command: 'touch top/second' })).summary).toBe('Command exited with code 0');
     expect(fs.existsSync(t.at('top/new/started'))).toBe(true);
+    fs.writeFileSync(t.at('top/go'), ''); // only now may the first command end
     const result = await first;
     expect(result.summary).toMatch(
       /removed .*top\/new\/started.*top\/new\/late|removed .*top\/new\/late.*top\/new\/started/,
