@@ -2,7 +2,8 @@ import { YoiCommand } from '../YoiCommand.js';
 import { configFlags, jsonFlag } from '../flags.js';
 
 export default class Trust extends YoiCommand {
-  static override summary = "Trust this project's config as it is now, so pods spawned by SpawnPod may load it.";
+  static override summary =
+    "Trust this project's config as it is now, so pods spawned by SpawnPod (and commands, for a config nested in another project) may load it.";
   static override description = [
     "A pod spawned by another pod loads the same config, and a JS/TS config runs code as it loads. So a spawned pod refuses a config that changed since its parent loaded it (one the model might have edited) until you trust that content: yoi trust records the config file's path and the SHA-256 of its content (the file and the local modules it imports) in ~/.config/yoi/trust.json (or $XDG_CONFIG_HOME/yoi/trust.json).",
     "The same holds for a config inside another yoi project (a directory above it, below your home, holds .yoi/): that project's pods can write it, so yoi loads it, from any command, only once you trust its content.",
@@ -40,7 +41,7 @@ export default class Trust extends YoiCommand {
       this.print(JSON.stringify({ ...entry, store: store.file }, null, 2));
       return;
     }
-    this.print(`trusted ${configPath} for spawned pods (sha256 ${sources.digest}), in ${store.file}:`);
+    this.print(`trusted ${configPath} as it is now (sha256 ${sources.digest}), in ${store.file}:`);
     for (const file of entry.files) this.print(`  ${path.relative(cwd, file) || file}`);
   }
 }

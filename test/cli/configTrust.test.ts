@@ -135,7 +135,7 @@ describe('config trust', () => {
     const store = path.join(p.xdg, 'yoi', 'trust.json');
     expect(trusted.stdout.split('\n')[0]).toMatch(
       new RegExp(
-        `^trusted ${path.join(p.dir, 'yoi.config.ts')} for spawned pods \\(sha256 [0-9a-f]{64}\\), in ${store}:$`,
+        `^trusted ${path.join(p.dir, 'yoi.config.ts')} as it is now \\(sha256 [0-9a-f]{64}\\), in ${store}:$`,
       ),
     );
     expect(trusted.stdout.split('\n').slice(1).filter(Boolean).sort()).toEqual([
