@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { boundedFetch } from './boundedFetch.js';
 import { loadSdk, type Sdk } from './loadSdk.js';
 import { oneLine as describe } from './oneLine.js';
 import { isStdio, type HttpServerConfig, type McpServerConfig } from './McpConfigSchema.js';
@@ -59,15 +60,18 @@ export async function connectClient(config: McpServerConfig, opts: ConnectOption
   const url = new URL(config.url);
   const streamable = newClient(sdk, opts);
   try {
-    await streamable.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers } }), {
-      timeout: opts.timeoutMs,
-    });
+    await streamable.connect(
+      new StreamableHTTPClientTransport(url, { requestInit: { headers }, fetch: boundedFetch() }),
+      {
+        timeout: opts.timeoutMs,
+      },
+    );
     return { client: streamable, transport: 'streamable-http' };
   } catch (first) {
     await streamable.close().catch(() => undefined);
     const sse = newClient(sdk, opts);
     try {
-      await sse.connect(new SSEClientTransport(url, { requestInit: { headers } }) as Transport, {
+      await sse.connect(new SSEClientTransport(url, { requestInit: { headers }, fetch: boundedFetch() }) as Transport, {
         timeout: opts.timeoutMs,
       });
       return { client: sse, transport: 'sse' };
