@@ -14,7 +14,7 @@ import { oneLine as describe } from './oneLine.js';
 import { DEFAULT_TIMEOUT_MS, isStdio, type McpServerConfig } from './McpConfigSchema.js';
 import type { ServerState } from './McpStateSchema.js';
 import { listAll } from './listAll.js';
-import { descendantsOf, killSurvivors, processId, type ProcessId } from './processTree.js';
+import { descendantsOf, killSurvivors, processId, sessionOf, type ProcessId } from './processTree.js';
 
 export interface ServerContext {
   projectDir: string;
@@ -121,12 +121,17 @@ export class McpServerConnection {
     return this.readyClient().getPrompt({ name, arguments: args }, { signal, timeout: this.timeoutMs });
   }
 
+  /** The connection being made, settled (never rejects). */
+  private attempt: Promise<unknown> | undefined;
+
   /** Closes the connection and ends the server's processes; no restart follows. */
   async close(): Promise<void> {
     this.closing = true;
     clearTimeout(this.restartTimer);
     // A server still starting is ended too (its client closes the transport and the process).
     await Promise.all([...this.connecting].map((client) => client.close().catch(() => undefined)));
+    // The failed attempt ends what the server started (see connectClient): wait for that.
+    await this.attempt;
     await this.disconnect();
   }
 
@@ -146,13 +151,15 @@ export class McpServerConnection {
     this.ctx.changed();
     let connected: Connected;
     try {
-      connected = await connectClient(this.config, {
+      const attempt = connectClient(this.config, {
         projectDir: this.ctx.projectDir,
         cwd: this.ctx.cwd,
         env: this.ctx.env,
         timeoutMs: this.timeoutMs,
         prepare: (client, sdk) => this.prepare(client, sdk, generation),
       });
+      this.attempt = attempt.catch(() => undefined);
+      connected = await attempt;
       this.connecting.clear();
     } catch (e) {
       this.connecting.clear();
@@ -165,7 +172,9 @@ export class McpServerConnection {
       return;
     }
     if (this.closing || generation !== this.generation) {
+      const leader = connected.pid !== undefined ? processId(connected.pid) : undefined;
       await connected.client.close().catch(() => undefined);
+      if (leader) killSurvivors([leader, ...sessionOf(leader)]);
       return;
     }
     this.connected = connected;
@@ -305,9 +314,11 @@ export class McpServerConnection {
     this.connected = undefined;
     this.reportedProtocolError = false;
     if (!connected) return;
-    const tree = this.process ? [this.process, ...descendantsOf(this.process.pid)] : [];
+    const server = this.process;
+    const tree = server ? [server, ...descendantsOf(server.pid)] : [];
     this.process = undefined;
     await connected.client.close().catch(() => undefined);
-    killSurvivors(tree);
+    // Its session too: children handed to init when it crashed, or started while it closed.
+    killSurvivors(server ? [...tree, ...sessionOf(server)] : tree);
   }
 }

@@ -1,9 +1,11 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { boundedFetch } from './boundedFetch.js';
 import { loadSdk, type Sdk } from './loadSdk.js';
 import { oneLine as describe } from './oneLine.js';
+import { descendantsOf, killSurvivors, processId, sessionOf, type ProcessId } from './processTree.js';
 import { isStdio, type HttpServerConfig, type McpServerConfig } from './McpConfigSchema.js';
 import type { McpServerStatus } from './McpStateSchema.js';
 import { StderrTail } from './StderrTail.js';
@@ -38,19 +40,31 @@ export async function connectClient(config: McpServerConfig, opts: ConnectOption
   const { StdioClientTransport, StreamableHTTPClientTransport, SSEClientTransport } = sdk;
   if (isStdio(config)) {
     const stderr = new StderrTail();
+    const cwd = config.cwd ? path.resolve(opts.projectDir, config.cwd) : opts.cwd;
+    const launch = inOwnSession(config.command, config.args ?? [], cwd, { ...process.env, ...config.env });
     const transport = new StdioClientTransport({
-      command: config.command,
-      args: config.args ?? [],
+      command: launch.command,
+      args: launch.args,
       env: config.env ?? {},
-      cwd: config.cwd ? path.resolve(opts.projectDir, config.cwd) : opts.cwd,
+      cwd,
       stderr: 'pipe',
     });
     transport.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk));
+    // Noted once spawned: the SDK closes the transport (forgetting the pid) when initialize fails.
+    let leader: ProcessId | number | undefined;
+    const start = transport.start.bind(transport);
+    transport.start = async () => {
+      await start();
+      if (transport.pid) leader = processId(transport.pid) ?? transport.pid;
+    };
     const client = newClient(sdk, opts);
     try {
       await client.connect(transport, { timeout: opts.timeoutMs });
     } catch (e) {
+      // A server that never finished starting leaves nothing running either (its children included).
+      const tree = typeof leader === 'object' ? [leader, ...descendantsOf(leader.pid)] : [];
       await client.close().catch(() => undefined);
+      if (leader !== undefined) killSurvivors([...tree, ...sessionOf(leader)]);
       const why = stderr.last();
       throw new Error(`${describe(e)}${why ? ` (stderr: ${why})` : ''}`);
     }
@@ -80,6 +94,52 @@ export async function connectClient(config: McpServerConfig, opts: ConnectOption
       throw new Error(`streamable HTTP: ${describe(first)}; SSE: ${describe(second)}`);
     }
   }
+}
+
+/** Where util-linux's setsid(1) is (root's own, not writable by others), looked up once. */
+let setsidPath: string | null | undefined;
+function setsidBinary(): string | null {
+  if (setsidPath !== undefined) return setsidPath;
+  setsidPath = null;
+  for (const candidate of ['/usr/bin/setsid', '/bin/setsid']) {
+    const st = fs.statSync(candidate, { throwIfNoEntry: false });
+    if (st?.isFile() && st.uid === 0 && (st.mode & 0o022) === 0) return (setsidPath = candidate);
+  }
+  return setsidPath;
+}
+
+/**
+ * The server as the leader of a session of its own (setsid(1) execs it in place: same pid), so
+ * what it starts stays findable after it exits (see `sessionOf`); as it is where there is no setsid.
+ */
+function inOwnSession(
+  command: string,
+  args: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+): { command: string; args: string[] } {
+  const setsid = setsidBinary();
+  // A command that cannot run is spawned as is: its ENOENT says more than setsid's exit 127.
+  return setsid && runnable(command, cwd, env)
+    ? { command: setsid, args: ['--', command, ...args] }
+    : { command, args };
+}
+
+function runnable(command: string, cwd: string, env: NodeJS.ProcessEnv): boolean {
+  const candidates = command.includes('/')
+    ? [path.resolve(cwd, command)]
+    : (env.PATH ?? '')
+        .split(':')
+        .filter(Boolean)
+        .map((dir) => path.join(dir, command));
+  return candidates.some((file) => {
+    try {
+      fs.accessSync(file, fs.constants.X_OK);
+      return fs.statSync(file).isFile();
+    } catch {
+      return false;
+    }
+  });
 }
 
 function newClient(sdk: Sdk, opts: ConnectOptions): Client {

@@ -6,8 +6,8 @@ export interface ProcessId {
   readonly start: string;
 }
 
-/** `(ppid, starttime)` of a living pid from /proc/<pid>/stat; undefined when it is gone or a zombie (or not Linux). */
-function statOf(pid: number): { ppid: number; start: string } | undefined {
+/** `(ppid, session, starttime)` of a living pid from /proc/<pid>/stat; undefined when it is gone or a zombie (or not Linux). */
+function statOf(pid: number): { ppid: number; session: number; start: string } | undefined {
   let line: string;
   try {
     line = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -17,7 +17,7 @@ function statOf(pid: number): { ppid: number; start: string } | undefined {
   // The command name (field 2) may hold spaces and parentheses: fields resume after the last ')'.
   const fields = line.slice(line.lastIndexOf(')') + 2).split(' ');
   if (fields[0] === 'Z' || fields[0] === 'X') return undefined; // exited, waiting to be reaped
-  return { ppid: Number(fields[1]), start: fields[19] };
+  return { ppid: Number(fields[1]), session: Number(fields[3]), start: fields[19] };
 }
 
 /**
@@ -49,6 +49,33 @@ export function descendantsOf(pid: number): ProcessId[] {
       out.push(child);
       queue.push(child.pid);
     }
+  }
+  return out;
+}
+
+/**
+ * Every living process of the session `leader` started (a stdio server runs as a session leader,
+ * see connectClient): what it left behind even once it exited and its children were handed to
+ * init, or spawned while it was closing. A session id stays taken while any process is in it, so
+ * they are the server's — unless the leader's pid now is another living process (the session
+ * emptied and the number was reused), or the leader was never seen and its pid is alive: none
+ * then. A process that started a session of its own escapes this (only cgroups would not).
+ */
+export function sessionOf(leader: ProcessId | number): ProcessId[] {
+  const pid = typeof leader === 'number' ? leader : leader.pid;
+  const now = statOf(pid);
+  if (now && (typeof leader === 'number' || now.start !== leader.start)) return [];
+  let entries: string[];
+  try {
+    entries = fs.readdirSync('/proc');
+  } catch {
+    return [];
+  }
+  const out: ProcessId[] = [];
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry) || Number(entry) === pid) continue;
+    const stat = statOf(Number(entry));
+    if (stat?.session === pid) out.push({ pid: Number(entry), start: stat.start });
   }
   return out;
 }
