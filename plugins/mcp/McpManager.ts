@@ -1,7 +1,7 @@
 import type { McpConfig } from './McpConfigSchema.js';
 import { McpServerConnection } from './McpServerConnection.js';
 import type { McpServerStatus, McpStateFile } from './McpStateSchema.js';
-import { makePodTool, podToolNames, toolAllowed } from './podTools.js';
+import { allPodToolNames, fitDefinitions, makePodTool, MAX_DEFINITION_CHARS, toolAllowed } from './podTools.js';
 import type { Tool as PodTool } from '../../core/api.js';
 
 export interface ManagerContext {
@@ -60,23 +60,41 @@ export class McpManager {
     const ready = [...this.servers.values()].filter((s) => s.state === 'ready');
     for (const s of this.servers.values())
       if (s.state === 'starting' || s.state === 'restarting') this.missed.add(s.name);
-    const key = ready.map((s) => `${s.name}:${s.toolsVersion}`).join(',');
+    // Names depend on every server's tools (see allPodToolNames), ready or not.
+    const key = [...this.servers.values()].map((s) => `${s.name}:${s.state === 'ready'}:${s.toolsVersion}`).join(',');
     if (key !== this.toolsKey) {
       this.toolsKey = key;
-      this.tools = ready.flatMap((s) => {
-        const names = podToolNames(s.name, s.tools);
-        return s.tools.filter((t) => toolAllowed(s.config, t.name)).map((t) => makePodTool(s, t, names.get(t.name)));
-      });
+      const names = allPodToolNames([...this.servers.values()]);
+      const offered = ready.flatMap((s) =>
+        s.tools
+          .filter((t) => toolAllowed(s.config, t.name))
+          .map((t) => makePodTool(s, t, names.get(s.name)!.get(t.name))),
+      );
+      const { kept, dropped } = fitDefinitions(offered);
+      this.tools = kept;
+      const note =
+        dropped.length === 0
+          ? ''
+          : `MCP tools over the pod's budget for tool definitions (${MAX_DEFINITION_CHARS / 1024} KiB of names, descriptions and schemas): ${dropped.length} not offered (${dropped
+              .slice(0, 3)
+              .map((t) => t.name)
+              .join(', ')}${dropped.length > 3 ? ', …' : ''}); narrow them with the servers' tools.allow / tools.deny`;
+      if (note !== '' && note !== this.budgetNote) this.ctx.alert(note);
+      this.budgetNote = note;
     }
     return this.tools;
   }
 
+  /** The last budget alert, said once until what is left out changes. */
+  private budgetNote = '';
+
   /** The live state of every server, as written to `mcp.json`. */
   describe(): McpStateFile {
+    const names = allPodToolNames([...this.servers.values()]);
     return {
       pod_name: this.ctx.podName,
       updated_at_ms: Date.now(),
-      servers: [...this.servers.values()].map(describeServer),
+      servers: [...this.servers.values()].map((s) => describeServer(s, names.get(s.name)!)),
     };
   }
 
@@ -96,8 +114,7 @@ export class McpManager {
   }
 }
 
-function describeServer(s: McpServerConnection): McpServerStatus {
-  const names = podToolNames(s.name, s.tools);
+function describeServer(s: McpServerConnection, names: Map<string, string>): McpServerStatus {
   return {
     name: s.name,
     transport: s.transport,

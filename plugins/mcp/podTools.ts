@@ -23,11 +23,15 @@ export function podToolName(server: string, tool: string): string {
 
 /**
  * The pod tool name of each of a server's tools (by the server's name). Two names that become the
- * same once cleaned (`a.b`, `a_b`) both stay callable: the later one gets a hash suffix.
+ * same once cleaned (`a.b`, `a_b`) both stay callable: the later one gets a hash suffix. `used`:
+ * names other servers took already.
  */
-export function podToolNames(server: string, tools: readonly { name: string }[]): Map<string, string> {
+export function podToolNames(
+  server: string,
+  tools: readonly { name: string }[],
+  used = new Set<string>(),
+): Map<string, string> {
   const names = new Map<string, string>();
-  const used = new Set<string>();
   for (const { name } of tools) {
     let pod = podToolName(server, name);
     if (used.has(pod)) {
@@ -38,6 +42,39 @@ export function podToolNames(server: string, tools: readonly { name: string }[])
     names.set(name, pod);
   }
   return names;
+}
+
+/**
+ * Pod tool names across all servers, in their order (server → tool → name). `mcp__x___t` is both
+ * server `x_`'s tool `t` and server `x`'s tool `_t`: the later one gets a hash suffix, never
+ * hiding the other.
+ */
+export function allPodToolNames(
+  servers: readonly { name: string; tools: readonly { name: string }[] }[],
+): Map<string, Map<string, string>> {
+  const used = new Set<string>();
+  return new Map(servers.map((s) => [s.name, podToolNames(s.name, s.tools, used)]));
+}
+
+/**
+ * What all MCP tools together may put before the model, in characters of names, descriptions and
+ * schemas (~130k tokens): 1,000 tools within the per-tool bounds made one request 64 MB.
+ */
+export const MAX_DEFINITION_CHARS = 512 * 1024;
+
+/** The tools that fit in `maxChars`, in order, and those that do not. */
+export function fitDefinitions(
+  tools: readonly PodTool[],
+  maxChars = MAX_DEFINITION_CHARS,
+): { kept: PodTool[]; dropped: PodTool[] } {
+  const kept: PodTool[] = [];
+  const dropped: PodTool[] = [];
+  let total = 0;
+  for (const tool of tools) {
+    total += tool.name.length + tool.description.length + JSON.stringify(tool.inputJsonSchema ?? {}).length;
+    (total <= maxChars ? kept : dropped).push(tool);
+  }
+  return { kept, dropped };
 }
 
 /** What a server may put before the model: a description and a schema each this large at most. */

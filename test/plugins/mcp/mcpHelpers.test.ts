@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { promptArguments } from '../../../plugins/mcp/promptArguments.js';
-import { podToolName, podToolNames } from '../../../plugins/mcp/podTools.js';
+import { allPodToolNames, fitDefinitions, podToolName, podToolNames } from '../../../plugins/mcp/podTools.js';
 import { toolOutput } from '../../../plugins/mcp/toolOutput.js';
 import { resourceTarget } from '../../../plugins/mcp/mcpResourceSegment.js';
 import { listAll, MAX_LIST_ITEMS } from '../../../plugins/mcp/listAll.js';
@@ -48,6 +48,32 @@ it('podToolNames keeps tools apart whose names clean up the same', () => {
   expect(names.get('a.b')).toBe('mcp__s__a_b');
   expect(names.get('a_b')).toMatch(/^mcp__s__a_b_[0-9a-f]{8}$/);
   expect(names.get('c')).toBe('mcp__s__c');
+});
+
+it("allPodToolNames: server x_'s tool shadow and server x's tool _shadow both stay callable (replayed: one hid the other)", () => {
+  const names = allPodToolNames([
+    { name: 'x', tools: [{ name: '_shadow' }] },
+    { name: 'x_', tools: [{ name: 'shadow' }, { name: 'other' }] },
+  ]);
+  expect(names.get('x')!.get('_shadow')).toBe('mcp__x___shadow');
+  expect(names.get('x_')!.get('shadow')).toMatch(/^mcp__x___shadow_[0-9a-f]{8}$/);
+  expect(names.get('x_')!.get('other')).toBe('mcp__x___other');
+});
+
+it('fitDefinitions keeps tools in order until their names, descriptions and schemas fill the budget', () => {
+  const tool = (name: string, chars: number) => ({
+    name,
+    description: 'd'.repeat(chars),
+    input: {} as never,
+    inputJsonSchema: { type: 'object' },
+    execute: () => Promise.resolve({ summary: '' }),
+  });
+  const schema = JSON.stringify({ type: 'object' }).length;
+  const tools = [tool('a', 100), tool('b', 100), tool('c', 1), tool('d', 100)];
+  const { kept, dropped } = fitDefinitions(tools, 2 * (101 + schema) + 2 + schema);
+  expect(kept.map((t) => t.name)).toEqual(['a', 'b', 'c']);
+  expect(dropped.map((t) => t.name)).toEqual(['d']);
+  expect(fitDefinitions(tools).dropped).toEqual([]);
 });
 
 describe('toolOutput', () => {
