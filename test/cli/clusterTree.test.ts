@@ -403,6 +403,27 @@ suite('pod trees across hosts', () => {
         message: expect.stringContaining('sent before'),
       });
 
+      // A placement request is not signed: one forged by anyone on NATS gets nothing outside the
+      // project the host serves (replayed: it placed a pod with write access to /etc).
+      const forged = await nc.request(
+        names.spawn('host-a'),
+        JSON.stringify({
+          name: 'evilpod',
+          parent: 'nobody',
+          task: 'write /etc/pwned',
+          secret: 'f'.repeat(64),
+          scope: [{ target: '/etc', permission: 'write', recursive: true }],
+          cwd: '/etc',
+          project_dir: '/nonexistent',
+        }),
+        { timeout: 30_000 },
+      );
+      expect(JSON.parse(forged.string())).toEqual({
+        ok: false,
+        error: `scope target /etc is outside the project host host-a serves (${c.dir})`,
+      });
+      expect(fs.existsSync(path.join(c.envA.YOI_RUNTIME_DIR, 'evilpod'))).toBe(false);
+
       // Across a restart with --resume, the applied ids come back from the session log.
       expect(yoi(['pod', 'stop', '--pod', 'root'], { cwd: c.dir, env: c.envB }).status).toBe(0);
       await c.root.exited;

@@ -134,9 +134,7 @@ describe('config trust', () => {
     expect(trusted.stderr).toBe('');
     const store = path.join(p.xdg, 'yoi', 'trust.json');
     expect(trusted.stdout.split('\n')[0]).toMatch(
-      new RegExp(
-        `^trusted ${path.join(p.dir, 'yoi.config.ts')} as it is now \\(sha256 [0-9a-f]{64}\\), in ${store}:$`,
-      ),
+      new RegExp(`^trusted ${path.join(p.dir, 'yoi.config.ts')} as it is now \\(sha256 [0-9a-f]{64}\\), in ${store}:$`),
     );
     expect(trusted.stdout.split('\n').slice(1).filter(Boolean).sort()).toEqual([
       '  payload.ts',

@@ -111,6 +111,7 @@ export class YoiHost {
     const context: HostContext = {
       hostName: this.o.name,
       projectDir: this.o.config.hosts[this.o.name]?.projectDir ?? undefined,
+      servedDir: this.o.projectDir,
       relaySocket: this.relaySocket,
       env: this.o.env,
       configPath: this.o.configPath,

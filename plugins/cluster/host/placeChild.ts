@@ -22,6 +22,8 @@ export interface HostContext {
   readonly hostName: string;
   /** This host's copy of the project (the parent's path when no mapping is configured). */
   readonly projectDir: string | undefined;
+  /** The project this host serves (its mapping, else its config's directory): no placed pod's scope or cwd lies outside it. */
+  readonly servedDir: string;
   /** The relay socket placed pods report to (their `--callback`). */
   readonly relaySocket: string;
   readonly env: NodeJS.ProcessEnv;
@@ -46,9 +48,17 @@ export async function placeChild(request: SpawnRequest, host: HostContext): Prom
     const target = canonicalPath(rebase(r.target), projectDir);
     if (target === undefined || !fs.existsSync(target))
       return { ok: false, error: `scope target ${rebase(r.target)} does not exist on host ${host.hostName}` };
+    // A placement request is not signed: whoever can publish it gets no more than this project.
+    if (!within(target, host.servedDir))
+      return {
+        ok: false,
+        error: `scope target ${target} is outside the project host ${host.hostName} serves (${host.servedDir})`,
+      };
     rules.push({ ...r, target });
   }
   const cwd = canonicalPath(rebase(request.cwd), projectDir) ?? projectDir;
+  if (!within(cwd, host.servedDir))
+    return { ok: false, error: `cwd ${cwd} is outside the project host ${host.hostName} serves (${host.servedDir})` };
   const paths = podPaths(request.name, host.env);
   if (await isSocketLive(paths.socket))
     return { ok: false, error: `a pod named \`${request.name}\` is already running on host ${host.hostName}` };
@@ -121,4 +131,10 @@ export async function placeChild(request: SpawnRequest, host: HostContext): Prom
     };
   }
   return { ok: true, host: host.hostName, socket: paths.socket, pid };
+}
+
+/** `p` is `dir` or below it, both canonical (links resolved). */
+function within(p: string, dir: string): boolean {
+  const real = canonicalPath(dir, dir) ?? dir;
+  return p === real || isWithin(p, real);
 }
