@@ -103,11 +103,18 @@ export class PodClient {
           ),
         );
     });
+    let tooLarge = false;
     this.closed = new Promise((resolve) => {
       socket.on('close', () => {
         reader.end();
         this.isClosed = true;
-        const gone = () => new YoiError('YOI_ERR_CONNECTION', 'the pod closed the connection before answering');
+        const gone = () =>
+          tooLarge
+            ? new YoiError(
+                'YOI_ERR_REPLY_TOO_LARGE',
+                `the pod sent a message over ${(opts.maxReplyBytes ?? MAX_REPLY_LINE_BYTES) / MiB} MiB, more than this client takes`,
+              )
+            : new YoiError('YOI_ERR_CONNECTION', 'the pod closed the connection before answering');
         for (const p of this.pending.values()) {
           clearTimeout(p.timer);
           p.reject(gone());
@@ -117,7 +124,10 @@ export class PodClient {
         resolve();
       });
     });
-    socket.on('error', () => undefined); // 'close' follows
+    // 'close' follows; a WebSocket frame over the limit is said as such, not as a hang-up.
+    socket.on('error', (e: NodeJS.ErrnoException) => {
+      if (e.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH') tooLarge = true;
+    });
   }
 
   /** Connects and (for protocol 2) negotiates with `hello` → `welcome`, or settles on v1. */

@@ -10,6 +10,8 @@ export interface WebSocketOptions {
   /** CA certificate(s) to trust for `wss://` (besides the system's and NODE_EXTRA_CA_CERTS). */
   ca?: string | Buffer;
   timeoutMs: number;
+  /** The largest frame taken (default 512 MiB). */
+  maxPayload?: number;
 }
 
 /**
@@ -32,7 +34,7 @@ export async function openWebSocket(url: string, opts: WebSocketOptions): Promis
       ws = new WebSocket(url, {
         headers: { authorization: `Bearer ${opts.token}` },
         handshakeTimeout: opts.timeoutMs,
-        maxPayload: CLIENT_MAX_PAYLOAD,
+        maxPayload: opts.maxPayload ?? CLIENT_MAX_PAYLOAD,
         perMessageDeflate: false,
         followRedirects: false,
         ...(opts.ca !== undefined ? { ca: opts.ca } : {}),

@@ -6,6 +6,10 @@ import { podClientName } from '../shared/podClientName.js';
 import { defineService, PodClient, ToolRefusal } from '../../../core/api.js';
 
 /** One configured remote pod. */
+
+/** The longest line a pod tool takes from a remote pod (a history with its items, a reply). */
+export const REMOTE_MAX_REPLY_BYTES = 32 * 1024 * 1024;
+
 export interface PodRemote {
   /** Its name in the config (what the model calls it). */
   readonly name: string;
@@ -84,6 +88,9 @@ export class PodRemotes {
       clientName: podClientName(self),
       connectTimeoutMs: POD_SOCKET_TIMEOUT_MS,
       requestTimeoutMs: POD_SOCKET_TIMEOUT_MS,
+      // Another machine's answer is parsed on this pod's thread: one line of tiny objects as large
+      // as a local client takes (256 MiB) ran it out of heap (replayed).
+      maxReplyBytes: REMOTE_MAX_REPLY_BYTES,
       ...(ca ? { ca } : {}),
     });
   }

@@ -189,6 +189,63 @@ describe('pod tools on a remote pod (ws:// URL, token from the environment)', ()
     expect(remoteEvents.filter((e) => e.event === 'user_message')).toEqual([]);
   }, 120_000);
 
+  it('a remote whose history reply is one line over 32 MiB fails ReadPodOutput in one line; the pod keeps running (replayed: one 250 MiB reply of tiny items ran it out of heap)', async () => {
+    // A hostile remote: a proxy to the real one that inflates its history reply (valid items, repeated).
+    const { WebSocket, WebSocketServer } = await import('ws');
+    let target = '';
+    const hostile = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+    await new Promise((r) => hostile.once('listening', r));
+    cleanups.push(() => new Promise((r) => hostile.close(r)));
+    let inflated = 0;
+    hostile.on('connection', (down, req) => {
+      const up = new WebSocket(target, { headers: { authorization: req.headers.authorization ?? '' } });
+      const queued: string[] = [];
+      up.on('open', () => queued.splice(0).forEach((m) => up.send(m)));
+      down.on('message', (d: Buffer) =>
+        up.readyState === WebSocket.OPEN ? up.send(d.toString()) : queued.push(d.toString()),
+      );
+      up.on('message', (d: Buffer) => {
+        const lines = d
+          .toString()
+          .split('\n')
+          .filter(Boolean)
+          .map((line) => {
+            const e = JSON.parse(line) as { event: string; data?: { items?: unknown[] } };
+            if (e.event !== 'history' || !e.data?.items?.length) return line;
+            const one = JSON.stringify(e.data.items).length;
+            const times = Math.ceil((40 * 2 ** 20) / one);
+            e.data.items = Array.from({ length: times }, () => e.data!.items!).flat();
+            inflated++;
+            return JSON.stringify(e);
+          });
+        down.send(`${lines.join('\n')}\n`);
+      });
+      down.on('close', () => up.close());
+      up.on('close', () => down.close());
+    });
+    const hostileUrl = `ws://127.0.0.1:${(hostile.address() as { port: number }).port}`;
+    const { client, events } = await remoteAndParent(
+      () => [
+        { tool_calls: [{ name: 'SendToPod', arguments: { name: 'rev', message: 'review the patch' } }] },
+        { text: 'sent' },
+        { tool_calls: [{ name: 'ReadPodOutput', arguments: { name: 'evil' } }] },
+        { text: 'still here' },
+      ],
+      (url) => {
+        target = url;
+        return { evil: { url: hostileUrl, tokenEnv: TOKEN_ENV } };
+      },
+    );
+    await turn(client, events, 'send');
+    const [read] = await turn(client, events, 'read');
+    expect(inflated).toBe(1);
+    expect(read.is_error).toBe(true);
+    expect(read.summary.includes('\n')).toBe(false);
+    expect(read.summary).toBe('Tool execution failed: the pod sent a message over 32 MiB, more than this client takes');
+    const h = await client.request({ method: 'get_history' });
+    expect(h.event).toBe('history');
+  }, 120_000);
+
   it('a config whose remote URL has a path or credentials is refused at start, naming the key', async () => {
     await expect(
       startTestPod({
