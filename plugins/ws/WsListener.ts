@@ -27,7 +27,8 @@ export interface ListenerDeps {
  * they pass the checks — rate limit per address (429), browser Origin (403), bearer token (401)
  * — all before the WebSocket handshake is completed. `GET /healthz` and `GET /readyz` answer
  * without auth and say nothing but `ok`/`ready`. Slow or silent handshakes are cut after
- * `handshakeTimeoutMs`; at most `maxConnections` connections are held at once.
+ * `handshakeTimeoutMs`, a probe's connection closes after its answer; at most `maxConnections`
+ * connections are held at once.
  */
 export class WsListener {
   private readonly server: http.Server;
@@ -132,6 +133,8 @@ export class WsListener {
         'content-type': 'text/plain; charset=utf-8',
         'cache-control': 'no-store',
         'content-length': Buffer.byteLength(body),
+        // One probe per connection: kept alive by probes, a connection never timed out.
+        connection: 'close',
       });
       res.end(method === 'HEAD' ? undefined : body);
     };

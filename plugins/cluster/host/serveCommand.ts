@@ -18,6 +18,12 @@ const MAX_SEEN = 4096;
  */
 export class CommandServer {
   private readonly seen = new Set<string>();
+  /**
+   * The seen ids die with the process: a command sent before this host started is refused, so a
+   * captured one cannot be replayed after a restart (a parent whose clock is behind this host's
+   * may see its first commands after a restart refused, for as long as the difference).
+   */
+  private readonly since = Date.now();
 
   constructor(
     private readonly placements: ReadonlyMap<string, Placement>,
@@ -51,6 +57,7 @@ export class CommandServer {
     }
     if (Math.abs(Date.now() - at) > MAX_SKEW_MS || this.seen.has(id))
       return refuse('command refused: it was sent before (or too long ago)');
+    if (at < this.since) return refuse('command refused: it was sent before this host started (it may be a replay)');
     this.seen.add(id);
     if (this.seen.size > MAX_SEEN) this.seen.delete(this.seen.values().next().value!);
     const decoded = decodeMethodLine(JSON.stringify(method));

@@ -50,7 +50,9 @@ describe('yoi:ws bounds', () => {
     const silent = await tcp(tp.url);
     const closed = (s: net.Socket) =>
       new Promise<void>((resolve) => (s.closed ? resolve() : s.once('close', () => resolve())));
+    console.log('silent open');
     const client = await tp.connectWs();
+    console.log('connected');
     cleanups.push(() => client.close());
     expect((await client.request({ method: 'get_history' })).event).toBe('history');
     await Promise.all([closed(dribbling), closed(silent)]); // bounded by the jest timeout, not by a sleep
@@ -70,6 +72,20 @@ describe('yoi:ws bounds', () => {
     for (let attempt = 0; attempt < 200 && !again; attempt++) again = await tp.connectWs().catch(() => undefined);
     expect(again?.protocol).toBe(2);
     open.push(again!);
+  });
+
+  it("a probe's connection closes after its answer: probes cannot keep a connection, and its slot, for ever (replayed)", async () => {
+    const tp = await pod({ urls: [], config: { listen: [{ url: 'ws://127.0.0.1:0', handshakeTimeoutMs: 60_000 }] } });
+    // Each probing every 3 s inside the 5 s keep-alive, 1,024 connections had held every slot.
+    const probe = await tcp(tp.url);
+    let answer = '';
+    probe.on('data', (d: Buffer) => (answer += d.toString()));
+    const closed = new Promise((r) => probe.once('close', r));
+    probe.write('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: keep-alive\r\n\r\n');
+    await closed;
+    expect(answer).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    expect(answer.toLowerCase()).toContain('connection: close');
+    expect(answer.endsWith('ok\n')).toBe(true);
   });
 
   it('a ws client that stops reading (stalled TCP window) gets lagged; a socket client loses nothing', async () => {

@@ -209,7 +209,6 @@ describe('yoi:ws — the protocol over WebSocket', () => {
         'content-length',
         'content-type',
         'date',
-        'keep-alive',
       ]);
     }
   });
