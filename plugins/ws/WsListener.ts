@@ -27,8 +27,8 @@ export interface ListenerDeps {
  * they pass the checks — rate limit per address (429), browser Origin (403), bearer token (401)
  * — all before the WebSocket handshake is completed. `GET /healthz` and `GET /readyz` answer
  * without auth and say nothing but `ok`/`ready`. Slow or silent handshakes are cut after
- * `handshakeTimeoutMs`, a probe's connection closes after its answer; at most `maxConnections`
- * connections are held at once.
+ * `handshakeTimeoutMs`, a probe's connection closes after its answer, and connections that are
+ * not clients hold at most half of the `maxConnections` (a new one closes the oldest).
  */
 export class WsListener {
   private readonly server: http.Server;
@@ -83,6 +83,13 @@ export class WsListener {
     // The socket an upgrade arrives on: the TCP one, or over TLS the TLS one (a TLS handshake
     // that never ends is cut by `handshakeTimeout`).
     this.server.on(plan.secure ? 'secureConnection' : 'connection', (socket: Duplex) => {
+      // Connections without a token cannot hold every slot: past half of them, a new one closes
+      // the oldest that is not a client yet (1,024 silent connections locked clients out).
+      if (this.pending.size >= Math.max(1, Math.floor(plan.maxConnections / 2))) {
+        const oldest = this.pending.values().next().value!;
+        this.pending.delete(oldest);
+        oldest.destroy();
+      }
       this.pending.add(socket);
       socket.once('close', () => this.pending.delete(socket));
     });

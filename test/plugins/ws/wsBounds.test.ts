@@ -88,6 +88,25 @@ describe('yoi:ws bounds', () => {
     expect(answer.endsWith('ok\n')).toBe(true);
   });
 
+  it('connections without a token hold at most half the slots: a new one closes the oldest, and a client gets in (replayed)', async () => {
+    const tp = await pod({
+      urls: [],
+      config: { listen: [{ url: 'ws://127.0.0.1:0', maxConnections: 8, handshakeTimeoutMs: 60_000 }] },
+    });
+    // Silent connections in every slot, none cut before the 60 s handshake limit: 1,024 of them
+    // had locked every client out.
+    let closed = 0;
+    for (let i = 0; i < 8; i++) {
+      const s = await tcp(tp.url);
+      s.on('data', () => undefined);
+      s.once('close', () => closed++);
+    }
+    await waitUntil(() => closed >= 4, 'the oldest silent connections to give way');
+    const client = await tp.connectWs();
+    cleanups.push(() => client.close());
+    expect((await client.request({ method: 'get_history' })).event).toBe('history');
+  });
+
   it('a ws client that stops reading (stalled TCP window) gets lagged; a socket client loses nothing', async () => {
     const tp = await pod({ config: { limits: { clientQueueBytes: 256 * 1024 } } });
     const known = new Set(tp.pod.bus.clients);
