@@ -5,8 +5,18 @@ import path from 'node:path';
 import { McpConfigSchema } from '../../../plugins/mcp/McpConfigSchema.js';
 import { McpManager } from '../../../plugins/mcp/McpManager.js';
 import { McpStateFileSchema } from '../../../plugins/mcp/McpStateSchema.js';
-import type { Tool, ToolContext } from '../../../core/tools/Tool.js';
-import { eventually, everything, FILESYSTEM, fixture, NODE, processAlive, startHttpServer } from './mcpServers.js';
+import type { Tool } from '../../../core/tools/Tool.js';
+import {
+  eventually,
+  everything,
+  FILESYSTEM,
+  fixture,
+  newManager,
+  NODE,
+  processAlive,
+  toolCtx,
+  startHttpServer,
+} from './mcpServers.js';
 
 const cleanups: (() => Promise<unknown> | unknown)[] = [];
 afterEach(async () => {
@@ -14,31 +24,12 @@ afterEach(async () => {
 });
 
 function manager(servers: Record<string, unknown>) {
-  const alerts: string[] = [];
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'yoi-mcp-'));
-  const m = new McpManager(McpConfigSchema.parse({ servers }), {
-    podName: 'p',
-    projectDir: dir,
-    cwd: dir,
-    env: process.env,
-    alert: (a) => alerts.push(a),
-  });
-  cleanups.push(() => m.close());
-  return { m, alerts, dir };
+  const made = newManager(servers);
+  cleanups.push(() => made.m.close());
+  return made;
 }
 
-function ctx(extra: Partial<ToolContext> = {}): ToolContext {
-  return {
-    signal: new AbortController().signal,
-    podName: 'p',
-    cwd: '/',
-    projectDir: '/',
-    callId: 'c1',
-    launch: {},
-    services: { alert: () => undefined } as never,
-    ...extra,
-  };
-}
+const ctx = toolCtx;
 
 const tool = (m: McpManager, name: string): Tool => {
   const found = m.podTools().find((t) => t.name === name);

@@ -1,6 +1,11 @@
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { McpConfigSchema } from '../../../plugins/mcp/McpConfigSchema.js';
+import { McpManager } from '../../../plugins/mcp/McpManager.js';
+import type { ToolContext } from '../../../core/tools/Tool.js';
 
 /** Real MCP servers the tests run as processes (node + the server's entry file). */
 const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -12,6 +17,34 @@ export const HTTP_FIXTURE = `${root}test/fixtures/mcp/httpServer.mjs`;
 
 export const everything = () => ({ command: NODE, args: [EVERYTHING, 'stdio'] });
 export const fixture = (...args: string[]) => ({ command: NODE, args: [FIXTURE, ...args] });
+
+/** A tool call's context for calling MCP pod tools directly. */
+export function toolCtx(extra: Partial<ToolContext> = {}): ToolContext {
+  return {
+    signal: new AbortController().signal,
+    podName: 'p',
+    cwd: '/',
+    projectDir: '/',
+    callId: 'c1',
+    launch: {},
+    services: { alert: () => undefined } as never,
+    ...extra,
+  };
+}
+
+/** A manager of `servers` for pod `p` in a new temp project (`servers` may use the dir); the caller closes it. */
+export function newManager(servers: Record<string, unknown> | ((dir: string) => Record<string, unknown>)) {
+  const alerts: string[] = [];
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'yoi-mcp-'));
+  const m = new McpManager(McpConfigSchema.parse({ servers: typeof servers === 'function' ? servers(dir) : servers }), {
+    podName: 'p',
+    projectDir: dir,
+    cwd: dir,
+    env: process.env,
+    alert: (a) => alerts.push(a),
+  });
+  return { m, alerts, dir, at: (file: string) => path.join(dir, file) };
+}
 
 /** Starts the HTTP fixture server; resolves with its URL once it listens. */
 export function startHttpServer(

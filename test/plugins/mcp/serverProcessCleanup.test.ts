@@ -1,11 +1,7 @@
 import { afterEach, expect, it } from '@jest/globals';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { McpConfigSchema } from '../../../plugins/mcp/McpConfigSchema.js';
-import { McpManager } from '../../../plugins/mcp/McpManager.js';
-import type { ToolContext } from '../../../core/tools/Tool.js';
-import { eventually, fixture, processAlive } from './mcpServers.js';
+import { eventually, fixture, newManager, processAlive, toolCtx } from './mcpServers.js';
 
 /**
  * What a stdio server started is ended with it, also where its own pid no longer leads to it:
@@ -26,17 +22,9 @@ afterEach(async () => {
 });
 
 function setup(servers: (dir: string) => Record<string, unknown>) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'yoi-mcp-'));
-  const alerts: string[] = [];
-  const m = new McpManager(McpConfigSchema.parse({ servers: servers(dir) }), {
-    podName: 'p',
-    projectDir: dir,
-    cwd: dir,
-    env: process.env,
-    alert: (a) => alerts.push(a),
-  });
-  cleanups.push(() => m.close());
-  return { m, alerts, at: (f: string) => path.join(dir, f) };
+  const made = newManager(servers);
+  cleanups.push(() => made.m.close());
+  return made;
 }
 
 function pidsIn(file: string): number[] {
@@ -47,15 +35,7 @@ function pidsIn(file: string): number[] {
 
 const ended = (pids: number[], what: string) => eventually(() => pids.every((p) => !processAlive(p)), what, 5_000);
 
-const ctx = {
-  signal: new AbortController().signal,
-  podName: 'p',
-  cwd: '/',
-  projectDir: '/',
-  callId: 'c1',
-  launch: {},
-  services: { alert: () => undefined },
-} as never as ToolContext;
+const ctx = toolCtx();
 
 it("a crashed server's child, handed to init, is ended before the restart", async () => {
   const { m, alerts, at } = setup((dir) => ({ fx: fixture('--spawn-child', '--pid-file', path.join(dir, 'pids')) }));
