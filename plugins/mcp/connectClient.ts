@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { findOnPath } from '../bash/probeSandbox.js';
 import { boundedFetch } from './boundedFetch.js';
 import { loadSdk, type Sdk } from './loadSdk.js';
 import { oneLine as describe } from './oneLine.js';
@@ -126,20 +127,14 @@ function inOwnSession(
 }
 
 function runnable(command: string, cwd: string, env: NodeJS.ProcessEnv): boolean {
-  const candidates = command.includes('/')
-    ? [path.resolve(cwd, command)]
-    : (env.PATH ?? '')
-        .split(':')
-        .filter(Boolean)
-        .map((dir) => path.join(dir, command));
-  return candidates.some((file) => {
-    try {
-      fs.accessSync(file, fs.constants.X_OK);
-      return fs.statSync(file).isFile();
-    } catch {
-      return false;
-    }
-  });
+  if (!command.includes('/')) return findOnPath(command, env.PATH) !== undefined;
+  const file = path.resolve(cwd, command);
+  try {
+    fs.accessSync(file, fs.constants.X_OK);
+    return fs.statSync(file).isFile();
+  } catch {
+    return false;
+  }
 }
 
 function newClient(sdk: Sdk, opts: ConnectOptions): Client {

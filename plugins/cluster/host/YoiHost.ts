@@ -11,7 +11,14 @@ import { connectNats, MAX_MESSAGE_BYTES } from '../connectNats.js';
 import { SpawnRequestSchema, type SpawnReply } from '../PlacementSchemas.js';
 import { ScopeLockFile } from '../../podtree/tree/ScopeLockFile.js';
 import { reclaimStale } from '../../podtree/tree/allocationTable.js';
-import { ensurePrivateDir, formatZodError, isPidAlive, runtimeBase, YoiError } from '../../../core/api.js';
+import {
+  canonicalPath,
+  ensurePrivateDir,
+  formatZodError,
+  isPidAlive,
+  runtimeBase,
+  YoiError,
+} from '../../../core/api.js';
 
 export interface YoiHostOptions {
   readonly name: string;
@@ -111,7 +118,7 @@ export class YoiHost {
     const context: HostContext = {
       hostName: this.o.name,
       projectDir: this.o.config.hosts[this.o.name]?.projectDir ?? undefined,
-      servedDir: this.o.projectDir,
+      servedDir: canonicalPath(this.o.projectDir, this.o.projectDir) ?? this.o.projectDir,
       relaySocket: this.relaySocket,
       env: this.o.env,
       configPath: this.o.configPath,

@@ -22,7 +22,7 @@ export interface HostContext {
   readonly hostName: string;
   /** This host's copy of the project (the parent's path when no mapping is configured). */
   readonly projectDir: string | undefined;
-  /** The project this host serves (its mapping, else its config's directory): no placed pod's scope or cwd lies outside it. */
+  /** The project this host serves, canonical (its mapping, else its config's directory): no placed pod's scope or cwd lies outside it. */
   readonly servedDir: string;
   /** The relay socket placed pods report to (their `--callback`). */
   readonly relaySocket: string;
@@ -49,7 +49,7 @@ export async function placeChild(request: SpawnRequest, host: HostContext): Prom
     if (target === undefined || !fs.existsSync(target))
       return { ok: false, error: `scope target ${rebase(r.target)} does not exist on host ${host.hostName}` };
     // A placement request is not signed: whoever can publish it gets no more than this project.
-    if (!within(target, host.servedDir))
+    if (!isWithin(target, host.servedDir))
       return {
         ok: false,
         error: `scope target ${target} is outside the project host ${host.hostName} serves (${host.servedDir})`,
@@ -57,7 +57,7 @@ export async function placeChild(request: SpawnRequest, host: HostContext): Prom
     rules.push({ ...r, target });
   }
   const cwd = canonicalPath(rebase(request.cwd), projectDir) ?? projectDir;
-  if (!within(cwd, host.servedDir))
+  if (!isWithin(cwd, host.servedDir))
     return { ok: false, error: `cwd ${cwd} is outside the project host ${host.hostName} serves (${host.servedDir})` };
   const paths = podPaths(request.name, host.env);
   if (await isSocketLive(paths.socket))
@@ -131,10 +131,4 @@ export async function placeChild(request: SpawnRequest, host: HostContext): Prom
     };
   }
   return { ok: true, host: host.hostName, socket: paths.socket, pid };
-}
-
-/** `p` is `dir` or below it, both canonical (links resolved). */
-function within(p: string, dir: string): boolean {
-  const real = canonicalPath(dir, dir) ?? dir;
-  return p === real || isWithin(p, real);
 }
