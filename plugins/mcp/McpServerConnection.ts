@@ -63,6 +63,8 @@ export class McpServerConnection {
   private readySince = 0;
   private restartTimer?: NodeJS.Timeout;
   private reportedProtocolError = false;
+  /** Why the SDK closed the connection itself, for the alert of that close. */
+  private closedBecause?: string;
   /** Clients of connection attempts under way (closed by `close()`). */
   private readonly connecting = new Set<Client>();
   /** List refreshes under way (after `list_changed`). */
@@ -204,7 +206,16 @@ export class McpServerConnection {
     };
     client.onerror = (error) => {
       if (this.closing || generation !== this.generation) return;
+      // Progress that arrives after its call ended (or names no call) changes nothing: not an
+      // alert, nor the server's last error.
+      if (/progress notification for an unknown token/.test(describe(error))) return;
       this.lastError = describe(error);
+      // The SDK closes a stdio server that sends more than its read buffer holds: the alert of
+      // the close that follows says so, not "exited unexpectedly".
+      if (/ReadBuffer exceeded maximum size/.test(this.lastError)) {
+        this.closedBecause = 'sent a message over 10 MiB (more than the pod reads from an MCP server)';
+        return;
+      }
       // While connecting, a failure is reported once, by connect(). After that, one alert per
       // connection: a server writing garbage must not flood every client.
       if (this.state === 'ready' && !this.reportedProtocolError) {
@@ -282,8 +293,10 @@ export class McpServerConnection {
   /** The connection closed without us closing it: a stdio server exited (or an HTTP session ended). */
   private async onUnexpectedClose(): Promise<void> {
     const why = this.connected?.stderr?.last();
+    const because = this.closedBecause;
+    this.closedBecause = undefined;
     await this.disconnect();
-    this.crashed(`exited unexpectedly${why ? ` (stderr: ${why})` : ''}`);
+    this.crashed(because ?? `exited unexpectedly${why ? ` (stderr: ${why})` : ''}`);
   }
 
   private crashed(reason: string): void {

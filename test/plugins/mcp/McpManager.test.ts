@@ -212,6 +212,34 @@ describe('faults', () => {
     expect((await tool(m, 'mcp__fx__echo').execute({ text: 'back' }, ctx())).content).toBe('echo: back');
   });
 
+  it('a message over 10 MiB ends the call in an is_error result; the alert says why, and the server restarts', async () => {
+    const { m, alerts } = manager({ fx: { ...fixture(), timeoutMs: 30_000 } });
+    await m.start();
+    const conn = m.servers.get('fx')!;
+    const out = await tool(m, 'mcp__fx__flood').execute({}, ctx());
+    expect(out.is_error).toBe(true);
+    await eventually(() => conn.state === 'ready' && conn.restarts === 1, 'the restart');
+    expect(alerts.filter((a) => a.startsWith('MCP server fx'))).toEqual([
+      expect.stringMatching(/^MCP server fx sent a message over 10 MiB .*; restarting in \d+ ms/),
+      expect.stringMatching(/^MCP server fx is ready again after a restart/),
+    ]);
+    expect((await tool(m, 'mcp__fx__echo').execute({ text: 'back' }, ctx())).content).toBe('echo: back');
+  });
+
+  it('progress that arrives after its call ended is ignored: no alert, no error', async () => {
+    const { m, alerts } = manager({ fx: fixture() });
+    await m.start();
+    const seen: unknown[] = [];
+    const out = await tool(m, 'mcp__fx__late_progress').execute({}, ctx({ progress: (p) => seen.push(p) }));
+    expect(out.content).toBe('done early');
+    // The stray notifications were written before the next call's answer.
+    expect((await tool(m, 'mcp__fx__echo').execute({ text: 'after' }, ctx())).content).toBe('echo: after');
+    expect(seen).toEqual([]);
+    expect(alerts.filter((a) => a.startsWith('MCP server fx'))).toEqual([]);
+    expect(m.describe().servers[0].last_error).toBeUndefined();
+    expect(m.servers.get('fx')!.state).toBe('ready');
+  });
+
   it('restarts are bounded: a server that keeps crashing ends failed', async () => {
     const marker = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'yoi-mcp-')), 'started');
     // Exits at once on every restart (the marker exists after the first start).
