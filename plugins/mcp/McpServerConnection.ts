@@ -216,6 +216,14 @@ export class McpServerConnection {
         this.closedBecause = 'sent a message over 10 MiB (more than the pod reads from an MCP server)';
         return;
       }
+      // An HTTP event stream cut at the bound (boundedFetch): the SDK would leave the call it
+      // answered waiting for its timeout. Closing the connection ends that call now; the server
+      // is connected again as after a crash.
+      if (/sent an event over \d+ MiB: dropped/.test(this.lastError) && current()) {
+        this.closedBecause = 'sent an event over 10 MiB (more than the pod reads from an MCP server)';
+        void client.close().catch(() => undefined);
+        return;
+      }
       // While connecting, a failure is reported once, by connect(). After that, one alert per
       // connection: a server writing garbage must not flood every client.
       if (this.state === 'ready' && !this.reportedProtocolError) {

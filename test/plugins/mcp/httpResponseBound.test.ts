@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { connectClient, type Connected } from '../../../plugins/mcp/connectClient.js';
+import { eventually, newManager } from './mcpServers.js';
 
 /**
  * A hostile streamable-HTTP server answers `tools/call` with a body that never ends (replayed
@@ -116,6 +117,28 @@ describe('an MCP server over HTTP sending without end', () => {
     expect(sent.bytes).toBeLessThan(64 * 1024 * 1024);
     expect(errors).toEqual([expect.stringContaining('the MCP server sent an event over 10 MiB: dropped')]);
   });
+
+  it('through the pod: the call of an endless event ends at once, not at its timeout; one alert, the server connected again', async () => {
+    const { server, sent } = hostileServer('sse-one-event');
+    open.push({ server });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+    const { m, alerts } = newManager({ hostile: { url, timeoutMs: 120_000 } });
+    try {
+      await m.start();
+      const conn = m.servers.get('hostile')!;
+      expect(conn.state).toBe('ready');
+      // Well before the call's 120 s limit (the test's own is 60 s).
+      await expect(conn.callTool('endless', {}, new AbortController().signal)).rejects.toThrow(/closed/i);
+      await hungUp(sent);
+      expect(alerts).toEqual([
+        expect.stringMatching(/^MCP server hostile sent an event over 10 MiB .*; restarting in \d+ ms/),
+      ]);
+      await eventually(() => conn.state === 'ready' && conn.restarts === 1, 'the reconnection');
+    } finally {
+      await m.close();
+    }
+  }, 60_000);
 
   it('a long event stream of small events is not cut: the bound is per event', async () => {
     const { client } = await connectTo('sse-many-events');
