@@ -33,7 +33,7 @@ export interface SessionLogTail {
  * memory, in order, and are written (completing a torn line) by the next flush or a retry every
  * second; `onWriteState` hears when writing stops and when it works again, and `writeFailure`
  * says why meanwhile (the pod refuses new input then, see handleClientMethod). A file deleted or
- * moved from outside is noticed after the next `sync` (`onDetached`).
+ * moved from outside is noticed at the next `sync` (`onDetached`, raised synchronously).
  */
 export class SessionLog {
   private fd: number | undefined;
@@ -200,6 +200,9 @@ export class SessionLog {
    */
   sync(): void {
     this.flush();
+    // Before the run's end is broadcast (the caller's next step): a client that leaves at
+    // `run_end`, like `yoi send`, still hears that the turns it just had are not where they seem.
+    this.checkAttached();
     if (this.fd === undefined || !this.dirty) return;
     if (this.flushing) {
       this.flushAgain = true;
@@ -209,7 +212,6 @@ export class SessionLog {
     this.flushing = true;
     fs.fdatasync(this.fd, () => {
       this.flushing = false;
-      this.checkAttached();
       if (this.flushAgain) {
         this.flushAgain = false;
         this.dirty = true;

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { PodClient } from '../../client/PodClient.js';
 import { makeProject, recorder, until } from '../support/startTestPod.js';
@@ -172,6 +173,21 @@ describe('yoi send: the command line', () => {
 });
 
 describe('yoi send: what the agent does', () => {
+  it('a session log deleted from outside is said by the `yoi send` whose run found it, before it exits', async () => {
+    const p = project();
+    await podOf(p);
+    expect(p.run(['send', 'first']).status).toBe(0);
+    const dir = path.join(p.dir, '.yoi', 'sessions');
+    const [log] = fs.readdirSync(dir).filter((f) => f.endsWith('.jsonl'));
+    fs.unlinkSync(path.join(dir, log));
+    const r = p.run(['send', 'second']);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('second');
+    expect(r.stderr).toContain(`[error] the session log ${path.join(dir, log)} was deleted while the pod writes it`);
+    // Said once: the next run says nothing more.
+    expect(p.run(['send', 'third']).stderr).not.toContain('session log');
+  });
+
   it('turns, tool calls with their main argument and outcome, and the usage; plain text when piped', async () => {
     const p = project({ 'src/math.ts': 'a\nb\nc\nd\ne\nf\n' }, [
       {
