@@ -11,6 +11,11 @@ import { listenError, type ListenerPlan } from './ListenConfig.js';
 export interface ListenerDeps {
   /** SHA-256 of the token this listener requires. */
   readonly digest: Buffer;
+  /**
+   * The token is too long to be guessed (see GUESS_PROOF_CHARS): it is checked before the rate
+   * limit, so wrong tokens sent from its holder's address do not lock the holder out.
+   */
+  readonly guessProof: boolean;
   /** Failed attempts per remote address (shared by the pod's listeners). */
   readonly limiter: FailureLimiter;
   /** `limits.maxLineBytes`: the largest frame accepted. */
@@ -24,8 +29,8 @@ export interface ListenerDeps {
 
 /**
  * One `ws://` or `wss://` listener: an HTTP(S) server whose upgrades become pod clients once
- * they pass the checks — rate limit per address (429), browser Origin (403), bearer token (401)
- * — all before the WebSocket handshake is completed. `GET /healthz` and `GET /readyz` answer
+ * they pass the checks — rate limit per address (429; a token too long to guess passes it),
+ * browser Origin (403), bearer token (401) — all before the WebSocket handshake is completed. `GET /healthz` and `GET /readyz` answer
  * without auth and say nothing but `ok`/`ready`. Slow or silent handshakes are cut after
  * `handshakeTimeoutMs`, a probe's connection closes after its answer, and connections that are
  * not clients hold at most half of the `maxConnections` (a new one closes the oldest).
@@ -156,7 +161,10 @@ export class WsListener {
     const address = req.socket.remoteAddress ?? 'unknown';
     const { limiter } = this.deps;
     if (!this.deps.ready()) return reject(socket, 503, 'the pod is not serving clients now');
-    if (!limiter.allows(address)) {
+    const presented = bearerMatches(req.headers.authorization, this.deps.digest);
+    // The limit slows guessing; a token nobody can guess needs none, and its holder must not be
+    // locked out by someone on the same address sending wrong ones. A short token keeps it first.
+    if (!(presented && this.deps.guessProof) && !limiter.allows(address)) {
       const seconds = Math.max(1, Math.ceil(limiter.retryAfterMs(address) / 1000));
       return reject(socket, 429, 'too many failed attempts from this address', { 'Retry-After': String(seconds) });
     }
@@ -166,7 +174,7 @@ export class WsListener {
       this.deps.refused(address, 403, `browser Origin ${JSON.stringify(origin.slice(0, 200))} is not allowed`);
       return reject(socket, 403, 'this Origin is not allowed');
     }
-    if (!bearerMatches(req.headers.authorization, this.deps.digest)) {
+    if (!presented) {
       limiter.fail(address);
       this.deps.refused(
         address,

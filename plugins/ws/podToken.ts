@@ -6,6 +6,12 @@ import { YoiError, openOwnFile } from '../../core/api.js';
 /** Shortest token accepted from an environment variable (a generated one has 43 characters). */
 export const MIN_TOKEN_CHARS = 16;
 
+/**
+ * A token at least this long (every generated one: 43 characters of 32 random bytes) is not found
+ * by guessing at any rate a network allows, so failed attempts need not lock its holder out.
+ */
+export const GUESS_PROOF_CHARS = 32;
+
 const TOKEN = /^[A-Za-z0-9_-]{32,512}$/;
 
 /** Where a listener's token comes from, for the start note and errors. */

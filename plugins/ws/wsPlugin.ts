@@ -9,7 +9,7 @@ import {
   planListeners,
   type ListenLaunch,
 } from './ListenConfig.js';
-import { podTokenFile, tokenFromEnv, type PodToken } from './podToken.js';
+import { GUESS_PROOF_CHARS, podTokenFile, tokenFromEnv, type PodToken } from './podToken.js';
 import { RefusalLog } from './RefusalLog.js';
 import type { WsListener } from './WsListener.js';
 
@@ -52,6 +52,7 @@ export const wsPlugin = definePlugin({
         if (!plan.tokenEnv) services.runtime.keep(token.source); // the token outlives the pod's runtime files
         const listener = new WsListener(plan, {
           digest: tokenDigest(token.token),
+          guessProof: token.token.length >= GUESS_PROOF_CHARS,
           limiter,
           maxLineBytes: services.config.limits.maxLineBytes,
           ready: () => ready,
