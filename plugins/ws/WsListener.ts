@@ -40,6 +40,8 @@ export class WsListener {
   private readonly wss: WebSocketServer;
   /** Connections that have not become WebSocket clients (yet): closed when the listener stops. */
   private readonly pending = new Set<Duplex>();
+  /** The same connections by remote address, oldest first: eviction picks the busiest address. */
+  private readonly pendingByAddress = new Map<string, Set<Duplex>>();
   /** The URL it listens on (the real port once listening). */
   url: string;
 
@@ -89,14 +91,15 @@ export class WsListener {
     // that never ends is cut by `handshakeTimeout`).
     this.server.on(plan.secure ? 'secureConnection' : 'connection', (socket: Duplex) => {
       // Connections without a token cannot hold every slot: past half of them, a new one closes
-      // the oldest that is not a client yet (1,024 silent connections locked clients out).
-      if (this.pending.size >= Math.max(1, Math.floor(plan.maxConnections / 2))) {
-        const oldest = this.pending.values().next().value!;
-        this.pending.delete(oldest);
-        oldest.destroy();
-      }
+      // the oldest that is not a client yet (1,024 silent connections locked clients out), of
+      // the address that holds the most, so one address flooding evicts its own, not others'.
+      if (this.pending.size >= Math.max(1, Math.floor(plan.maxConnections / 2))) this.evictPending();
+      const address = (socket as Duplex & { remoteAddress?: string }).remoteAddress ?? 'unknown';
       this.pending.add(socket);
-      socket.once('close', () => this.pending.delete(socket));
+      let mine = this.pendingByAddress.get(address);
+      if (!mine) this.pendingByAddress.set(address, (mine = new Set()));
+      mine.add(socket);
+      socket.once('close', () => this.settle(socket, address));
     });
     this.server.on('request', (req, res) => this.answer(req, res));
     this.server.on('upgrade', (req: http.IncomingMessage, socket: Duplex, head: Buffer) =>
@@ -104,6 +107,26 @@ export class WsListener {
     );
     this.server.on('clientError', (_err, socket: Duplex) => socket.destroy());
     this.server.on('tlsClientError', () => undefined);
+  }
+
+  /** The oldest pending connection of the address with the most pending ones is closed. */
+  private evictPending(): void {
+    let busiest: Set<Duplex> | undefined;
+    for (const set of this.pendingByAddress.values()) if (!busiest || set.size > busiest.size) busiest = set;
+    const oldest = busiest?.values().next().value;
+    if (!oldest) return;
+    this.pending.delete(oldest);
+    busiest!.delete(oldest);
+    oldest.destroy();
+  }
+
+  /** A connection is no longer pending: it closed, or it became a client. */
+  private settle(socket: Duplex, address: string): void {
+    this.pending.delete(socket);
+    const mine = this.pendingByAddress.get(address);
+    if (!mine) return;
+    mine.delete(socket);
+    if (mine.size === 0) this.pendingByAddress.delete(address);
   }
 
   listen(): Promise<string> {
@@ -134,6 +157,7 @@ export class WsListener {
     this.server.close();
     for (const socket of this.pending) socket.destroy();
     this.pending.clear();
+    this.pendingByAddress.clear();
   }
 
   /** Plain HTTP: the two probes, and nothing else. */
@@ -184,7 +208,7 @@ export class WsListener {
       return reject(socket, 401, 'a valid bearer token is required', { 'WWW-Authenticate': 'Bearer' });
     }
     this.wss.handleUpgrade(req, socket, head, (ws) => {
-      this.pending.delete(socket);
+      this.settle(socket, address);
       if ('setKeepAlive' in socket && typeof socket.setKeepAlive === 'function') socket.setKeepAlive(true, 30_000);
       this.deps.serve(new WebSocketTransport(ws, socket));
     });

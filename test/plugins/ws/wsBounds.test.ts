@@ -107,6 +107,39 @@ describe('yoi:ws bounds', () => {
     expect((await client.request({ method: 'get_history' })).event).toBe('history');
   });
 
+  it('one address flooding silent connections closes its own, not a handshake from another address (replayed)', async () => {
+    const tp = await pod({
+      urls: [],
+      config: { listen: [{ url: 'ws://127.0.0.1:0', maxConnections: 8, handshakeTimeoutMs: 60_000 }] },
+    });
+    const { port } = new URL(tp.url);
+    // A client from 127.0.0.2 whose handshake is slow: connected, its upgrade not sent yet.
+    const slow = await new Promise<net.Socket>((resolve, reject) => {
+      const s = net.connect({ port: Number(port), host: '127.0.0.1', localAddress: '127.0.0.2' }, () => resolve(s));
+      s.once('error', reject);
+      cleanups.push(() => s.destroy());
+    });
+    let reply = '';
+    let slowClosed = false;
+    slow.on('data', (d) => (reply += d));
+    slow.once('close', () => (slowClosed = true));
+    // Before: the oldest pending connection went first, whoever's it was.
+    let closed = 0;
+    for (let i = 0; i < 8; i++) {
+      const s = await tcp(tp.url);
+      s.on('data', () => undefined);
+      s.once('close', () => closed++);
+    }
+    await waitUntil(() => closed + (slowClosed ? 1 : 0) >= 5, 'five of the nine pending connections to give way');
+    expect(slowClosed).toBe(false);
+    slow.write(
+      `GET / HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
+        `Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nAuthorization: Bearer ${tp.token}\r\n\r\n`,
+    );
+    await waitUntil(() => reply.includes('\r\n\r\n'), 'the answer to the upgrade');
+    expect(reply.split('\r\n')[0]).toBe('HTTP/1.1 101 Switching Protocols');
+  });
+
   it('a ws client that stops reading (stalled TCP window) gets lagged; a socket client loses nothing', async () => {
     const tp = await pod({ config: { limits: { clientQueueBytes: 256 * 1024 } } });
     const known = new Set(tp.pod.bus.clients);
