@@ -30,9 +30,10 @@ export type FoundDoc =
 
 /**
  * Finds `<dir>/<slug>.md` for a `#slug` or `/slug` segment and splits its front matter. The
- * slug is validated first (it can only name a file inside `dir`); a document that a symlink
- * takes out of `dir` is read only when it lies in the pod's read scope. An unknown slug gives
- * up to three "did you mean" suggestions from the existing documents.
+ * slug is validated first (it can only name a file inside `dir`); a document is read only when
+ * it lies in the pod's read scope (a symlink may take it out of `dir`, a `deny` rule may cover
+ * part of `dir`). An unknown slug gives up to three "did you mean" suggestions from the existing
+ * documents the pod may read.
  */
 export async function findDoc(
   segment: unknown,
@@ -53,15 +54,22 @@ export async function findDoc(
   const home = canonicalPath(dir) ?? path.resolve(dir);
   const file = canonicalPath(`${slug}.md`, home);
   if (file === undefined) return fail(`${kind.sigil}${ref} cannot be resolved`, ref);
-  if (!isWithin(file, home) && !ctx.services.scope.canRead(file)) {
-    return fail(`${kind.sigil}${ref} leads outside ${shownDir(dir, ctx)} and the pod's scope`, ref);
+  // The scope decides inside the folder too: a `deny` on part of it holds as it does for @file
+  // (the rules only, before any file is looked at, so a denied name's existence is not told).
+  if (!ctx.services.scope.canRead(file)) {
+    return fail(
+      isWithin(file, home)
+        ? `${kind.sigil}${ref} is not readable: outside the pod's scope`
+        : `${kind.sigil}${ref} leads outside ${shownDir(dir, ctx)} and the pod's scope`,
+      ref,
+    );
   }
 
   const read = await readTextFile(file, { maxBytes, signal: ctx.signal });
   switch (read.kind) {
     case 'missing':
     case 'directory': {
-      const suggestions = suggestSlugs(slug, await listSlugs(home, ctx.signal));
+      const suggestions = suggestSlugs(slug, await listSlugs(home, ctx.signal, readableIn(ctx)));
       const hint = suggestions.length ? `; did you mean ${suggestions.map((s) => kind.sigil + s).join(', ')}?` : '';
       return fail(`no ${kind.noun} ${kind.sigil}${ref} in ${shownDir(dir, ctx)}${hint}`, ref);
     }
@@ -97,4 +105,9 @@ export async function findDoc(
 function shownDir(dir: string, ctx: ResolveContext): string {
   const relative = path.relative(ctx.projectDir, dir);
   return relative && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : dir;
+}
+
+/** Whether a listed document (a canonical path in a verified directory) is in the pod's read scope. */
+export function readableIn(ctx: { services: { scope: { permissionAtCanonical(p: string): unknown } } }) {
+  return (file: string) => ctx.services.scope.permissionAtCanonical(file) !== undefined;
 }

@@ -8,9 +8,14 @@ export const MAX_LISTED_SLUGS = 5000;
 /**
  * The slugs of the `.md` documents under `dir` (`team/style` for `team/style.md`), sorted.
  * Symlinks are not followed and hidden files skipped; a missing directory has no slugs; names a
- * directory swapped for a symlink mid-walk showed are dropped (`lstatListed`).
+ * directory swapped for a symlink mid-walk showed are dropped (`lstatListed`), and so are those
+ * `readable` refuses (the pod's scope: a denied note's name is not suggested or completed).
  */
-export async function listSlugs(dir: string, signal: AbortSignal): Promise<string[]> {
+export async function listSlugs(
+  dir: string,
+  signal: AbortSignal,
+  readable: (file: string) => boolean = () => true,
+): Promise<string[]> {
   if (signal.aborted) return [];
   let files: string[];
   try {
@@ -32,7 +37,7 @@ export async function listSlugs(dir: string, signal: AbortSignal): Promise<strin
     signal,
   );
   return files
-    .filter((file) => confirmed.get(path.join(dir, file))?.isFile())
+    .filter((file) => confirmed.get(path.join(dir, file))?.isFile() && readable(path.join(dir, file)))
     .map((file) => file.slice(0, -'.md'.length))
     .filter((slug) => slugProblem(slug) === undefined)
     .sort()

@@ -50,7 +50,7 @@ beforeAll(() => {
 afterAll(() => remove());
 
 const host = hostWith(knowledgeResolver());
-const resolve = (slug: unknown, opts: { config?: unknown; signal?: AbortSignal } = {}, h = host) =>
+const resolve = (slug: unknown, opts: { config?: unknown; signal?: AbortSignal; scope?: Scope } = {}, h = host) =>
   within(
     5000,
     resolveWith(
@@ -185,6 +185,36 @@ describe('yoi:knowledge', () => {
       ref: 'style',
       reason: 'cancelled',
     });
+  });
+
+  it('a scope deny on part of the folder holds: the note is refused unread, neither suggested nor completed (replayed)', async () => {
+    // Before: @file refused such a note and #knowledge read it, since the folder skipped the scope.
+    const scope = new Scope(
+      {
+        deny: [
+          { target: '.yoi/knowledge/team', permission: 'read' },
+          { target: '.yoi/knowledge/styles.md', permission: 'read' },
+        ],
+      },
+      project,
+    );
+    const denied = { type: 'unresolved', reason: "#team/review is not readable: outside the pod's scope" };
+    expect(await resolve('team/review', { scope })).toMatchObject(denied);
+    expect(await resolve('styles', { scope })).toMatchObject({
+      reason: "#styles is not readable: outside the pod's scope",
+    });
+    expect(await resolve('style', { scope })).toMatchObject({ type: 'context', label: 'Knowledge: style' });
+    // A near miss names only notes the pod may read.
+    expect(await resolve('styel', { scope })).toMatchObject({
+      reason: 'no knowledge note #styel in .yoi/knowledge; did you mean #style, #stale?',
+    });
+    expect(await resolve('review', { scope })).toMatchObject({
+      reason: 'no knowledge note #review in .yoi/knowledge',
+    });
+    const complete = (prefix: string) =>
+      completeWith(host, 'knowledge_ref', completeContext({ projectDir: project, prefix, scope }));
+    expect(await complete('sty')).toEqual(['style', 'stylus']);
+    expect(await complete('team/')).toEqual([]);
   });
 
   it('completes slugs by prefix, sorted', async () => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import fs from 'node:fs';
 import path from 'node:path';
+import { Scope } from '../../../core/scope/Scope.js';
 import { workflowResolver } from '../../../plugins/resolvers/workflowResolver.js';
 import {
   completeContext,
@@ -43,6 +44,18 @@ const resolve = (slug: unknown, config?: Record<string, unknown>) =>
   );
 
 describe('yoi:workflow', () => {
+  it('a scope deny on part of the folder holds: the workflow is not applied (replayed)', async () => {
+    const scope = new Scope({ deny: [{ target: '.yoi/workflows/ops', permission: 'read' }] }, project);
+    const ctx = resolveContext({ projectDir: project, scope });
+    const at = (slug: string) => resolveWith(host, 'workflow_invoke', { kind: 'workflow_invoke', slug }, ctx);
+    expect(await at('ops/deploy')).toEqual({
+      type: 'unresolved',
+      ref: 'ops/deploy',
+      reason: "/ops/deploy is not readable: outside the pod's scope",
+    });
+    expect(await at('release')).toMatchObject({ type: 'context', label: 'Workflow: release' });
+  });
+
   it('gives the body, without front matter, as an instruction for this run', async () => {
     expect(await resolve('release')).toEqual({
       type: 'context',
