@@ -57,6 +57,14 @@ export const LimitsSchema = z
       .int()
       .min(1)
       .default(256 * MiB),
+    /**
+     * What one run's input may add to the model's context once resolved (@files, notes, pastes
+     * together); segments past it are left out, each a placeholder, with one alert.
+     */
+    runInputBytes: z
+      .int()
+      .min(1)
+      .default(16 * MiB),
     /** Tool output the model sees per call; longer output is cut (and says so). */
     toolOutputBytes: z
       .int()

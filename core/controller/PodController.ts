@@ -191,13 +191,19 @@ export class PodController {
   private async commitUserInput(segments: Segment[], run: ActiveRun): Promise<void> {
     const { hooks, info, segmentKinds } = this.rt;
     const signal = run.abort.signal;
-    const resolved = await resolveSegments(hooks, segmentKinds, segments, (index) => ({
-      ...info,
-      index,
-      signal,
-      input: segments,
-      ...(run.client ? { client: run.client } : {}),
-    }));
+    const resolved = await resolveSegments(
+      hooks,
+      segmentKinds,
+      segments,
+      (index) => ({
+        ...info,
+        index,
+        signal,
+        input: segments,
+        ...(run.client ? { client: run.client } : {}),
+      }),
+      this.rt.config.limits.runInputBytes,
+    );
     for (const message of resolved.alerts) this.rt.alert('warn', message);
     const items: HistoryItem[] = [{ ...messageItem('user', resolved.userText), segments }, ...resolved.contextItems];
     this.history.push(...items);

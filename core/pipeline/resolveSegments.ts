@@ -48,6 +48,7 @@ export async function resolveSegments(
   kinds: SegmentKindRegistry,
   segments: readonly Segment[],
   makeContext: (index: number) => ResolveContext,
+  maxBytes = Infinity,
 ): Promise<ResolvedInput> {
   // What each segment is, once: its resolution kind and the object its resolvers receive.
   const inputs = segments.map((segment) => ({
@@ -57,11 +58,15 @@ export async function resolveSegments(
   // Segments are independent: resolve them concurrently (bounded), assemble in input order.
   const outcomes = new Array<Outcome>(segments.length);
   let next = 0;
+  // What the resolutions so far hold: past `maxBytes` no more are started (380 @refs to one
+  // 256 KiB file made one run's input longer than a JS string can be, and wedged the pod).
+  let resolvedBytes = 0;
   const worker = async () => {
     for (let i = next++; i < segments.length; i = next++) {
-      outcomes[i] = await resolveOne(hooks, kinds, segments[i], inputs[i].kind, inputs[i].payload, () =>
-        makeContext(i),
-      );
+      if (resolvedBytes > maxBytes) break;
+      const o = await resolveOne(hooks, kinds, segments[i], inputs[i].kind, inputs[i].payload, () => makeContext(i));
+      outcomes[i] = o;
+      resolvedBytes += outcomeBytes(o);
     }
   };
   await Promise.all(Array.from({ length: Math.min(CONCURRENCY, segments.length) }, worker));
@@ -71,8 +76,32 @@ export async function resolveSegments(
     out.userText += text;
     out.userParts.push(text);
   };
+  // Assembled in input order within the budget: the first segment past it and all after it
+  // are placeholders, said in one alert (not one per segment).
+  let used = 0;
+  let over: { from: number; count: number } | undefined;
+  for (let i = 0; i < segments.length; i++) {
+    const o = outcomes[i];
+    if (!over && o !== undefined && used + outcomeBytes(o) <= maxBytes) {
+      used += outcomeBytes(o);
+      continue;
+    }
+    over ??= { from: i, count: 0 };
+    over.count++;
+    outcomes[i] = { handled: true, failed: OVER_BUDGET };
+  }
   outcomes.forEach((o, i) => {
     const { kind, payload } = inputs[i];
+    if (over && i >= over.from) {
+      const ref = refOf(kind, payload, kinds.get(kind)?.field);
+      literal(`[left out ${kind}: ${ref}]`);
+      if (i === over.from)
+        out.alerts.push(
+          `this run's input is over ${formatBytes(maxBytes)} (limits.runInputBytes): ${over.count} of its ${segments.length} ` +
+            `segments, from ${kind} ${ref} on, were left out; the model sees a placeholder for each`,
+        );
+      return;
+    }
     const ref = refOf(kind, payload, kinds.get(kind)?.field);
     const fallback = (reason: string, shownRef = ref) => {
       literal(o.handled ? `[unresolved ${kind}: ${shownRef}]` : `[unknown input: kind=${kind}]`);
@@ -112,6 +141,21 @@ export async function resolveSegments(
     out.alerts.splice(MAX_ALERTS - 1, more, `… and ${more} more alerts about this run's input, not shown one by one`);
   }
   return out;
+}
+
+const OVER_BUDGET = 'over the input budget';
+
+/** UTF-8 bytes a resolution adds to the model's context (a failure: its placeholder, ~nothing). */
+function outcomeBytes(o: Outcome): number {
+  if (!('result' in o)) return 0;
+  const r = o.result;
+  if (r.type === 'inline') return Buffer.byteLength(r.text);
+  if (r.type === 'context') return Buffer.byteLength(r.text) + Buffer.byteLength(r.label);
+  return 0;
+}
+
+function formatBytes(n: number): string {
+  return n % (1024 * 1024) === 0 ? `${n / (1024 * 1024)} MiB` : n % 1024 === 0 ? `${n / 1024} KiB` : `${n} bytes`;
 }
 
 /** Alerts one run's input gives at most (the last says how many more there were). */
