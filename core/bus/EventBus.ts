@@ -1,6 +1,6 @@
 import { SMALL_REPLY_BYTES, type Connection } from '../server/Connection.js';
 import { ExtensionEvent, encodeExtensionEvent } from '../protocol/ExtensionEvent.js';
-import { replyOverBudget, replyRefused } from '../server/backlogErrors.js';
+import { replyOverBudget, replyRefused, replyUnencodable } from '../server/backlogErrors.js';
 import { putDeltaPieces } from '../protocol/encode.js';
 import { BatchSlab } from './BatchSlab.js';
 import { downgradeToV1, encodeEvent, type Alert, type Event, type EventName } from '../protocol/index.js';
@@ -136,7 +136,14 @@ export class EventBus {
       conn.sendReply(this.encodeFor(conn, replyOverBudget(event, held, this.replyBudgetBytes)));
       return;
     }
-    const buf = this.encodeFor(conn, event);
+    let buf: Buffer;
+    try {
+      buf = this.encodeFor(conn, event);
+    } catch (error) {
+      // One reply that cannot be encoded is that client's error, not the pod's end.
+      conn.sendReply(this.encodeFor(conn, replyUnencodable(event, error)));
+      return;
+    }
     if (buf.length > SMALL_REPLY_BYTES) {
       held ??= this.heldReplyBytes();
       if (held > 0 && held + buf.length > this.replyBudgetBytes) {
@@ -163,10 +170,17 @@ export class EventBus {
     let v1: Buffer | undefined;
     for (const conn of this.connections) {
       if (conn.version === 2) {
-        v2 ??= this.slab.encode(v2Text(events, from));
+        v2 ??= this.slab.encode(encodeEach(events, from, (e, seq) => v2Text([e], seq), v2Text));
         conn.send(v2, droppable, from, to);
       } else {
-        v1 ??= this.slab.encode(events.map(v1Text).join(''));
+        v1 ??= this.slab.encode(
+          encodeEach(
+            events,
+            from,
+            (e) => v1Text(e),
+            (all) => all.map(v1Text).join(''),
+          ),
+        );
         if (v1.length > 0) conn.send(v1, droppable, from, to);
       }
     }
@@ -174,6 +188,37 @@ export class EventBus {
 
   private encodeFor(conn: Connection, event: AnyEvent): Buffer {
     return conn.version === 2 ? Buffer.from(`${encodeAny(event)}\n`) : encodeV1(event);
+  }
+}
+
+/**
+ * Encodes a batch whole; if that fails (an event longer than a JS string can be), event by event,
+ * each one that fails replaced by an alert with its seq: the others, and the run's terminal
+ * event behind them, still reach the clients.
+ */
+function encodeEach(
+  events: readonly AnyEvent[],
+  from: number,
+  one: (event: AnyEvent, seq: number) => string,
+  all: (events: readonly AnyEvent[], from: number) => string,
+): string {
+  try {
+    return all(events, from);
+  } catch {
+    return events
+      .map((event, i) => {
+        try {
+          return one(event, from + i);
+        } catch (error) {
+          const message = `${event.event} (seq ${from + i}) not sent: it could not be encoded (${error instanceof Error ? error.message : String(error)})`;
+          const alert: Event = {
+            event: 'alert',
+            data: { level: 'error', source: 'pod', message, timestamp_ms: Date.now() },
+          };
+          return one(alert, from + i);
+        }
+      })
+      .join('');
   }
 }
 

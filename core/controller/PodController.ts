@@ -206,7 +206,6 @@ export class PodController {
     );
     for (const message of resolved.alerts) this.rt.alert('warn', message);
     const items: HistoryItem[] = [{ ...messageItem('user', resolved.userText), segments }, ...resolved.contextItems];
-    this.history.push(...items);
     run.instructions = resolved.instructions;
     // Inlined segment contents are logged once, in `segments`; the message text refers to them.
     const byReference = resolved.userParts.some((p) => typeof p === 'number');
@@ -219,6 +218,8 @@ export class PodController {
       ...(byReference ? { user_text: resolved.userParts } : {}),
       ...(resolved.instructions.length ? { instructions: resolved.instructions } : {}),
     });
+    // After the log took it: an entry the log cannot take leaves the history as the log has it.
+    this.history.push(...items);
     if (signal.aborted) throw new AbortedError('aborted');
   }
 
@@ -245,11 +246,15 @@ export class PodController {
       ...('message' in outcome ? { error: outcome.message } : {}),
     });
     session.sync();
-    if (outcome.result === 'error')
-      bus.broadcast({ event: 'error', data: { code: outcome.code, message: outcome.message } });
-    else bus.broadcast({ event: 'run_end', data: { result: outcome.result } });
-    this.active = undefined;
-    state.apply(outcome.result === 'paused' ? 'pause' : 'stop');
+    try {
+      if (outcome.result === 'error')
+        bus.broadcast({ event: 'error', data: { code: outcome.code, message: outcome.message } });
+      else bus.broadcast({ event: 'run_end', data: { result: outcome.result } });
+    } finally {
+      // Whatever the broadcast met, the run is over: a pod left `running` refused every later run.
+      this.active = undefined;
+      state.apply(outcome.result === 'paused' ? 'pause' : 'stop');
+    }
     await hooks.runEnd.promise({
       ...info,
       result: outcome.result,

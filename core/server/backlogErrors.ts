@@ -49,3 +49,15 @@ export function replyOverBudget(
     ...rid(reply.request_id),
   };
 }
+
+/** The error that replaces a reply that could not be encoded (a history longer than a JS string can be). */
+export function replyUnencodable(reply: { event: string; request_id?: string }, error: unknown): Event {
+  return {
+    event: 'error',
+    data: {
+      code: 'internal',
+      message: `${reply.event} not sent: it could not be encoded (${error instanceof Error ? error.message : String(error)})`,
+    },
+    ...rid(reply.request_id),
+  };
+}

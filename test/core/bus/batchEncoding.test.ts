@@ -60,3 +60,46 @@ describe("a batch's encoding", () => {
     );
   });
 });
+
+describe('an event that cannot be encoded', () => {
+  // Replayed: an event longer than a JS string can be threw inside the batch's encoding, so the
+  // run's terminal event behind it never left and the pod stayed `running`. Stood in for here by
+  // an event the schema refuses (encoding throws the same way).
+  const unencodable = { event: 'text_done', data: { text: 5 } } as unknown as Event;
+
+  it('becomes an alert with its seq; the events around it, and the terminal event after it, still go', () => {
+    const bus = new EventBus();
+    const client = v2Client();
+    bus.attach(client.conn);
+    bus.broadcast({ event: 'text_delta', data: { text: 'before' } });
+    bus.broadcast(unencodable);
+    bus.broadcast({ event: 'run_end', data: { result: 'finished' } });
+    const lines = client
+      .text()
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Event & { seq: number });
+    expect(lines.map((l) => [l.seq, l.event])).toEqual([
+      [1, 'text_delta'],
+      [2, 'alert'],
+      [3, 'run_end'],
+    ]);
+    expect(lines[1].data).toMatchObject({
+      level: 'error',
+      message: expect.stringMatching(/^text_done \(seq 2\) not sent: it could not be encoded \(/),
+    });
+  });
+
+  it('as a reply, is an error reply to that client', () => {
+    const bus = new EventBus();
+    const bufs: Buffer[] = [];
+    const conn = { version: 2, sendReply: (b: Buffer) => (bufs.push(b), true) } as unknown as Connection;
+    bus.reply(conn, { ...unencodable, request_id: 'h1' } as Event);
+    const reply = JSON.parse(Buffer.concat(bufs).toString('utf8')) as Event;
+    expect(reply).toMatchObject({
+      event: 'error',
+      request_id: 'h1',
+      data: { code: 'internal', message: expect.stringMatching(/^text_done not sent: it could not be encoded/) },
+    });
+  });
+});
