@@ -2,7 +2,7 @@ import type { Hooks } from '../hooks/createHooks.js';
 import type { SegmentInput } from '../hooks/HookTypes.js';
 import { formatZodError } from '../errors/formatZodError.js';
 import { messageItem, type HistoryItem } from '../history/HistoryItem.js';
-import { KNOWN_SEGMENT_SCHEMAS, UnknownSegment, segmentKind, type Segment } from '../protocol/index.js';
+import { KNOWN_SEGMENT_SCHEMAS, UnknownSegment, formatBytes, segmentKind, type Segment } from '../protocol/index.js';
 import type { SegmentKindRegistry } from '../segments/SegmentKindRegistry.js';
 import { ResolutionSchema, type Resolution } from './Resolution.js';
 import type { ResolveContext } from './ResolveContext.js';
@@ -61,12 +61,15 @@ export async function resolveSegments(
   // What the resolutions so far hold: past `maxBytes` no more are started (380 @refs to one
   // 256 KiB file made one run's input longer than a JS string can be, and wedged the pod).
   let resolvedBytes = 0;
+  const bytes = new Array<number>(segments.length);
   const worker = async () => {
     for (let i = next++; i < segments.length; i = next++) {
       if (resolvedBytes > maxBytes) break;
-      const o = await resolveOne(hooks, kinds, segments[i], inputs[i].kind, inputs[i].payload, () => makeContext(i));
-      outcomes[i] = o;
-      resolvedBytes += outcomeBytes(o);
+      outcomes[i] = await resolveOne(hooks, kinds, segments[i], inputs[i].kind, inputs[i].payload, () =>
+        makeContext(i),
+      );
+      bytes[i] = outcomeBytes(outcomes[i]);
+      resolvedBytes += bytes[i];
     }
   };
   await Promise.all(Array.from({ length: Math.min(CONCURRENCY, segments.length) }, worker));
@@ -76,33 +79,26 @@ export async function resolveSegments(
     out.userText += text;
     out.userParts.push(text);
   };
-  // Assembled in input order within the budget: the first segment past it and all after it
-  // are placeholders, said in one alert (not one per segment).
-  let used = 0;
-  let over: { from: number; count: number } | undefined;
+  // Assembled in input order within the budget: the first segment past it (or never started)
+  // and all after it are placeholders, said in one alert (not one per segment).
+  let overFrom = 0;
+  for (let used = 0; overFrom < segments.length; overFrom++) {
+    if (outcomes[overFrom] === undefined || used + bytes[overFrom] > maxBytes) break;
+    used += bytes[overFrom];
+  }
   for (let i = 0; i < segments.length; i++) {
-    const o = outcomes[i];
-    if (!over && o !== undefined && used + outcomeBytes(o) <= maxBytes) {
-      used += outcomeBytes(o);
+    const { kind, payload } = inputs[i];
+    const ref = refOf(kind, payload, kinds.get(kind)?.field);
+    if (i >= overFrom) {
+      literal(`[left out ${kind}: ${ref}]`);
+      if (i === overFrom)
+        out.alerts.push(
+          `this run's input is over ${formatBytes(maxBytes)} (limits.runInputBytes): ${segments.length - overFrom} of its ` +
+            `${segments.length} segments, from ${kind} ${ref} on, were left out; the model sees a placeholder for each`,
+        );
       continue;
     }
-    over ??= { from: i, count: 0 };
-    over.count++;
-    outcomes[i] = { handled: true, failed: OVER_BUDGET };
-  }
-  outcomes.forEach((o, i) => {
-    const { kind, payload } = inputs[i];
-    if (over && i >= over.from) {
-      const ref = refOf(kind, payload, kinds.get(kind)?.field);
-      literal(`[left out ${kind}: ${ref}]`);
-      if (i === over.from)
-        out.alerts.push(
-          `this run's input is over ${formatBytes(maxBytes)} (limits.runInputBytes): ${over.count} of its ${segments.length} ` +
-            `segments, from ${kind} ${ref} on, were left out; the model sees a placeholder for each`,
-        );
-      return;
-    }
-    const ref = refOf(kind, payload, kinds.get(kind)?.field);
+    const o = outcomes[i];
     const fallback = (reason: string, shownRef = ref) => {
       literal(o.handled ? `[unresolved ${kind}: ${shownRef}]` : `[unknown input: kind=${kind}]`);
       const sigil = kinds.get(kind)?.sigil;
@@ -111,7 +107,10 @@ export async function resolveSegments(
         : `${kind} segment${shownRef !== kind ? ` (${shownRef})` : ''}`;
       out.alerts.push(`${what} was not resolved (${reason}); the model sees a placeholder`);
     };
-    if ('failed' in o) return fallback(o.failed);
+    if ('failed' in o) {
+      fallback(o.failed);
+      continue;
+    }
     const result = o.result;
     switch (result.type) {
       case 'inline':
@@ -133,7 +132,7 @@ export async function resolveSegments(
         fallback(result.reason, result.ref ?? ref);
         break;
     }
-  });
+  }
   // One alert per segment, bounded: a run of 10,000 unknown segments is not 10,000 alerts (nor
   // the 512 a new client is replayed); the model still sees every placeholder.
   if (out.alerts.length > MAX_ALERTS) {
@@ -143,8 +142,6 @@ export async function resolveSegments(
   return out;
 }
 
-const OVER_BUDGET = 'over the input budget';
-
 /** UTF-8 bytes a resolution adds to the model's context (a failure: its placeholder, ~nothing). */
 function outcomeBytes(o: Outcome): number {
   if (!('result' in o)) return 0;
@@ -152,10 +149,6 @@ function outcomeBytes(o: Outcome): number {
   if (r.type === 'inline') return Buffer.byteLength(r.text);
   if (r.type === 'context') return Buffer.byteLength(r.text) + Buffer.byteLength(r.label);
   return 0;
-}
-
-function formatBytes(n: number): string {
-  return n % (1024 * 1024) === 0 ? `${n / (1024 * 1024)} MiB` : n % 1024 === 0 ? `${n / 1024} KiB` : `${n} bytes`;
 }
 
 /** Alerts one run's input gives at most (the last says how many more there were). */
