@@ -91,8 +91,9 @@ export async function resolveSegments(
     const ref = refOf(kind, payload, kinds.get(kind)?.field);
     if (i >= overFrom) {
       literal(`[left out ${kind}: ${ref}]`);
+      // First among the alerts: the cap below must not hide it behind per-segment ones.
       if (i === overFrom)
-        out.alerts.push(
+        out.alerts.unshift(
           `this run's input is over ${formatBytes(maxBytes)} (limits.runInputBytes): ${segments.length - overFrom} of its ` +
             `${segments.length} segments, from ${kind} ${ref} on, were left out; the model sees a placeholder for each`,
         );

@@ -40,6 +40,19 @@ it('segments past the budget are left out, each a placeholder, with one alert; t
   expect(endOf(await pod.run('and now?'))).toMatchObject({ event: 'run_end', data: { result: 'finished' } });
 });
 
+it('the budget alert comes first, so the cap on alerts per run never hides it behind per-segment warnings', async () => {
+  const pod = await startPod({
+    files: { 'b.txt': 'b'.repeat(300 * 1024) },
+    config: { limits: { runInputBytes: 8 * 1024 * 1024 } },
+  });
+  pods.push(pod);
+  // Each ref is cut to 256 KiB (one warning each): 31 fit in 8 MiB, 9 are left out.
+  const alerts = alertsOf(await pod.run(refs(40, 'b.txt')));
+  expect(alerts).toHaveLength(20);
+  expect(alerts[0]).toMatch(/^warn this run's input is over 8 MiB \(limits\.runInputBytes\): 9 of its 40 segments/);
+  expect(alerts.at(-1)).toMatch(/more alerts about this run's input/);
+});
+
 it('the replayed attack, at the default budget: the run ends, later runs and get_history work', async () => {
   const pod = await startPod({ files: { 'ctl.txt': '\x01'.repeat(256 * 1024) } });
   pods.push(pod);
