@@ -114,6 +114,12 @@ export class EventBus {
     return seq;
   }
 
+  /** Writes what is queued for every client now, not at the end of this event-loop turn. */
+  sendNow(): void {
+    this.flush();
+    for (const conn of this.connections) conn.sendNow();
+  }
+
   /** Writes out the batched broadcasts now. */
   flush(): void {
     if (this.batch.length === 0) return;

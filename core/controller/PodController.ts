@@ -21,6 +21,7 @@ import { handlePodEvent } from './handlePodEvent.js';
 import { runToolCalls } from './runToolCalls.js';
 import { ToolSet } from './ToolSet.js';
 import { runTurns } from './runTurns.js';
+import { collectYoungGarbage } from './collectYoungGarbage.js';
 
 /** What the controller answers to a method: accepted, or rejected with a code. */
 export type Reply = { ok: true } | { ok: false; code: ErrorCode; message: string };
@@ -250,6 +251,7 @@ export class PodController {
       if (outcome.result === 'error')
         bus.broadcast({ event: 'error', data: { code: outcome.code, message: outcome.message } });
       else bus.broadcast({ event: 'run_end', data: { result: outcome.result } });
+      collectYoungGarbage(() => bus.sendNow());
     } finally {
       // Whatever the broadcast met, the run is over: a pod left `running` refused every later run.
       this.active = undefined;

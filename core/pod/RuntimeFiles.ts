@@ -18,17 +18,23 @@ export interface RuntimeDir {
   keep(file: string): void;
 }
 
+/** How long status.json waits after a transition: a run's `running` and `idle` within it are one write. */
+export const STATUS_SETTLE_MS = 50;
+
 /**
  * The files a pod keeps under its runtime directory (ARCHITECTURE §4.1): the 0700 directory,
  * the socket (a stale one is replaced, a live one refuses the start), `pid` and `status.json`
- * (written synchronously once when listening, then asynchronously and coalesced on every
- * transition: it may trail a transition by milliseconds, never by a state), and the removal of
- * it all at a clean stop except what plugins keep.
+ * (written synchronously once when listening, then asynchronously, `STATUS_SETTLE_MS` after a
+ * transition, with the state of that moment: it may trail a transition by that long, never
+ * miss the state the pod settles in; back-to-back runs do not cost four file calls each), and
+ * the removal of it all at a clean stop except what plugins keep.
  */
 export class RuntimeFiles {
   readonly handle: RuntimeDir;
   readonly #kept = new Set<string>();
   #writer?: AtomicFileWriter;
+  #settling?: NodeJS.Timeout;
+  #written = '';
   readonly #startedAt = Date.now();
 
   constructor(
@@ -63,17 +69,26 @@ export class RuntimeFiles {
   /** The pod accepts connections: `pid` and the first `status.json`. */
   listening(): void {
     writeFileAtomic(this.paths.pid, `${process.pid}\n`);
-    writeFileAtomic(this.paths.status, this.#statusText());
+    this.#written = this.#statusText();
+    writeFileAtomic(this.paths.status, this.#written);
     this.#writer = new AtomicFileWriter(this.paths.status);
   }
 
-  /** Rewrites status.json without waiting on the disk. */
+  /** Rewrites status.json soon, without waiting on the disk. */
   statusChanged(): void {
-    this.#writer?.write(this.#statusText());
+    if (this.#writer === undefined || this.#settling !== undefined) return;
+    this.#settling = setTimeout(() => {
+      this.#settling = undefined;
+      const text = this.#statusText();
+      if (text === this.#written) return;
+      this.#written = text;
+      this.#writer?.write(text);
+    }, STATUS_SETTLE_MS).unref();
   }
 
   /** After a clean stop: waits for the last status write, removes the directory except kept files. */
   async remove(): Promise<void> {
+    clearTimeout(this.#settling);
     await this.#writer?.drain();
     const { dir, socket } = this.paths;
     const keep = [...this.#kept].filter((f) => path.dirname(f) === dir && fs.existsSync(f));
