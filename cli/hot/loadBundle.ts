@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
+import { helperThreads, idleNodeThreads } from './idleNodeThreads.js';
 import {
   bundleIdentity,
   codeCacheDir,
@@ -32,6 +33,15 @@ export async function loadBundle(
   role: 'pod' | 'send' | 'client',
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<BundleExports> {
+  // Before yoi's code runs, the threads are Node's own: V8's workers, not yet libuv's pool.
+  const nodeThreads = role === 'pod' ? helperThreads() : [];
+  const bundle = await loadCode(role, env);
+  // A pod's clients are not kept waiting by V8's background compiles (see idleNodeThreads).
+  if (nodeThreads.length > 0) bundle.onStartupDone(() => setImmediate(() => void idleNodeThreads(nodeThreads)));
+  return bundle;
+}
+
+async function loadCode(role: 'pod' | 'send' | 'client', env: NodeJS.ProcessEnv): Promise<BundleExports> {
   const esm = () => import(new URL('./yoi.js', import.meta.url).href) as Promise<BundleExports>;
   if (env.YOI_DEBUG || env.YOI_NO_CODE_CACHE) return esm();
   const file = fileURLToPath(new URL('./yoi.cjs', import.meta.url));
