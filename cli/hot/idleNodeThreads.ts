@@ -2,6 +2,15 @@ import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 
+/**
+ * Whether this process collects garbage on its main thread only (`--single-threaded-gc`, a pod's
+ * flag: core/pod/podNodeFlags.ts): then V8's worker threads only compile.
+ */
+export function singleThreadedGc(): boolean {
+  // Node refuses the flag in NODE_OPTIONS: the command line is the only place for it.
+  return process.execArgv.includes('--single-threaded-gc');
+}
+
 /** The threads of process `pid` other than its main one (Linux: /proc/<pid>/task); [] elsewhere. */
 export function helperThreads(pid: number = process.pid): number[] {
   try {
@@ -18,7 +27,9 @@ export function helperThreads(pid: number = process.pid): number[] {
  * Puts the given threads in the idle scheduling class (SCHED_IDLE, through util-linux's `chrt`;
  * Node has no call for it). A pod gives it the threads Node starts before any of yoi's code
  * runs — V8's compiler workers and its task runner, not libuv's pool, whose file calls must not
- * starve on a busy machine. Why: a client woken while a 2–3 ms optimising compile ran on the
+ * starve on a busy machine — and only when the GC is single-threaded: V8's parallel and
+ * concurrent GC run on the same workers, and starved on a busy machine they left a pod holding
+ * what it had freed (test/core/server/inputBudget, run without the pod's flags, under load). Why: a client woken while a 2–3 ms optimising compile ran on the
  * other core waited for the compile's slice to end, up to the next scheduler tick (4 ms here:
  * most of bench/latency's tail); a thread of the idle class gives way at once. A compile that
  * waits for an idle core only leaves code unoptimised a little longer. Returns the process doing

@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
-import { helperThreads, idleNodeThreads } from './idleNodeThreads.js';
+import { helperThreads, idleNodeThreads, singleThreadedGc } from './idleNodeThreads.js';
 import {
   bundleIdentity,
   codeCacheDir,
@@ -33,8 +33,9 @@ export async function loadBundle(
   role: 'pod' | 'send' | 'client',
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<BundleExports> {
-  // Before yoi's code runs, the threads are Node's own: V8's workers, not yet libuv's pool.
-  const nodeThreads = role === 'pod' ? helperThreads() : [];
+  // Before yoi's code runs, the threads are Node's own: V8's workers, not yet libuv's pool. Only
+  // with the pod's single-threaded GC: otherwise those workers also collect, and must not starve.
+  const nodeThreads = role === 'pod' && singleThreadedGc() ? helperThreads() : [];
   const bundle = await loadCode(role, env);
   // A pod's clients are not kept waiting by V8's background compiles (see idleNodeThreads).
   if (nodeThreads.length > 0) bundle.onStartupDone(() => setImmediate(() => void idleNodeThreads(nodeThreads)));

@@ -48,13 +48,16 @@ export function yoiAsync(
   });
 }
 
-/** Starts `yoi pod start` in the foreground; resolves once it printed `listening <socket>`. */
+/**
+ * Starts `yoi pod start` in the foreground; resolves once it printed `listening <socket>`.
+ * `nodeFlags`: Node's flags before the script (the `yoi` executable's shebang has the pod's).
+ */
 export function startPodProcess(
   args: string[],
-  opts: { cwd: string; env?: NodeJS.ProcessEnv },
+  opts: { cwd: string; env?: NodeJS.ProcessEnv; nodeFlags?: readonly string[] },
 ): Promise<{ child: ChildProcess; socket: string; stderr: () => string; exited: Promise<number | null> }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'pod', 'start', ...args], {
+    const child = spawn(process.execPath, [...(opts.nodeFlags ?? []), BIN, 'pod', 'start', ...args], {
       cwd: opts.cwd,
       env: { ...process.env, ...opts.env },
       stdio: ['ignore', 'pipe', 'pipe'],

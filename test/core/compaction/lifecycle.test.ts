@@ -168,6 +168,8 @@ describe('mid-turn compaction', () => {
       ['tool_result', 'compact_start', 'compact_done', 'turn_start', 'run_end'].includes(n),
     );
     expect(order).toEqual(['turn_start', 'tool_result', 'compact_start', 'compact_done', 'turn_start', 'run_end']);
+    // `status: idle` follows `run_end`, in the same write or (after a run-end collection) the next.
+    await until(events, (e) => e.event === 'status' && e.data.status === 'idle');
     expect(statuses(events).map((s) => s.split(':')[0])).toEqual(['running', 'compacting', 'running', 'idle']);
     expect(texts(tp)).toEqual([
       'system: [Compacted context summary]\n\nSUMMARY: waiting',

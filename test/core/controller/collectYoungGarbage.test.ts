@@ -6,10 +6,9 @@ const young = () => v8.getHeapSpaceStatistics().find((s) => s.space_name === 'ne
 
 describe('collectYoungGarbage (at a run end)', () => {
   it('collects a young generation at least half full, after the callback sent what was queued', () => {
-    let garbage: unknown[] = [];
-    while (young().space_used_size < young().space_available_size) {
-      garbage = Array.from({ length: 64 }, (_, i) => ({ i }));
-    }
+    let garbage: unknown[];
+    do garbage = Array.from({ length: 64 }, (_, i) => ({ i }));
+    while (young().space_used_size < young().space_available_size);
     expect(garbage).toHaveLength(64);
     const before = young().space_used_size;
     const order: string[] = [];

@@ -112,6 +112,8 @@ describe('pause, resume, cancel', () => {
     expect(await resumed).toMatchObject({ data: { result: 'finished' } });
     expect(waitCalls).toEqual([{ ms: 5000, finished: true }]);
     expect(messages(tp)).toEqual(['user: go', 'call Wait', 'result waited 5000 ms', 'assistant: after']);
+    // `status: idle` follows `run_end`, in the same write or (after a run-end collection) the next.
+    await until(events, (e) => e.event === 'status' && e.data.status === 'idle');
     expect(statusChanges(events)).toEqual(['running', 'paused', 'running', 'idle']);
     await c.close();
   }, 20_000);

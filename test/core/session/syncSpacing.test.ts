@@ -35,7 +35,8 @@ describe("the session log's fdatasync", () => {
     for (let i = 0; i < 50; i++) run(log, `burst ${i}`);
     expect(syncs).toHaveLength(1);
     await waitUntil(() => syncs.length === 2, 'the burst to be synced', 5_000);
-    expect(syncs[1] - syncs[0]).toBeGreaterThanOrEqual(SYNC_SPACING_MS - 1);
+    // Timers run against the event loop's clock, read when its turn began: a little early by this one.
+    expect(syncs[1] - syncs[0]).toBeGreaterThanOrEqual(SYNC_SPACING_MS - 5);
     log.close();
   });
 
