@@ -1,3 +1,5 @@
+import { stringifyWellFormed } from './json/wellFormed.js';
+
 /**
  * A v2 event defined by a plugin (`api.event(...)`), not by the protocol: `permission_request`,
  * `mcp_servers`. Encoded like protocol events (`{"event":…,"seq":…,"data":…}`); a v1 client gets
@@ -27,6 +29,6 @@ export class ExtensionEvent {
 export function encodeExtensionEvent(e: ExtensionEvent, seq?: number): string {
   const rid = e.request_id !== undefined ? `,"request_id":${JSON.stringify(e.request_id)}` : '';
   const s = seq !== undefined ? `,"seq":${seq}` : '';
-  const data = e.data === undefined ? '' : `,"data":${JSON.stringify(e.data)}`;
+  const data = e.data === undefined ? '' : `,"data":${stringifyWellFormed(e.data)}`;
   return `{"event":${JSON.stringify(e.event)}${rid}${s}${data}}`;
 }

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { stringifyJsonExact } from './json/stringifyJsonExact.js';
+import { wellFormed } from './json/wellFormed.js';
 import { formatIssues } from './formatIssues.js';
 import { METHOD_PARAMS, type Method } from './schemas/Method.js';
 import { EVENT_DATA, type Event } from './schemas/Event.js';
@@ -63,8 +64,8 @@ function encodeDelta(e: Event, seq: number | undefined): string | undefined {
         ? `{"event":"text_delta","data":{"text":"${text}"}}`
         : `{"event":"text_delta","seq":${seq},"data":{"text":"${text}"}}`;
     return seq === undefined
-      ? `{"event":"text_delta","data":{"text":${JSON.stringify(text)}}}`
-      : `{"event":"text_delta","seq":${seq},"data":{"text":${JSON.stringify(text)}}}`;
+      ? `{"event":"text_delta","data":{"text":${quote(text)}}}`
+      : `{"event":"text_delta","seq":${seq},"data":{"text":${quote(text)}}}`;
   }
   if (e.event === 'tool_call_args_delta') {
     const { id, json } = e.data as { id: unknown; json: unknown };
@@ -99,9 +100,9 @@ export function putDeltaPieces(e: Event, seq: number, out: unknown[], at: number
 /** Nothing `JSON.stringify` would escape: quotes, backslashes, control characters, surrogates. */
 const PLAIN = /^[^"\\\u0000-\u001f\ud800-\udfff]*$/;
 
-/** `JSON.stringify(text)`, without its call for the common text that needs no escape. */
+/** `JSON.stringify(text)` (a lone surrogate as U+FFFD), without its call for the common text that needs no escape. */
 function quote(text: string): string {
-  return PLAIN.test(text) ? `"${text}"` : JSON.stringify(text);
+  return PLAIN.test(text) ? `"${text}"` : JSON.stringify(wellFormed(text));
 }
 
 function canonical(schema: z.ZodType, value: unknown, what: string): unknown {
@@ -117,10 +118,10 @@ function canonical(schema: z.ZodType, value: unknown, what: string): unknown {
 const NUMBER_FORMS_DIFFER = /0\.00000[1-9]|\d{20}/;
 
 /**
- * `JSON.stringify`, or the exact writer for a value holding a bigint or a number whose form may
- * differ (above): a number is written one way whether or not its line also holds a bigint (a
- * decoded line with one re-encodes byte for byte). The values are walked, not the output
- * scanned: a long reply's text is not read again.
+ * `JSON.stringify`, or the exact writer for a value holding a bigint, a number whose form may
+ * differ (above) or a string with a lone surrogate (written as U+FFFD): a number is written one
+ * way whether or not its line also holds a bigint (a decoded line with one re-encodes byte for
+ * byte). The values are walked, not the output scanned.
  */
 function stringify(value: unknown): string {
   let exact: boolean;
@@ -138,6 +139,8 @@ function needsExactWriter(value: unknown): boolean {
       return !Number.isSafeInteger(value) && NUMBER_FORMS_DIFFER.test(String(value));
     case 'bigint':
       return true;
+    case 'string':
+      return !value.isWellFormed();
     case 'object': {
       if (value === null) return false;
       if (Array.isArray(value)) {

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { stringifyJsonExact } from '../protocol/index.js';
+import { stringifyJsonExact, stringifyWellFormed } from '../protocol/index.js';
 import { chainLine } from './chainedLine.js';
 import type { SessionEntry } from './SessionEntry.js';
 import { ensureSessionDir } from './sessionFiles.js';
@@ -300,7 +300,7 @@ function encode(
 ): { text: string; hash: Buffer; historyLength: number } {
   let json: string;
   try {
-    json = JSON.stringify(entry);
+    json = stringifyWellFormed(entry); // a lone surrogate would make the line unreadable on resume
   } catch {
     json = stringifyJsonExact(entry); // bigint in a raw segment payload
   }

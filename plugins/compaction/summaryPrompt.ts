@@ -93,9 +93,19 @@ function renderItem(item: HistoryItem, max: number): string {
   }
 }
 
-/** Keeps the head and the end of a long text (both tend to matter: the ask and the outcome). */
+/**
+ * Keeps the head and the end of a long text (both tend to matter: the ask and the outcome), cut
+ * between characters, never inside a surrogate pair (half an emoji is not text any client reads).
+ */
 function clip(text: string, max: number): string {
   if (text.length <= max) return text;
   const half = Math.floor(max / 2);
-  return `${text.slice(0, half)}\n[... ${text.length - max} characters cut ...]\n${text.slice(-half)}`;
+  let head = half;
+  if (isHighSurrogate(text.charCodeAt(head - 1))) head--;
+  let tail = text.length - half;
+  if (isLowSurrogate(text.charCodeAt(tail))) tail++;
+  return `${text.slice(0, head)}\n[... ${tail - head} characters cut ...]\n${text.slice(tail)}`;
 }
+
+const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
+const isLowSurrogate = (code: number) => code >= 0xdc00 && code <= 0xdfff;

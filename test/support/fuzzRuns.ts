@@ -28,7 +28,9 @@ export async function fuzzAssert<Ts>(
   const started = performance.now();
   let failure: string | undefined;
   try {
-    await fc.assert(property, { ...params, numRuns: runs });
+    // YOI_FUZZ_SEED replays a failure's seed (as reported: `{ seed: N, path: ... }`).
+    const seed = process.env.YOI_FUZZ_SEED ? { seed: Number(process.env.YOI_FUZZ_SEED) } : {};
+    await fc.assert(property, { ...params, numRuns: runs, ...seed });
   } catch (e) {
     failure = (e as Error).message.split('\n').slice(0, 3).join(' ');
     throw e;

@@ -1,5 +1,6 @@
 import { JsonFloat } from './JsonFloat.js';
 import { formatRustFloat } from './formatRustFloat.js';
+import { wellFormed } from './wellFormed.js';
 
 export interface StringifyExactOptions {
   /** Emit object keys in byte-wise (UTF-8) order, as serde_json does for `serde_json::Value`. */
@@ -9,7 +10,7 @@ export interface StringifyExactOptions {
 /**
  * Compact JSON exactly as serde_json writes it: bigints as exact integers, {@link JsonFloat}
  * in Rust's float form (`1.0`, `1e+21`), strings escaped like `JSON.stringify` (which matches
- * serde_json for well-formed strings). `undefined` members are skipped; `toJSON()` is honoured.
+ * serde_json for well-formed strings; a lone surrogate is written as U+FFFD, see wellFormed). `undefined` members are skipped; `toJSON()` is honoured.
  */
 export function stringifyJsonExact(value: unknown, options: StringifyExactOptions = {}): string {
   return write(value, options.sortKeys === true);
@@ -21,7 +22,7 @@ const U64_LIMIT = 2 ** 64;
 function write(value: unknown, sortKeys: boolean): string {
   switch (typeof value) {
     case 'string':
-      return JSON.stringify(value);
+      return JSON.stringify(wellFormed(value));
     case 'number':
       if (!Number.isFinite(value)) return 'null';
       // An integer serde can hold as i64/u64 stays one (all its digits: `String` would round
@@ -48,7 +49,7 @@ function write(value: unknown, sortKeys: boolean): string {
       for (const k of keys) {
         const v = (value as Record<string, unknown>)[k];
         if (v === undefined || typeof v === 'function') continue;
-        parts.push(`${JSON.stringify(k)}:${write(v, sortKeys)}`);
+        parts.push(`${JSON.stringify(wellFormed(k))}:${write(v, sortKeys)}`);
       }
       return `{${parts.join(',')}}`;
     }

@@ -108,6 +108,24 @@ describe('post-run compaction', () => {
     await other.close();
   });
 
+  it('a summary of text cut inside an emoji leaves a history every client can read (a fuzzing case)', async () => {
+    // The summary request cuts a long item to 4,000 characters in the middle: after 'x', 2,000
+    // UTF-16 units end inside an emoji. The echoed summary (the script is over) carried half of
+    // it, and every get_history after that was refused by the clients' decoder, as serde's.
+    tp = await startTestPod(scripted([{ text: 'noted', usage: big }], { threshold: 1000, retainedTokens: 0 }));
+    const c = await tp.connect();
+    const done = c.waitFor((e) => e.event === 'compact_done');
+    await run(c, `x${'😀'.repeat(2100)}`);
+    await done;
+    expect(texts(tp)[0]).toContain('characters cut');
+    const raw = await RawClient.connect(tp.socket);
+    raw.write('{"method":"get_history"}\n');
+    const history = await raw.until((e) => e.event === 'history');
+    expect(history.event === 'history' && history.data.items).toEqual(tp.pod.controller.history);
+    raw.destroy();
+    await c.close();
+  });
+
   it('the summary request shows the model the older conversation and the recently touched files', async () => {
     // After the script, the provider echoes what it was given: the summary shows the request.
     tp = await startTestPod(scripted([{ text: 'noted', usage: big }], { threshold: 1000, retainedTokens: 0 }));

@@ -55,6 +55,18 @@ describe('summary prompt', () => {
     expect(text.length).toBeLessThan(2600);
   });
 
+  it('never cuts an item inside a surrogate pair, at its head or at its end', () => {
+    // 'x' and 61 emoji (123 UTF-16 units): cut to 60 the head ends mid-pair, cut to 62 the end starts mid-pair.
+    for (const itemChars of [60, 62]) {
+      const text = summaryRequestText([messageItem('user', `x${'😀'.repeat(61)}`)], [], {
+        itemChars,
+        totalChars: 2000,
+      });
+      expect(text).toContain('characters cut');
+      expect(text.isWellFormed()).toBe(true);
+    }
+  });
+
   it('the new session opens with the summary and, when files were touched, their paths', () => {
     expect(summaryItems(' S \n', [])).toEqual([messageItem('system', '[Compacted context summary]\n\nS')]);
     expect(summaryItems('S', ['/a', '/b'])[1]).toEqual(
