@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { stringifyJsonExact, stringifyWellFormed } from '../protocol/index.js';
-import { chainLine } from './chainedLine.js';
+import { encodeEntry } from './encodeEntry.js';
 import type { SessionEntry } from './SessionEntry.js';
 import { ensureSessionDir } from './sessionFiles.js';
 import { bytesWritten, storageFailure, writeFully } from './writeFully.js';
@@ -96,7 +95,7 @@ export class SessionLog {
    * where the log continues after it.
    */
   static firstLine(start: SessionEntry): { text: string; tail: SessionLogTail } {
-    const { text, hash, historyLength } = encode(start, null, 0);
+    const { text, hash, historyLength } = encodeEntry(start, null, 0);
     return { text, tail: { head: hash, historyLength } };
   }
 
@@ -147,7 +146,7 @@ export class SessionLog {
    */
   append(entry: SessionEntry): void {
     if (this.closed) throw new Error(`session log ${this.file} is closed`);
-    const { text, hash, historyLength } = encode(entry, this.head, this.historyLen);
+    const { text, hash, historyLength } = encodeEntry(entry, this.head, this.historyLen);
     this.head = hash;
     this.historyLen = historyLength;
     if (!this.scheduled) {
@@ -289,35 +288,5 @@ export class SessionLog {
       throw new Error(
         `${lost} bytes of the session log ${this.file} could not be written (${this.writeFailure ?? 'write failed'})`,
       );
-  }
-}
-
-/** One entry as its line (with the newline), after `prev`, and the history length after it. */
-function encode(
-  entry: SessionEntry,
-  prev: Buffer | null,
-  historyLength: number,
-): { text: string; hash: Buffer; historyLength: number } {
-  let json: string;
-  try {
-    json = stringifyWellFormed(entry); // a lone surrogate would make the line unreadable on resume
-  } catch {
-    json = stringifyJsonExact(entry); // bigint in a raw segment payload
-  }
-  const after = historyLength + addedItems(entry);
-  const { line, hash } = chainLine(`${json.slice(0, -1)},"history_len":${after}}`, prev);
-  return { text: `${line}\n`, hash, historyLength: after };
-}
-
-/** History items an entry adds on replay (see readSession). */
-function addedItems(entry: SessionEntry): number {
-  switch (entry.type) {
-    case 'session_start':
-      return entry.history?.length ?? 0;
-    case 'user_input':
-    case 'items':
-      return entry.items.length;
-    default:
-      return 0;
   }
 }
