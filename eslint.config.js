@@ -48,9 +48,10 @@ export default tseslint.config(
     },
   },
   {
-    // ARCHITECTURE §1: the core never depends on plugins or the CLI.
+    // ARCHITECTURE §1: the core never depends on plugins or the CLI; one concept per file, none over 300 lines.
     files: ['core/**/*.ts', 'core/**/*.tsx'],
     rules: {
+      'max-lines': ['error', { max: 300 }],
       'no-restricted-imports': [
         'error',
         {
