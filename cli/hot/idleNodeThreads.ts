@@ -25,15 +25,16 @@ export function helperThreads(pid: number = process.pid): number[] {
 
 /**
  * Puts the given threads in the idle scheduling class (SCHED_IDLE, through util-linux's `chrt`;
- * Node has no call for it). A pod gives it the threads Node starts before any of yoi's code
- * runs — V8's compiler workers and its task runner, not libuv's pool, whose file calls must not
- * starve on a busy machine — and only when the GC is single-threaded: V8's parallel and
- * concurrent GC run on the same workers, and starved on a busy machine they left a pod holding
- * what it had freed (test/core/server/inputBudget, run without the pod's flags, under load). Why: a client woken while a 2–3 ms optimising compile ran on the
+ * Node has no call for it). Why: a client woken while a 2–3 ms optimising compile ran on the
  * other core waited for the compile's slice to end, up to the next scheduler tick (4 ms here:
- * most of bench/latency's tail); a thread of the idle class gives way at once. A compile that
- * waits for an idle core only leaves code unoptimised a little longer. Returns the process doing
- * it (one `sh` for all: a fork of the pod costs its main thread about a millisecond), or
+ * most of bench/latency's tail); a thread of the idle class gives way at once, and a compile
+ * that waits for an idle core only leaves code unoptimised a little longer. A pod gives it the
+ * threads Node starts before any of yoi's code runs (V8's compiler workers and its task
+ * runner), not libuv's pool, whose file calls must not starve on a busy machine; and only when
+ * its GC is single-threaded: V8's parallel and concurrent GC run on the same workers, and
+ * starved on a busy machine they left a pod holding what it had freed
+ * (test/core/server/inputBudget, run without the pod's flags, under load). Returns the process
+ * doing it (one `sh` for all: a fork of the pod costs its main thread about a millisecond), or
  * undefined when there is nothing to do; without `chrt`, or for a thread gone, nothing happens.
  */
 export function idleNodeThreads(tids: readonly number[]): ChildProcess | undefined {

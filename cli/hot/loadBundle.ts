@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
+import { exposedGc, v8Module } from '../../core/util/exposedGc.js';
 import { helperThreads, idleNodeThreads, singleThreadedGc } from './idleNodeThreads.js';
 import {
   bundleIdentity,
@@ -150,23 +151,18 @@ function whenQuiet(fn: () => void): void {
 }
 
 /**
- * One full GC: `gc` exposed to a new context (the flag changes V8's flag hash, so only after
- * this process's cache is written). It compacts: the pages the start left part-empty would
- * otherwise stay resident until V8's memory reducer compacts them, ~8 s later (an idle pod
- * 1.7 MiB larger until then).
+ * One full GC, compacting: the pages the start left part-empty would otherwise stay resident
+ * until V8's memory reducer compacts them, ~8 s later (an idle pod 1.7 MiB larger until then).
+ * Only after this process's code cache is written (see exposedGc).
  */
 function fullGc(): void {
+  const gc = exposedGc();
+  if (gc === null) return; // only the GC's timing is lost
+  const v8 = v8Module();
+  v8.setFlagsFromString('--compact-on-every-full-gc');
   try {
-    // Required here, not at the top: the module costs a start ~1 ms and is only needed now.
-    const v8 = createRequire(import.meta.url)('node:v8') as typeof import('node:v8');
-    v8.setFlagsFromString('--expose-gc');
-    v8.setFlagsFromString('--compact-on-every-full-gc');
-    try {
-      (vm.runInNewContext('gc') as () => void)();
-    } finally {
-      v8.setFlagsFromString('--no-compact-on-every-full-gc');
-    }
-  } catch {
-    // Only the GC's timing is lost.
+    gc();
+  } finally {
+    v8.setFlagsFromString('--no-compact-on-every-full-gc');
   }
 }

@@ -1,8 +1,4 @@
-import { createRequire } from 'node:module';
-
-type MinorGc = (options: { type: 'minor' }) => void;
-let gc: MinorGc | null | undefined;
-let v8: typeof import('node:v8') | undefined;
+import { exposedGc, v8Module } from '../util/exposedGc.js';
 
 /**
  * Node has no idle-time GC: a scavenge falls wherever an allocation finds the young generation
@@ -12,23 +8,12 @@ let v8: typeof import('node:v8') | undefined;
  * what the run queued, then it is collected, where no client waits.
  */
 export function collectYoungGarbage(beforeCollecting: () => void): void {
-  gc ??= exposeGc();
+  const gc = exposedGc();
   if (gc === null) return;
-  const young = v8!.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space');
+  const young = v8Module()
+    .getHeapSpaceStatistics()
+    .find((s) => s.space_name === 'new_space');
   if (young === undefined || young.space_used_size < young.space_available_size) return;
   beforeCollecting();
   gc({ type: 'minor' });
-}
-
-function exposeGc(): MinorGc | null {
-  try {
-    // Loaded on first use: a pod's start does not need them.
-    const require = createRequire(import.meta.url);
-    v8 = require('node:v8') as typeof import('node:v8');
-    // Only a new context gets `gc`; the flag is set after the start's code cache was written.
-    v8.setFlagsFromString('--expose-gc');
-    return (require('node:vm') as typeof import('node:vm')).runInNewContext('gc') as MinorGc;
-  } catch {
-    return null;
-  }
 }

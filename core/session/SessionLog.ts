@@ -31,8 +31,7 @@ export interface SessionLogTail {
  * before any event broadcast after it (see `flush`), so it survives the pod being killed
  * (SIGKILL); `sync` (called at every run end) starts an fdatasync that makes it durable against
  * power loss (runs back to back share one, see SYNC_SPACING_MS), and `close` (at shutdown)
- * completes one. A crash mid-write leaves at most a torn
- * last line, which readers ignore.
+ * completes one. A crash mid-write leaves at most a torn last line, which readers ignore.
  *
  * A new session's file is created with its first entry after `session_start`: a pod started and
  * stopped (or killed) without any input leaves no empty session behind to be "the newest".

@@ -10,7 +10,8 @@ export interface StringifyExactOptions {
 /**
  * Compact JSON exactly as serde_json writes it: bigints as exact integers, {@link JsonFloat}
  * in Rust's float form (`1.0`, `1e+21`), strings escaped like `JSON.stringify` (which matches
- * serde_json for well-formed strings; a lone surrogate is written as U+FFFD, see wellFormed). `undefined` members are skipped; `toJSON()` is honoured.
+ * serde_json for well-formed strings; a lone surrogate is written as U+FFFD, see wellFormed).
+ * `undefined` members are skipped; `toJSON()` is honoured.
  */
 export function stringifyJsonExact(value: unknown, options: StringifyExactOptions = {}): string {
   return write(value, options.sortKeys === true);
