@@ -35,11 +35,19 @@ export class ToolSet {
   refresh(): ToolDefinition[] {
     const list =
       this.hooks.listTools.taps.length > 0 ? this.hooks.listTools.call([...this.#static], this.info) : this.#static;
+    // The same tools as last time (the common case, every turn): the same definitions, unsorted
+    // and unmapped again. A copy: a `beforeTurn` tap may change the request's list.
+    const last = this.#last;
+    if (last && last.list.length === list.length && list.every((t, i) => t === last.list[i])) return [...last.defs];
     const byName = new Map<string, Tool>();
     for (const tool of list) if (!byName.has(tool.name)) byName.set(tool.name, tool);
     this.#current = byName;
-    return [...byName.values()].map((t) => this.#definition(t)).sort((a, b) => compareNames(a.name, b.name));
+    const defs = [...byName.values()].map((t) => this.#definition(t)).sort((a, b) => compareNames(a.name, b.name));
+    this.#last = { list: [...list], defs };
+    return [...defs];
   }
+
+  #last: { list: readonly Tool[]; defs: readonly ToolDefinition[] } | undefined;
 
   get(name: string): Tool | undefined {
     return this.#current.get(name);

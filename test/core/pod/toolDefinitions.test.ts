@@ -136,3 +136,29 @@ it('tool_progress is never sent to a v1 client', async () => {
   await v1.close();
   await v2.close();
 });
+
+it('a beforeTurn tap that changes one request’s tool list leaves the next request’s list whole', async () => {
+  const seen: string[][] = [];
+  const trimmer = definePlugin({
+    name: 'test:trimmer',
+    apply(host) {
+      host.hooks.beforeTurn.tapPromise('test:trimmer', async (request) => {
+        seen.push(request.tools.map((t) => t.name));
+        (request.tools as unknown[]).length = 0; // this request offers no tools (a JavaScript tap may)
+        return request;
+      });
+    },
+  });
+  tp = await startTestPod({ plugins: [...defaultPlugins(), trimmer()] });
+  const c = await tp.connect();
+  for (let i = 0; i < 3; i++) {
+    const ended = runEnded(c);
+    await c.request({ method: 'run', params: { input: [text(`run ${i}`)] } });
+    await ended;
+  }
+  expect(seen).toHaveLength(3);
+  expect(seen[0].length).toBeGreaterThan(0);
+  expect(seen[1]).toEqual(seen[0]);
+  expect(seen[2]).toEqual(seen[0]);
+  await c.close();
+});
