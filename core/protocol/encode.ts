@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { stringifyJsonExact } from './json/stringifyJsonExact.js';
-import { wellFormed } from './json/wellFormed.js';
+import { PLAIN_STRING as PLAIN, quoteString as quote } from './json/quoteString.js';
+import { encodeFlatEvent } from './encodeFlatEvent.js';
 import { formatIssues } from './formatIssues.js';
 import { METHOD_PARAMS, type Method } from './schemas/Method.js';
 import { EVENT_DATA, type Event } from './schemas/Event.js';
@@ -27,7 +28,7 @@ export function encodeMethod(m: Method): string {
  * overrides the event's own (the bus stamps broadcasts without copying them).
  */
 export function encodeEvent(e: Event, seq: number | undefined = e.seq): string {
-  const fast = encodeDelta(e, seq);
+  const fast = encodeDelta(e, seq) ?? encodeFlatEvent(e, seq);
   if (fast !== undefined) return fast;
   const out: Record<string, unknown> = { event: e.event };
   if (e.request_id !== undefined) out.request_id = e.request_id;
@@ -95,14 +96,6 @@ export function putDeltaPieces(e: Event, seq: number, out: unknown[], at: number
   out[at + 3] = text;
   out[at + 4] = '"}}\n';
   return at + 5;
-}
-
-/** Nothing `JSON.stringify` would escape: quotes, backslashes, control characters, surrogates. */
-const PLAIN = /^[^"\\\u0000-\u001f\ud800-\udfff]*$/;
-
-/** `JSON.stringify(text)` (a lone surrogate as U+FFFD), without its call for the common text that needs no escape. */
-function quote(text: string): string {
-  return PLAIN.test(text) ? `"${text}"` : JSON.stringify(wellFormed(text));
 }
 
 function canonical(schema: z.ZodType, value: unknown, what: string): unknown {
