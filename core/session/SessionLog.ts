@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { encodeEntry } from './encodeEntry.js';
+import { logDetachment, type FileIdentity } from './logDetachment.js';
 import type { SessionEntry } from './SessionEntry.js';
 import { ensureSessionDir } from './sessionFiles.js';
 import { bytesWritten, storageFailure, writeFully } from './writeFully.js';
@@ -68,6 +69,8 @@ export class SessionLog {
   /** Told once when the file written is no longer the one at `file` (checked after each `sync`). */
   onDetached: (how: 'deleted' | 'moved', log: SessionLog) => void = () => undefined;
   private detached = false;
+  /** The open file's identity (fstat once: a descriptor's never changes). */
+  private own: FileIdentity | undefined;
 
   private constructor(
     readonly sessionId: string,
@@ -247,15 +250,12 @@ export class SessionLog {
   /** Deleted or moved from outside, the log goes on into a file nobody finds: say so, once. */
   private checkAttached(): void {
     if (this.detached || this.closed || this.fd === undefined) return;
-    let how: 'deleted' | 'moved' | undefined;
     try {
-      const own = fs.fstatSync(this.fd);
-      const there = own.nlink === 0 ? undefined : fs.lstatSync(this.file, { throwIfNoEntry: false });
-      if (own.nlink === 0) how = 'deleted';
-      else if (!there || there.ino !== own.ino || there.dev !== own.dev) how = 'moved';
+      this.own ??= fs.fstatSync(this.fd);
     } catch {
       return;
     }
+    const how = logDetachment(this.fd, this.file, this.own);
     if (how === undefined) return;
     this.detached = true;
     this.onDetached(how, this);

@@ -52,3 +52,14 @@ it('a session log moved away or replaced is said too', async () => {
   ]);
   expect(fs.readFileSync(`${file}.moved`, 'utf8')).toContain('second turn');
 });
+
+it('a session log moved away with nothing left at its name is said as moved, not deleted', async () => {
+  const { pod, alerts, file } = await podWithOneTurn();
+  fs.renameSync(file, `${file}.moved`);
+  const said = detachedAlert(pod);
+  await pod.run('second turn');
+  await said;
+  expect(alerts).toEqual([
+    expect.stringMatching(/^error the session log .* was moved or replaced while the pod writes it/),
+  ]);
+});
