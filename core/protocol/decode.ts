@@ -3,8 +3,9 @@ import { parseJson } from './json/parseJson.js';
 import { formatIssues } from './formatIssues.js';
 import { describeJsonValue } from './schemas/primitives.js';
 import { METHOD_PARAMS, type Method } from './schemas/Method.js';
-import { EVENT_DATA, type Event } from './schemas/Event.js';
+import { EVENT_DATA, type Event, type EventName } from './schemas/Event.js';
 import { decodeTextDeltaLine } from './decodeTextDelta.js';
+import { decodeFlatData } from './decodeFlatData.js';
 
 /** The outcome of decoding one value: the typed value, or one readable line saying why not. */
 export type Decoded<T> = { ok: true; value: T } | { ok: false; error: string };
@@ -115,6 +116,11 @@ function decodeEnvelope(
     return { ok: true, value: out };
   }
   if (!hasContent) return fail(`missing field \`${contentKey}\` for \`${tag}\``);
+  const flat = tagKey === 'event' ? decodeFlatData(tag as EventName, content) : undefined;
+  if (flat !== undefined) {
+    out[contentKey] = flat;
+    return { ok: true, value: out };
+  }
   const r = schema.safeParse(content);
   if (!r.success) return fail(`invalid ${contentKey} for \`${tag}\`: ${formatIssues(r.error)}`);
   out[contentKey] = r.data;

@@ -1,70 +1,10 @@
 import { quoteString as quote } from './json/quoteString.js';
-import { ErrorCodeSchema, PodStatusSchema, RunResultSchema, TurnResultSchema } from './schemas/enums.js';
-import { NotificationDataSchema, type Event, type EventName } from './schemas/Event.js';
-
-/**
- * How one field of a flat event is written: a string, a string left out when absent or null,
- * a boolean that defaults to false, a u64, a u64 written `null` when absent, or one of a unit
- * enum's values.
- */
-type FieldKind = 'str' | 'str?' | 'bool=false' | 'u64' | 'u64|null' | ReadonlySet<string>;
-
-/** The values of a `unitEnum` (a preprocess pipe into `z.enum`) or of a plain `z.enum`. */
-function values(schema: unknown): ReadonlySet<string> {
-  const s = schema as { out?: { options?: string[] }; options?: string[] };
-  return new Set(s.out?.options ?? s.options ?? []);
-}
-
-/**
- * The events a run broadcasts most (besides the deltas), whose data is a flat struct: fields in
- * wire order, each with its kind. Checked against the schemas (test/protocol/flatEvents): the
- * same keys in the same order, and byte-identical output for any data.
- */
-export const FLAT_EVENT_FIELDS: Partial<Record<EventName, ReadonlyArray<readonly [string, FieldKind]>>> = {
-  status: [
-    ['status', values(PodStatusSchema)],
-    ['session_id', 'str'],
-  ],
-  ack: [['method', 'str']],
-  turn_start: [['turn', 'u64']],
-  turn_end: [
-    ['turn', 'u64'],
-    ['result', values(TurnResultSchema)],
-  ],
-  text_done: [['text', 'str']],
-  usage: [
-    ['input_tokens', 'u64|null'],
-    ['output_tokens', 'u64|null'],
-  ],
-  run_end: [['result', values(RunResultSchema)]],
-  tool_call_start: [
-    ['id', 'str'],
-    ['name', 'str'],
-  ],
-  tool_call_done: [
-    ['id', 'str'],
-    ['name', 'str'],
-    ['arguments', 'str'],
-  ],
-  tool_result: [
-    ['id', 'str'],
-    ['summary', 'str'],
-    ['output', 'str?'],
-    ['is_error', 'bool=false'],
-  ],
-  error: [
-    ['code', values(ErrorCodeSchema)],
-    ['message', 'str'],
-  ],
-  notification: [
-    ['source', values(NotificationDataSchema.out.shape.source)],
-    ['message', 'str'],
-  ],
-};
+import { FLAT_EVENT_FIELDS } from './flatEventFields.js';
+import type { Event } from './schemas/Event.js';
 
 /**
  * `e` as its line, written field by field without the schema pass, when it is one of the flat
- * events above and every field is of its plain kind; `undefined` otherwise (the schema path
+ * events (`FLAT_EVENT_FIELDS`) and every field is of its plain kind; `undefined` otherwise (the schema path
  * then validates it, applies the array form, or says what is wrong). A run broadcasts ~8 such
  * events: each was a zod parse and a `JSON.stringify` of a fresh object.
  */

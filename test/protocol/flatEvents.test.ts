@@ -1,7 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import * as P from '../../core/protocol/index.js';
-import { FLAT_EVENT_FIELDS, encodeFlatEvent } from '../../core/protocol/encodeFlatEvent.js';
+import { decodeFlatData } from '../../core/protocol/decodeFlatData.js';
+import { encodeFlatEvent } from '../../core/protocol/encodeFlatEvent.js';
+import { FLAT_EVENT_FIELDS } from '../../core/protocol/flatEventFields.js';
 import { fuzzAssert } from '../support/fuzzRuns.js';
 import { anyString } from '../support/protocolArbitraries.js';
 
@@ -54,7 +56,7 @@ const anyValue = fc.oneof(
   ),
 );
 
-describe('flat events written without the schema pass', () => {
+describe('flat events written and read without the schema pass', () => {
   it('name the schema’s fields in the schema’s order', () => {
     for (const [name, fields] of flat) expect(fields.map(([f]) => f)).toEqual(Object.keys(shapeOf(name)));
   });
@@ -110,6 +112,51 @@ describe('flat events written without the schema pass', () => {
           const expected = schemaPath({ event: name, data, request_id: requestId, seq });
           if (expected instanceof Error) expect(() => P.encodeEvent(e)).toThrow();
           else expect(P.encodeEvent(e)).toBe(expected);
+        },
+      ),
+      2000,
+    );
+  });
+
+  it('are read by the fast path when their fields are plain, as the schema path reads them', () => {
+    const line = '{"event":"tool_result","seq":4,"data":{"id":"c","summary":"ok","output":null,"extra":1}}';
+    const d = P.decodeEventLine(line);
+    expect(d).toStrictEqual({
+      ok: true,
+      value: { event: 'tool_result', seq: 4, data: { id: 'c', summary: 'ok', output: undefined, is_error: false } },
+    });
+    expect(decodeFlatData('usage', { output_tokens: 3 })).toStrictEqual({ input_tokens: null, output_tokens: 3 });
+    expect(decodeFlatData('turn_start', { turn: 2n })).toBeUndefined();
+    expect(decodeFlatData('run_end', { result: { finished: null } })).toBeUndefined();
+    expect(P.decodeEvent({ event: 'run_end', data: { result: { finished: null } } })).toStrictEqual({
+      ok: true,
+      value: { event: 'run_end', data: { result: 'finished' } },
+    });
+  });
+
+  it('read exactly what the schema path reads, or refuse with its error, for any data', async () => {
+    await fuzzAssert(
+      'decoder: flat events',
+      fc.property(
+        fc.constantFrom(...flat),
+        fc.array(anyValue, { minLength: 4, maxLength: 4 }),
+        fc.array(fc.boolean(), { minLength: 4, maxLength: 4 }),
+        fc.boolean(),
+        ([name, fields], values, present, extra) => {
+          const data: Record<string, unknown> = {};
+          fields.forEach(([f], i) => {
+            if (present[i]) data[f] = values[i];
+          });
+          if (extra) data.unknown_field = 'x';
+          const got = P.decodeEvent({ event: name, seq: 1, data });
+          const schema = P.decodeWith(P.EVENT_DATA[name] as never, data);
+          if (!schema.ok) {
+            expect(got.ok).toBe(false);
+            if (!got.ok) expect(got.error).toBe(`invalid data for \`${name}\`: ${schema.error}`);
+            return;
+          }
+          expect(got).toStrictEqual({ ok: true, value: { event: name, seq: 1, data: schema.value } });
+          if (got.ok) expect(Object.keys(got.value.data as object)).toEqual(Object.keys(schema.value as object));
         },
       ),
       2000,
