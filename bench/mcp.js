@@ -153,7 +153,10 @@ const coldDirect = [];
 for (let r = 0; r < WARMUP; r++) {
   const pb = await podBatch();
   const db = await directBatch();
-  if (r < COLD) coldPod.push(pb), coldDirect.push(db);
+  if (r < COLD) {
+    coldPod.push(pb);
+    coldDirect.push(db);
+  }
 }
 readMs.length = 0;
 const podTimes = [];
