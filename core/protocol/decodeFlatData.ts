@@ -1,4 +1,4 @@
-import { FLAT_EVENT_FIELDS } from './flatEventFields.js';
+import { FLAT_EVENT_FIELDS, NOT_PLAIN, plainFieldValue } from './flatEventFields.js';
 import type { EventName } from './schemas/Event.js';
 
 /**
@@ -13,25 +13,10 @@ export function decodeFlatData(event: EventName, data: unknown): Record<string, 
   const input = data as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   for (const [name, kind] of fields) {
-    const v = input[name];
-    if (kind === 'str') {
-      if (typeof v !== 'string') return undefined;
-      out[name] = v;
-    } else if (kind === 'str?') {
-      if (v !== undefined && v !== null && typeof v !== 'string') return undefined;
-      // As zod's object does: a key given (null included) is kept, an absent one is not.
-      if (v !== undefined || name in input) out[name] = v ?? undefined;
-    } else if (kind === 'bool=false') {
-      if (v !== undefined && typeof v !== 'boolean') return undefined;
-      out[name] = v ?? false;
-    } else if (kind === 'u64' || kind === 'u64|null') {
-      if (kind === 'u64|null' && (v === undefined || v === null)) out[name] = null;
-      else if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 && !Object.is(v, -0)) out[name] = v;
-      else return undefined;
-    } else {
-      if (typeof v !== 'string' || !kind.has(v)) return undefined;
-      out[name] = v;
-    }
+    const v = plainFieldValue(kind, input[name]);
+    if (v === NOT_PLAIN) return undefined;
+    // As zod's object does: a `str?` given (null included) is kept as undefined, an absent one is not.
+    if (v !== undefined || name in input) out[name] = v;
   }
   return out;
 }

@@ -1,5 +1,5 @@
 import { quoteString as quote } from './json/quoteString.js';
-import { FLAT_EVENT_FIELDS } from './flatEventFields.js';
+import { FLAT_EVENT_FIELDS, NOT_PLAIN, plainFieldValue } from './flatEventFields.js';
 import type { Event } from './schemas/Event.js';
 
 /**
@@ -23,28 +23,10 @@ export function encodeFlatEvent(e: Event, seq: number | undefined): string | und
   }
   let body = '';
   for (const [name, kind] of fields) {
-    const v = data[name];
-    let text: string;
-    if (kind === 'str') {
-      if (typeof v !== 'string') return undefined;
-      text = quote(v);
-    } else if (kind === 'str?') {
-      if (v === undefined || v === null) continue;
-      if (typeof v !== 'string') return undefined;
-      text = quote(v);
-    } else if (kind === 'bool=false') {
-      if (v === undefined) text = 'false';
-      else if (typeof v === 'boolean') text = String(v);
-      else return undefined;
-    } else if (kind === 'u64' || kind === 'u64|null') {
-      if (kind === 'u64|null' && (v === undefined || v === null)) text = 'null';
-      else if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 && !Object.is(v, -0)) text = String(v);
-      else return undefined;
-    } else {
-      if (typeof v !== 'string' || !kind.has(v)) return undefined;
-      text = `"${v}"`;
-    }
-    body += `${body === '' ? '' : ','}"${name}":${text}`;
+    const v = plainFieldValue(kind, data[name]);
+    if (v === NOT_PLAIN) return undefined;
+    if (v === undefined) continue; // an absent `str?` is left out
+    body += `${body === '' ? '' : ','}"${name}":${typeof v === 'string' ? quote(v) : String(v)}`;
   }
   return `${head},"data":{${body}}}`;
 }

@@ -62,3 +62,36 @@ export const FLAT_EVENT_FIELDS: Partial<Record<EventName, ReadonlyArray<readonly
     ['message', 'str'],
   ],
 };
+
+/** What `plainFieldValue` returns for a value that is not of its field's plain kind. */
+export const NOT_PLAIN: unique symbol = Symbol('not plain');
+
+/**
+ * A field's value as the schema path reads it — the default for an absent `bool=false`
+ * (`false`) or `u64|null` (`null`), `undefined` for an absent or null `str?` — when it is of the
+ * field's plain kind; `NOT_PLAIN` otherwise (a bigint, a wrong type, a value an enum lacks: the
+ * schema path's to read or refuse). The encoder and the decoder of flat events share it.
+ */
+export function plainFieldValue(
+  kind: FieldKind,
+  v: unknown,
+): string | number | boolean | null | undefined | typeof NOT_PLAIN {
+  switch (kind) {
+    case 'str':
+      return typeof v === 'string' ? v : NOT_PLAIN;
+    case 'str?':
+      return v === undefined || v === null ? undefined : typeof v === 'string' ? v : NOT_PLAIN;
+    case 'bool=false':
+      return v === undefined ? false : typeof v === 'boolean' ? v : NOT_PLAIN;
+    case 'u64|null':
+      return v === undefined || v === null ? null : u64(v);
+    case 'u64':
+      return u64(v);
+    default:
+      return typeof v === 'string' && kind.has(v) ? v : NOT_PLAIN;
+  }
+}
+
+function u64(v: unknown): number | typeof NOT_PLAIN {
+  return typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 && !Object.is(v, -0) ? v : NOT_PLAIN;
+}

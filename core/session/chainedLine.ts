@@ -44,14 +44,9 @@ const OPEN_BRACE = Buffer.from('{');
  */
 export function chainLine(entry: string, prev: Buffer | null): { line: string; hash: Buffer } {
   const hash = entryHash(prev, entry);
-  const prevText = prev === null ? 'null' : `"${prev === last.hash ? last.hex : prev.toString('hex')}"`;
-  const hex = hash.toString('hex');
-  last = { hash, hex }; // the next line's prev_hash, as a log appends it
-  return { line: `{"hash":"${hex}","prev_hash":${prevText},${entry.slice(1)}`, hash };
+  const prevText = prev === null ? 'null' : `"${prev.toString('hex')}"`;
+  return { line: `{"hash":"${hash.toString('hex')}","prev_hash":${prevText},${entry.slice(1)}`, hash };
 }
-
-/** The last hash `chainLine` made, with its hex form. */
-let last: { hash: Buffer | null; hex: string } = { hash: null, hex: '' };
 
 export interface ParsedChainedLine {
   readonly hash: Buffer;
