@@ -9,6 +9,7 @@ import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { ClientSideConnection, PROTOCOL_VERSION, ndJsonStream } from '@agentclientprotocol/sdk';
+import { POD_NODE_FLAGS } from '../dist/core/pod/podNodeFlags.js';
 import { report } from './measure.js';
 import { lineSocket } from './support/lineSocket.js';
 
@@ -22,7 +23,8 @@ const project = path.join(root, 'proj');
 fs.mkdirSync(project);
 const env = { ...process.env, YOI_RUNTIME_DIR: path.join(root, 'run') };
 const bin = fileURLToPath(new URL('../bin/run.js', import.meta.url));
-const agent = spawn(process.execPath, [bin, 'acp'], { cwd: project, env, stdio: ['pipe', 'pipe', 'ignore'] });
+// As an editor starts it: the `yoi` executable, whose shebang carries the pod's Node flags.
+const agent = spawn(process.execPath, [...POD_NODE_FLAGS, bin, 'acp'], { cwd: project, env, stdio: ['pipe', 'pipe', 'ignore'] });
 
 let firstChunk;
 const conn = new ClientSideConnection(
