@@ -47,8 +47,10 @@ export async function runCompaction(rt: PodRuntime, opts: RunCompactionOptions):
     reason: opts.reason,
     recentFiles: recentFiles(info.services),
   };
-  request = await untilAborted(hooks.beforeCompact.promise(request, ctx), signal);
-  const result = await untilAborted(hooks.compact.promise(request, ctx), signal);
+  const before = request;
+  request = await untilAborted(() => hooks.beforeCompact.promise(before, ctx), signal);
+  const ready = request;
+  const result = await untilAborted(() => hooks.compact.promise(ready, ctx), signal);
   if (!result) throw new Error('no compaction strategy answered (no plugin taps `compact`)');
   const parsed = ItemsSchema.safeParse(result.items);
   if (!parsed.success)
@@ -94,12 +96,19 @@ function withReports(rt: PodRuntime): { reports?: NonNullable<ReturnType<PodRunt
   return reports ? { reports } : {};
 }
 
-/** Settles with `work`, or rejects as soon as `signal` aborts (a strategy may ignore it). */
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+/**
+ * Starts a hook's work unless `signal` has aborted, then settles with it, or rejects as soon as
+ * `signal` aborts (a strategy may ignore it). A compaction stopped between two hooks does not
+ * start the next, and whatever a started one rejects with later is handled here: an unhandled
+ * rejection would end the pod.
+ */
+function untilAborted<T>(start: () => Promise<T>, signal: AbortSignal): Promise<T> {
   if (signal.aborted) return Promise.reject(new AbortedError('aborted'));
+  const work = start();
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(new AbortedError('aborted'));
-    signal.addEventListener('abort', onAbort, { once: true });
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
     work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
   });
 }
