@@ -24,7 +24,11 @@ fs.mkdirSync(project);
 const env = { ...process.env, YOI_RUNTIME_DIR: path.join(root, 'run') };
 const bin = fileURLToPath(new URL('../bin/run.js', import.meta.url));
 // As an editor starts it: the `yoi` executable, whose shebang carries the pod's Node flags.
-const agent = spawn(process.execPath, [...POD_NODE_FLAGS, bin, 'acp'], { cwd: project, env, stdio: ['pipe', 'pipe', 'ignore'] });
+const agent = spawn(process.execPath, [...POD_NODE_FLAGS, bin, 'acp'], {
+  cwd: project,
+  env,
+  stdio: ['pipe', 'pipe', 'ignore'],
+});
 
 let firstChunk;
 const conn = new ClientSideConnection(
