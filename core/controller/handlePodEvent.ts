@@ -25,7 +25,17 @@ export async function handlePodEvent(
     client: client ?? V1_CLIENT,
     ...(requestId !== undefined ? { requestId } : {}),
   };
-  const refusal = await rt.hooks.checkPodEvent.promise(event, ctx);
+  let refusal: string | undefined;
+  try {
+    refusal = await rt.hooks.checkPodEvent.promise(event, ctx);
+  } catch (e) {
+    // Not applied, and `internal`: the child tries again (a check that fails now may not later).
+    return {
+      ok: false,
+      code: 'internal',
+      message: oneLineError(`the report could not be checked: ${(e as Error).message}`),
+    };
+  }
   if (refusal) return { ok: false, code: 'invalid_request', message: oneLineError(refusal) }; // a plugin's refusal stays one line
   if (requestId === undefined) await applyPodEvent(rt, event, ctx, notify);
   else await rt.reports.once(podEventSource(event), requestId, () => applyPodEvent(rt, event, ctx, notify));

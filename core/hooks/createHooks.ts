@@ -86,7 +86,8 @@ export function createHooks() {
     /**
      * Whether to accept a child pod's report at all (before any side effect). Return: a reason
      * to refuse it (the sender gets an error, nothing is applied), or `undefined`. The pod tree
-     * checks here that only the real child reports for itself. Failure: the report is refused.
+     * checks here that only the real child reports for itself. Failure: the report is refused
+     * with `internal` (nothing applied; the child tries again).
      */
     checkPodEvent: new AsyncSeriesBailHook<[PodEvent, PodEventContext], string | undefined>(['event', 'ctx']),
 
@@ -178,7 +179,8 @@ export function createHooks() {
 
     /**
      * Extra fields of the v2 `welcome` a client gets (waterfall: return the object with yours
-     * added, e.g. pending asks). Sync.
+     * added, e.g. pending asks). Sync. Failure: the client's `hello` is answered with an
+     * `internal` error naming the plugin; the pod goes on.
      */
     welcome: new SyncWaterfallHook<[Record<string, unknown>, ClientInfo]>(['welcome', 'client']),
 

@@ -120,7 +120,16 @@ export class Connection {
       this.updateReading();
       return this.opts.onLine(this, line);
     };
-    this.chain = this.chain.then(handle, handle) as Promise<void>;
+    // The chain never rejects: a rejection nobody handled would end the pod's process.
+    this.chain = this.chain.then(handle).catch((error: unknown) => this.lineFailed(line, error));
+  }
+
+  private lineFailed(line: string, error: unknown): void {
+    try {
+      this.opts.onLineFailure(this, line, error);
+    } catch {
+      // Answering failed too (the connection is closing): the next lines are still handled.
+    }
   }
 
   /** Bytes held for this client that cannot be dropped: our fixed queue and the socket's buffer. */

@@ -26,6 +26,11 @@ export interface ConnectionOptions {
   /** The pod's budget for buffered input, shared by every connection (`limits.inputBufferBytes`). */
   inputBudget?: ByteBudget;
   onLine: (conn: Connection, line: string) => void | Promise<void>;
+  /**
+   * `onLine` threw or rejected (a plugin's tap failing where nothing else catches it): answer
+   * the request. The connection goes on with its next lines either way.
+   */
+  onLineFailure: (conn: Connection, line: string, error: unknown) => void;
   onLineError: (conn: Connection, error: LineError) => void;
   onClose: (conn: Connection) => void;
   /** Renders the line that tells this client what it lost (depends on its protocol version). */

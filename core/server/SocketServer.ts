@@ -6,7 +6,14 @@ import { requestRefused } from './backlogErrors.js';
 import { InputBudget } from './InputBudget.js';
 import { requestIdInHead } from '../protocol/requestIdInHead.js';
 import type { Transport } from './Transport.js';
-import { decodeMethodLine, downgradeToV1, encodeEvent, type Event, type Method } from '../protocol/index.js';
+import {
+  decodeMethodLine,
+  downgradeToV1,
+  encodeEvent,
+  oneLineError,
+  type Event,
+  type Method,
+} from '../protocol/index.js';
 
 export interface SocketServerOptions {
   socketPath: string;
@@ -86,6 +93,7 @@ export class SocketServer {
         }
         return this.opts.onMethod(c, decoded.value);
       },
+      onLineFailure: (c, line, error) => bus.reply(c, requestFailed(line, error)),
       onLineError: (c, err) =>
         bus.reply(
           c,
@@ -112,6 +120,17 @@ function badLine(message: string, requestId?: string): Event {
   return {
     event: 'error',
     data: { code: 'invalid_request', message },
+    ...(requestId ? { request_id: requestId } : {}),
+  };
+}
+
+/** The answer to a request whose handling failed: `internal`, what failed, and its request_id. */
+function requestFailed(line: string, error: unknown): Event {
+  const cause = error instanceof Error ? error.message : String(error);
+  const requestId = requestIdOf(line);
+  return {
+    event: 'error',
+    data: { code: 'internal', message: oneLineError(`the request failed: ${cause}`) },
     ...(requestId ? { request_id: requestId } : {}),
   };
 }

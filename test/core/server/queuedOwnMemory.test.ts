@@ -39,6 +39,7 @@ function connectionOver(transport: Transport, id: number): Connection {
     maxLineBytes: 1024,
     queueLimitBytes: 8 * 1024 * 1024,
     onLine: () => undefined,
+    onLineFailure: () => undefined,
     onLineError: () => undefined,
     onClose: () => undefined,
     renderLag: () => Buffer.from('lag\n'),
