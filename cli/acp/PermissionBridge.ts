@@ -29,8 +29,21 @@ export const PermissionResolvedSchema = z.looseObject({
   by: z.string().optional(),
 });
 
+/**
+ * The editor's answer to `session/request_permission`. The SDK passes it on unchecked (its own
+ * zod schema is not exported), and a malformed one must not end `yoi acp`.
+ */
+const EditorAnswerSchema = z.looseObject({
+  outcome: z.discriminatedUnion('outcome', [
+    z.looseObject({ outcome: z.literal('cancelled') }),
+    z.looseObject({ outcome: z.literal('selected'), optionId: z.string() }),
+  ]),
+});
+
 /** At most this many asks wait on the editor at once; more are left to other clients and the deadline. */
 const MAX_PENDING = 32;
+/** How much of an editor's value a log line shows. */
+const MAX_SHOWN = 200;
 
 const LABELS: Record<Decision, string> = {
   allow_once: 'Allow once',
@@ -54,8 +67,8 @@ export interface PermissionPort {
  * The pod's permission asks as ACP `session/request_permission` requests with the same options
  * (option ids are the decisions), and the editor's answer as `permission_reply`. Other clients
  * may answer first, or the deadline may pass: `permission_resolved` then withdraws the ask.
- * An ask the editor dismisses without choosing is rejected once, unless the turn was cancelled
- * (the pod's cancel resolves it).
+ * An ask the editor dismisses without choosing, or answers with a malformed value, is rejected
+ * once, unless the turn was cancelled (the pod's cancel resolves it).
  */
 export class PermissionBridge {
   private readonly pending = new Map<string, AbortController>();
@@ -79,7 +92,9 @@ export class PermissionBridge {
     }
     const abort = new AbortController();
     this.pending.set(req.id, abort);
-    void this.forward(req, abort.signal).finally(() => this.pending.delete(req.id));
+    void this.forward(req, abort.signal)
+      .catch((e: Error) => this.port.log(`permission ask ${req.id}: ${e.message}`))
+      .finally(() => this.pending.delete(req.id));
   }
 
   onResolved(data: unknown): void {
@@ -117,22 +132,42 @@ export class PermissionBridge {
       return;
     }
     if (signal.aborted) return; // answered elsewhere meanwhile
-    const outcome = response.outcome;
+    const answer = EditorAnswerSchema.safeParse(response);
+    if (!answer.success) {
+      // No decision, like a dismissal: the pod's call must not wait on it until the deadline.
+      this.port.log(
+        `permission ask ${req.id}: malformed answer from the editor, taken as a dismissal: ${shown(response)}`,
+      );
+      return this.dismiss(req.id, 'no valid answer from the editor');
+    }
+    const outcome = answer.data.outcome;
     if (outcome.outcome === 'selected') {
       const decision = DecisionSchema.safeParse(outcome.optionId);
       if (!decision.success || !req.options.includes(decision.data)) {
         this.port.log(
-          `permission ask ${req.id}: the editor chose an option that was not offered (${JSON.stringify(outcome.optionId)})`,
+          `permission ask ${req.id}: the editor chose an option that was not offered (${shown(outcome.optionId)})`,
         );
         return;
       }
       await this.port
         .reply(req.id, decision.data)
         .catch((e: Error) => this.port.log(`permission ask ${req.id}: ${e.message}`));
-    } else if (!this.cancelled()) {
-      await this.port
-        .reply(req.id, 'reject_once', 'dismissed in the editor')
-        .catch((e: Error) => this.port.log(`permission ask ${req.id}: ${e.message}`));
+    } else {
+      await this.dismiss(req.id, 'dismissed in the editor');
     }
   }
+
+  /** No decision from the editor: rejected once, unless the editor cancelled the turn (the pod's cancel resolves it). */
+  private async dismiss(id: string, message: string): Promise<void> {
+    if (this.cancelled()) return;
+    await this.port
+      .reply(id, 'reject_once', message)
+      .catch((e: Error) => this.port.log(`permission ask ${id}: ${e.message}`));
+  }
+}
+
+/** A value from the editor as JSON for a log line, cut to `MAX_SHOWN` characters. */
+function shown(value: unknown): string {
+  const json = JSON.stringify(value) ?? String(value);
+  return json.length > MAX_SHOWN ? `${json.slice(0, MAX_SHOWN)}…` : json;
 }

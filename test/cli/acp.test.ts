@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { PROTOCOL_VERSION } from '@agentclientprotocol/sdk';
+import { PROTOCOL_VERSION, type RequestPermissionResponse } from '@agentclientprotocol/sdk';
 import { PodClient, type UnknownEvent } from '../../client/PodClient.js';
 import type { Event } from '../../core/protocol/index.js';
 import { makeProject } from '../support/startTestPod.js';
@@ -386,5 +386,43 @@ describe('yoi acp and prompts the pod cannot take', () => {
     const next = await ed.conn.prompt({ sessionId, prompt: [{ type: 'text', text: 'small one' }] });
     expect(next.stopReason).toBe('end_turn');
     expect(agentTextOf(ed.updates)).toContain('[user] small one');
+  }, 60_000);
+});
+
+describe('yoi acp and a malformed answer to a permission ask', () => {
+  it('is a dismissal said once on stderr: the pod is answered, and yoi acp and the session go on', async () => {
+    const root = makeProject();
+    const malformed = [null, {}, { outcome: { outcome: 'perhaps' } }];
+    const { dir, env } = acpProject(root, [
+      ...malformed.flatMap((_, i) => [
+        { tool_calls: [{ name: 'Write', arguments: { file_path: `out${i}.txt`, content: 'no\n' } }] },
+        { text: `Not written ${i}.` },
+      ]),
+      { text: 'Still here.' },
+    ]);
+    stopPodsAfter(dir, env);
+    const ed = editor(dir, env);
+    await ed.conn.initialize({ protocolVersion: PROTOCOL_VERSION, clientCapabilities: {} });
+    const { sessionId } = await ed.conn.newSession({ cwd: dir, mcpServers: [] });
+    for (const [i, answer] of malformed.entries()) {
+      const writing = ed.conn.prompt({ sessionId, prompt: [{ type: 'text', text: `write ${i}` }] });
+      const ask = await ed.untilAsk();
+      // The SDK hands whatever the editor returns to yoi acp unchecked.
+      ask.answer(answer as unknown as RequestPermissionResponse);
+      // The pod's call is rejected now, not left to the deadline, and the turn goes on.
+      expect((await writing).stopReason).toBe('end_turn');
+      expect(agentTextOf(ed.updates)).toContain(`Not written ${i}.`);
+      const failed = ed.updates
+        .map((u) => u.update)
+        .findLast((u) => u.sessionUpdate === 'tool_call_update' && u.status === 'failed');
+      expect(JSON.stringify(failed)).toContain('no valid answer from the editor');
+      expect(fs.existsSync(path.join(dir, `out${i}.txt`))).toBe(false);
+      await ed.untilSaid(`malformed answer from the editor, taken as a dismissal: ${JSON.stringify(answer)}\n`);
+    }
+    expect(ed.stderr().match(/malformed answer from the editor/g)).toHaveLength(malformed.length);
+    const after = await ed.conn.prompt({ sessionId, prompt: [{ type: 'text', text: 'still there?' }] });
+    expect(after.stopReason).toBe('end_turn');
+    expect(agentTextOf(ed.updates)).toContain('Still here.');
+    expect(await ed.close()).toBe(0);
   }, 60_000);
 });

@@ -25,6 +25,8 @@ export interface AcpEditor {
   untilAsk(
     timeoutMs?: number,
   ): Promise<{ request: RequestPermissionRequest; answer: (r: RequestPermissionResponse) => void }>;
+  /** Resolves once `yoi acp` has said `text` on stderr. */
+  untilSaid(text: string, timeoutMs?: number): Promise<void>;
   /** Closes stdin (the editor quits) and waits for the process to exit. */
   close(): Promise<number | null>;
 }
@@ -37,13 +39,16 @@ export function startEditor(cwd: string, env: NodeJS.ProcessEnv): AcpEditor {
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let err = '';
-  child.stderr.on('data', (d) => (err += d));
   const updates: SessionNotification[] = [];
   const asks: AcpEditor['asks'] = [];
   const wakers = new Set<() => void>();
   const wake = () => {
     for (const w of [...wakers]) w();
   };
+  child.stderr.on('data', (d) => {
+    err += d;
+    wake();
+  });
   const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
   const stream = ndJsonStream(
     Writable.toWeb(child.stdin) as WritableStream<Uint8Array>,
@@ -94,6 +99,9 @@ export function startEditor(cwd: string, env: NodeJS.ProcessEnv): AcpEditor {
     until: (pred, timeoutMs) => waitFor(() => updates.map((u) => u.update).find(pred), 'an update', timeoutMs),
     untilAsk: (timeoutMs) =>
       waitFor(() => (asks.length > asked ? asks[asked++] : undefined), 'a permission request', timeoutMs),
+    untilSaid: async (text, timeoutMs) => {
+      await waitFor(() => (err.includes(text) ? true : undefined), JSON.stringify(text), timeoutMs);
+    },
     close: async () => {
       child.stdin.end();
       return exited;

@@ -85,6 +85,54 @@ describe('permission asks between the pod and the editor', () => {
     expect(h.logs.filter((l) => l.startsWith('ignoring a malformed permission_request'))).toHaveLength(2);
   });
 
+  it('a malformed answer is rejected once and said in one line; a failing ask is logged, never thrown', async () => {
+    const h = harness();
+    const answers = [
+      null,
+      {},
+      { outcome: null },
+      { outcome: { outcome: 'maybe' } },
+      { outcome: { outcome: 'selected' } },
+    ];
+    answers.forEach((_, i) => h.bridge.onRequest(ask(`e${i}`)));
+    answers.forEach((a, i) => h.asks[i].answer(a as unknown as RequestPermissionResponse));
+    await settle();
+    expect(h.replies).toEqual(
+      answers.map((_, i) => ({ id: `e${i}`, decision: 'reject_once', message: 'no valid answer from the editor' })),
+    );
+    expect(h.logs).toEqual(
+      answers.map(
+        (a, i) => `permission ask e${i}: malformed answer from the editor, taken as a dismissal: ${JSON.stringify(a)}`,
+      ),
+    );
+    // A long answer is cut; after the editor cancelled the turn, the pod's cancel resolves the ask.
+    const late = harness({ cancelled: true });
+    late.bridge.onRequest(ask('f1'));
+    late.asks[0].answer({ outcome: { outcome: 'x'.repeat(5000) } } as unknown as RequestPermissionResponse);
+    await settle();
+    expect(late.replies).toEqual([]);
+    expect(late.logs[0]).toMatch(/taken as a dismissal: \{"outcome":\{"outcome":"x{177}…$/);
+    // Whatever fails on the way is said, and the ask's slot is freed (a re-sent ask is asked again).
+    const logs: string[] = [];
+    const bridge = new PermissionBridge(
+      {
+        ask: () => Promise.reject(new Error('not asked')),
+        reply: async () => {},
+        callOf: () => {
+          throw new Error('no such call');
+        },
+        kindOf: () => 'other',
+        log: (l) => void logs.push(l),
+      },
+      () => false,
+    );
+    bridge.onRequest(ask('g1'));
+    await settle();
+    bridge.onRequest(ask('g1'));
+    await settle();
+    expect(logs).toEqual(['permission ask g1: no such call', 'permission ask g1: no such call']);
+  });
+
   it('at most 32 asks wait on the editor', () => {
     const h = harness();
     for (let i = 0; i < 40; i++) h.bridge.onRequest(ask(`d${i}`));
