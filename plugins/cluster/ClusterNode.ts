@@ -62,6 +62,10 @@ export class ClusterNode implements RemotePods {
 
   start(pod: PodInfo, tree: PodTree | undefined): void {
     this.connected = this.connect(pod, tree);
+    // Said here; spawn and command still see the rejection through connection().
+    this.connected.catch((e: Error) =>
+      pod.services.alert('warn', `${this.plugin}: cannot join the cluster: ${e.message}`),
+    );
   }
 
   async stop(pod: PodInfo): Promise<void> {
@@ -219,17 +223,39 @@ export class ClusterNode implements RemotePods {
         this.seen.add(record.pod_name);
         // Recorded before placement, its socket is known from its registration (when this pod
         // was killed before the host's answer).
-        if (!record.socket_path) tree.registry.update(record.pod_name, { socket_path: entry.endpoints.socket });
+        if (!record.socket_path)
+          await this.tryTree(pod, `record the socket of pod ${record.pod_name}`, () =>
+            tree.registry.update(record.pod_name, { socket_path: entry.endpoints.socket }),
+          );
         continue;
       }
       const overdue = Date.now() - (record.spawned_at ?? 0) > 2 * this.config.ttlMs;
       if (!this.seen.has(record.pod_name) && !overdue) continue;
+      // Kept in `seen` until it is forgotten: a forget that failed is tried again.
+      if (!(await this.tryTree(pod, `forget pod ${record.pod_name}`, () => tree.forget(record.pod_name)))) continue;
       this.seen.delete(record.pod_name);
-      await tree.forget(record.pod_name);
       pod.services.alert(
         'warn',
         `${this.plugin}: pod ${record.pod_name} on host ${record.host} is gone (its registration expired); it was removed from this pod's pods`,
       );
+    }
+  }
+
+  /**
+   * One change to the pod tree for the heartbeat: it fails when scope.lock is busy, broken or not
+   * the user's, or the disk is full. Said, and the next heartbeat checks again (a rejection from
+   * the heartbeat's timer would end the pod).
+   */
+  private async tryTree(pod: PodInfo, what: string, change: () => unknown): Promise<boolean> {
+    try {
+      await change();
+      return true;
+    } catch (e) {
+      pod.services.alert(
+        'warn',
+        `${this.plugin}: cannot ${what} (the next heartbeat checks again): ${(e as Error).message}`,
+      );
+      return false;
     }
   }
 

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { NatsConnection, Subscription } from '@nats-io/transport-node';
+import type { Msg, NatsConnection, Subscription } from '@nats-io/transport-node';
 import { placeChild, type HostContext } from './placeChild.js';
 import { ReportRelay, type Placement } from './ReportRelay.js';
 import { CommandServer } from './serveCommand.js';
@@ -8,7 +8,7 @@ import { heartbeatMs, type ClusterConfig } from '../ClusterConfigSchema.js';
 import { ClusterRegistry } from '../ClusterRegistry.js';
 import { clusterNames } from '../clusterNames.js';
 import { connectNats, MAX_MESSAGE_BYTES } from '../connectNats.js';
-import { SpawnRequestSchema, type SpawnReply } from '../PlacementSchemas.js';
+import { SpawnRequestSchema, type CommandReply, type SpawnReply } from '../PlacementSchemas.js';
 import { ScopeLockFile } from '../../podtree/tree/ScopeLockFile.js';
 import { reclaimStale } from '../../podtree/tree/allocationTable.js';
 import {
@@ -88,9 +88,9 @@ export class YoiHost {
     await this.relay.listen();
     this.timer = setInterval(() => void this.heartbeat(), heartbeatMs(this.o.config));
     this.sub = this.nc.subscribe(this.subject);
-    void this.serve(this.sub);
+    this.serve(this.sub).catch((e: Error) => this.o.log(`placement requests are no longer served: ${e.message}`));
     this.commandSub = this.nc.subscribe(this.names.command(this.o.name));
-    void this.serveCommands(this.commandSub);
+    this.serveCommands(this.commandSub).catch((e: Error) => this.o.log(`commands are no longer served: ${e.message}`));
   }
 
   async stop(): Promise<void> {
@@ -129,19 +129,15 @@ export class YoiHost {
     let chain = Promise.resolve();
     for await (const m of sub) {
       if (waiting >= MAX_WAITING_PLACEMENTS) {
-        m.respond(
-          JSON.stringify({
-            ok: false,
-            error: `host ${this.o.name} is busy: ${waiting} placements are waiting`,
-          } satisfies SpawnReply),
-        );
+        const busy = `host ${this.o.name} is busy: ${waiting} placements are waiting`;
+        this.answer(m, placementError(busy), placementError);
         continue;
       }
       waiting++;
       chain = chain.then(async () => {
         const reply = await this.place(m.data, context);
         waiting--;
-        m.respond(JSON.stringify(reply));
+        this.answer(m, reply, placementError);
         this.o.log(
           reply.ok
             ? `placed pod on this host: pid ${reply.pid}, ${reply.socket}`
@@ -157,14 +153,39 @@ export class YoiHost {
     let running = 0;
     for await (const m of sub) {
       if (running >= MAX_WAITING_PLACEMENTS * 4) {
-        m.respond(JSON.stringify({ ok: false, code: 'internal', message: `host ${this.o.name} is busy` }));
+        this.answer(m, commandError(`host ${this.o.name} is busy`), commandError);
         continue;
       }
       running++;
-      void server.handle(m.data).then((reply) => {
-        running--;
-        m.respond(JSON.stringify(reply));
-      });
+      void server
+        .handle(m.data)
+        .catch((e: Error) => commandError(e.message))
+        .then((reply) => this.answer(m, reply, commandError))
+        .finally(() => running--);
+    }
+  }
+
+  /**
+   * Answers a request and never throws (publishing throws synchronously, and one reply must not
+   * end `yoi host`). A reply over the server's max_payload is replaced by `refuse`'s error naming
+   * the sizes, so the requester says why instead of timing out; after stop() drained the
+   * connection no one is left to answer.
+   */
+  private answer<R extends SpawnReply | CommandReply>(m: Msg, reply: R, refuse: (message: string) => R): void {
+    let text = JSON.stringify(reply);
+    const bytes = Buffer.byteLength(text);
+    const max = this.nc?.info?.max_payload ?? Infinity;
+    if (bytes > max)
+      text = JSON.stringify(
+        refuse(
+          `host ${this.o.name}: the reply is ${bytes} bytes, more than the NATS server's max_payload (${max} bytes)`,
+        ),
+      );
+    try {
+      m.respond(text);
+    } catch (e) {
+      if (!this.nc?.isClosed() && !this.nc?.isDraining())
+        this.o.log(`cannot answer a request on ${m.subject}: ${(e as Error).message}`);
     }
   }
 
@@ -186,3 +207,6 @@ export class YoiHost {
     }
   }
 }
+
+const placementError = (error: string): SpawnReply => ({ ok: false, error });
+const commandError = (message: string): CommandReply => ({ ok: false, code: 'internal', message });
