@@ -30,11 +30,9 @@ export async function handlePodEvent(
     refusal = await rt.hooks.checkPodEvent.promise(event, ctx);
   } catch (e) {
     // Not applied, and `internal`: the child tries again (a check that fails now may not later).
-    return {
-      ok: false,
-      code: 'internal',
-      message: oneLineError(`the report could not be checked: ${(e as Error).message}`),
-    };
+    const message = oneLineError(`the report could not be checked: ${(e as Error).message}`);
+    rt.alert('error', message);
+    return { ok: false, code: 'internal', message };
   }
   if (refusal) return { ok: false, code: 'invalid_request', message: oneLineError(refusal) }; // a plugin's refusal stays one line
   if (requestId === undefined) await applyPodEvent(rt, event, ctx, notify);

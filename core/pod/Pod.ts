@@ -223,6 +223,7 @@ export class Pod {
       onMethod: (conn, method) => this.onMethod(conn, method),
       onOtherLine: (conn, line) =>
         handleExtensionMethod(host.protocol, this.bus, this.info, conn, line, clientOf(conn)),
+      onRequestFailed: (message) => this.alert('error', message),
     });
     await this.server.listen();
     this.listening = true;

@@ -29,6 +29,11 @@ export interface SocketServerOptions {
    * or returns undefined to have it rejected as a bad line.
    */
   onOtherLine?: (conn: Connection, line: string) => Promise<void> | undefined;
+  /**
+   * A request's handling failed where nothing else caught it (its client is answered
+   * `internal`): the pod says it to every client, as it does a failing tap of an isolated hook.
+   */
+  onRequestFailed?: (message: string) => void;
 }
 
 /**
@@ -93,7 +98,11 @@ export class SocketServer {
         }
         return this.opts.onMethod(c, decoded.value);
       },
-      onLineFailure: (c, line, error) => bus.reply(c, requestFailed(line, error)),
+      onLineFailure: (c, line, error) => {
+        const failed = requestFailed(line, error);
+        bus.reply(c, failed);
+        if (failed.event === 'error') this.opts.onRequestFailed?.(failed.data.message);
+      },
       onLineError: (c, err) =>
         bus.reply(
           c,

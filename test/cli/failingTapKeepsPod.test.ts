@@ -10,7 +10,8 @@ import { makeProject } from '../support/startTestPod.js';
  * field) rejected the connection's line handling, and nothing handled that rejection: Node
  * ended the pod process (exit code 1, its runtime dir left behind). Found in a review of
  * unhandled rejections; replayed here on a real pod process. Now the request is answered with
- * an `internal` error naming the plugin and the hook, and the pod goes on serving.
+ * an `internal` error naming the plugin and the hook, every client gets an error alert saying
+ * it, and the pod goes on serving.
  */
 const CONFIG = `import { definePlugin } from 'yoi';
 import { defaultPlugins } from 'yoi/plugins';
@@ -86,6 +87,15 @@ describe('a plugin tap that fails where nothing catches it', () => {
     await other.until((e) => e.event === 'welcome' && e.request_id === 'h3');
     other.write('{"method":"get_history","request_id":"g3"}\n');
     expect(await other.until((e) => e.event === 'history' && e.request_id === 'g3')).toBeDefined();
+    // Each failure is also said to every client, naming the plugin and the hook.
+    await reporter.until((e) => e.event === 'alert' && e.data.message.includes('failed in welcome'));
+    const alerts = reporter.events.flatMap((e) =>
+      e.event === 'alert' && e.data.level === 'error' ? [e.data.message] : [],
+    );
+    expect(alerts).toEqual([
+      expect.stringContaining('plugin test:failing failed in checkPodEvent: the check broke'),
+      expect.stringContaining('plugin test:failing failed in welcome: no welcome for you'),
+    ]);
     expect(exitCode).toBeUndefined();
     expect(pod.stderr()).not.toMatch(/Unhandled|UnhandledPromiseRejection|PluginError/);
   });
