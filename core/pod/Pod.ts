@@ -286,7 +286,11 @@ export class Pod {
       }
       await this.server?.close();
       this.host.protocol.attach(undefined);
-      await this.provider?.close?.().catch(() => undefined);
+      // A plugin's provider whose close throws, even before returning its promise, must not leave
+      // the stop rejected: `void stop()` (shutdown, SIGTERM) would end the process with exit 1.
+      await Promise.resolve()
+        .then(() => this.provider?.close?.())
+        .catch(() => undefined);
     } finally {
       await this.files.remove();
       this.resolveClosed();
