@@ -47,10 +47,8 @@ export async function runCompaction(rt: PodRuntime, opts: RunCompactionOptions):
     reason: opts.reason,
     recentFiles: recentFiles(info.services),
   };
-  const before = request;
-  request = await untilAborted(() => hooks.beforeCompact.promise(before, ctx), signal);
-  const ready = request;
-  const result = await untilAborted(() => hooks.compact.promise(ready, ctx), signal);
+  request = await untilAborted(() => hooks.beforeCompact.promise(request, ctx), signal);
+  const result = await untilAborted(() => hooks.compact.promise(request, ctx), signal);
   if (!result) throw new Error('no compaction strategy answered (no plugin taps `compact`)');
   const parsed = ItemsSchema.safeParse(result.items);
   if (!parsed.success)

@@ -99,9 +99,9 @@ export class SocketServer {
         return this.opts.onMethod(c, decoded.value);
       },
       onLineFailure: (c, line, error) => {
-        const failed = requestFailed(line, error);
-        bus.reply(c, failed);
-        if (failed.event === 'error') this.opts.onRequestFailed?.(failed.data.message);
+        const message = oneLineError(`the request failed: ${error instanceof Error ? error.message : String(error)}`);
+        bus.reply(c, requestFailed(message, requestIdOf(line)));
+        this.opts.onRequestFailed?.(message);
       },
       onLineError: (c, err) =>
         bus.reply(
@@ -134,14 +134,8 @@ function badLine(message: string, requestId?: string): Event {
 }
 
 /** The answer to a request whose handling failed: `internal`, what failed, and its request_id. */
-function requestFailed(line: string, error: unknown): Event {
-  const cause = error instanceof Error ? error.message : String(error);
-  const requestId = requestIdOf(line);
-  return {
-    event: 'error',
-    data: { code: 'internal', message: oneLineError(`the request failed: ${cause}`) },
-    ...(requestId ? { request_id: requestId } : {}),
-  };
+function requestFailed(message: string, requestId?: string): Event {
+  return { event: 'error', data: { code: 'internal', message }, ...(requestId ? { request_id: requestId } : {}) };
 }
 
 /** Best effort: echo the request_id of a line that parsed as JSON but was not a valid method. */
