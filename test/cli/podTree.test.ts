@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PodClient } from '../../client/PodClient.js';
-import { isPidAlive } from '../../core/pod/podFiles.js';
+import { isPidAlive, isSocketLive } from '../../core/pod/podFiles.js';
 import { makeProject } from '../support/startTestPod.js';
 import { startPodProcess } from '../support/runCli.js';
 
@@ -245,6 +245,10 @@ describe('the pod tree across processes', () => {
     const childPid = lock.find((a) => a.pod_name === 'child')!.pid;
     process.kill(childPid, 'SIGKILL');
     await eventually('the child to die', () => !isPidAlive(childPid));
+    // Its main thread is a zombie (dead to isPidAlive) while its other threads still exit and hold
+    // its files, the listening socket too: ListPods would find it alive for that moment.
+    const childSocket = path.join(p.run, 'child', 'sock');
+    await eventually('the socket of the child to close', async () => !(await isSocketLive(childSocket)));
     const ended = c.waitFor((e) => e.event === 'run_end', 30_000);
     fs.writeFileSync(path.join(p.dir, 'GO'), '');
     await ended;
