@@ -14,6 +14,7 @@ import { oneLine as describe } from './oneLine.js';
 import { DEFAULT_TIMEOUT_MS, isStdio, type McpServerConfig } from './McpConfigSchema.js';
 import type { ServerState } from './McpStateSchema.js';
 import { listAll } from './listAll.js';
+import { UNREAD_ERROR } from './boundUnreadSends.js';
 import { descendantsOf, killSurvivors, processId, sessionOf, type ProcessId } from './processTree.js';
 
 export interface ServerContext {
@@ -206,6 +207,9 @@ export class McpServerConnection {
     };
     client.onerror = (error) => {
       if (this.closing || generation !== this.generation) return;
+      // Being closed for a bound (below): what the server still sends meanwhile changes nothing,
+      // nor do lines cut where the SDK empties its read buffer on closing.
+      if (this.closedBecause !== undefined) return;
       // Progress that arrives after its call ended (or names no call) changes nothing: not an
       // alert, nor the server's last error.
       if (/progress notification for an unknown token/.test(describe(error))) return;
@@ -224,6 +228,13 @@ export class McpServerConnection {
         void client.close().catch(() => undefined);
         return;
       }
+      // A stdio server that stopped reading what the pod writes to it (boundUnreadSends): closed,
+      // and started again as after a crash, before the writes fill the pod's memory.
+      if (UNREAD_ERROR.test(this.lastError) && current()) {
+        this.closedBecause = 'stopped reading what the pod sends it (10 MiB or 10,000 messages waiting)';
+        void client.close().catch(() => undefined);
+        return;
+      }
       // While connecting, a failure is reported once, by connect(). After that, one alert per
       // connection: a server writing garbage must not flood every client.
       if (this.state === 'ready' && !this.reportedProtocolError) {
@@ -232,18 +243,35 @@ export class McpServerConnection {
       }
       this.ctx.changed();
     };
-    const refresh = (what: () => Promise<void>) => () => {
-      if (!current()) return;
-      const done = what()
-        .then(
-          () => this.ctx.changed(),
-          (e: unknown) => {
-            this.lastError = `listing failed: ${describe(e)}`;
-            this.ctx.changed();
-          },
-        )
-        .finally(() => this.refreshing.delete(done));
-      this.refreshing.add(done);
+    // One listing of a kind at a time: `list_changed` during it asks for one more after it, not
+    // one each (a server repeating the notification would otherwise queue requests unbounded).
+    const refresh = (what: () => Promise<void>) => {
+      let under: Promise<void> | undefined;
+      let again = false;
+      const list = async () => {
+        do {
+          again = false;
+          await what().then(
+            () => this.ctx.changed(),
+            (e: unknown) => {
+              this.lastError = `listing failed: ${describe(e)}`;
+              this.ctx.changed();
+            },
+          );
+        } while (again && current());
+      };
+      return () => {
+        if (!current()) return;
+        if (under) {
+          again = true;
+          return;
+        }
+        const done = (under = list().finally(() => {
+          under = undefined;
+          this.refreshing.delete(done);
+        }));
+        this.refreshing.add(done);
+      };
     };
     client.setNotificationHandler(
       sdk.ToolListChangedNotificationSchema,

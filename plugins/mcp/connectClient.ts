@@ -4,6 +4,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { findOnPath } from '../bash/probeSandbox.js';
 import { boundedFetch } from './boundedFetch.js';
+import { boundUnreadSends } from './boundUnreadSends.js';
 import { loadSdk, type Sdk } from './loadSdk.js';
 import { oneLine as describe } from './oneLine.js';
 import { descendantsOf, killSurvivors, processId, sessionOf, type ProcessId } from './processTree.js';
@@ -51,6 +52,7 @@ export async function connectClient(config: McpServerConfig, opts: ConnectOption
       stderr: 'pipe',
     });
     transport.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk));
+    boundUnreadSends(transport);
     // Noted once spawned: the SDK closes the transport (forgetting the pid) when initialize fails.
     let leader: ProcessId | number | undefined;
     const start = transport.start.bind(transport);

@@ -14,6 +14,7 @@ export const EVERYTHING = `${root}node_modules/@modelcontextprotocol/server-ever
 export const FILESYSTEM = `${root}node_modules/@modelcontextprotocol/server-filesystem/dist/index.js`;
 export const FIXTURE = `${root}test/fixtures/mcp/fixtureServer.mjs`;
 export const HTTP_FIXTURE = `${root}test/fixtures/mcp/httpServer.mjs`;
+export const FLOODING = `${root}test/fixtures/mcp/floodingServer.mjs`;
 
 export const everything = () => ({ command: NODE, args: [EVERYTHING, 'stdio'] });
 export const fixture = (...args: string[]) => ({ command: NODE, args: [FIXTURE, ...args] });

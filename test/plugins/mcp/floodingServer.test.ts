@@ -1,0 +1,59 @@
+// A stdio MCP server that floods the pod must cost it bounded memory and requests: repeated
+// `list_changed` coalesce into one listing at a time, and a server that stops reading what the
+// pod writes to it is closed (and started again) once 10 MiB or 10,000 messages wait for it.
+import { afterEach, expect, it } from '@jest/globals';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { eventually, FLOODING, newManager, NODE, toolCtx } from './mcpServers.js';
+
+const cleanups: (() => Promise<unknown> | unknown)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+function scratch(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'yoi-mcp-flood-'));
+  cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+function manager(args: string[]) {
+  const made = newManager({ fl: { command: NODE, args: [FLOODING, ...args] } });
+  cleanups.push(() => made.m.close());
+  return made;
+}
+
+it('1,000 tools/list_changed in a row: one listing at a time, one more after it, and the new list is offered', async () => {
+  const log = path.join(scratch(), 'log');
+  const { m } = manager(['list-changed', log]);
+  await m.start();
+  const methods = () => (fs.existsSync(log) ? fs.readFileSync(log, 'utf8').trim().split('\n') : []);
+  // The pod answers the server's ping after it has handled every notification before it.
+  await eventually(() => methods().includes('answer barrier'), 'the answer to the ping after the notifications');
+  const lists = () => methods().filter((x) => x === 'tools/list').length;
+  expect(lists()).toBe(2); // the first listing, and one for all 1,000 notifications
+  fs.writeFileSync(`${log}.answer`, '');
+  await eventually(() => m.podTools().some((t) => t.name === 'mcp__fl__added'), 'the new tool');
+  await eventually(
+    () => m.servers.get('fl')!.state === 'ready' && lists() === 3,
+    'the one listing asked for meanwhile',
+  );
+  expect(m.servers.get('fl')!.restarts).toBe(0);
+}, 30_000);
+
+it('a server that stops reading while the pod answers its requests is closed at 10,000 messages waiting, said so, and restarted', async () => {
+  const marker = path.join(scratch(), 'started');
+  const { m, alerts } = manager(['unread', marker]);
+  await m.start();
+  const conn = m.servers.get('fl')!;
+  await eventually(() => conn.restarts === 1 && conn.state === 'ready', 'the restart', 60_000);
+  expect(alerts.filter((a) => a.startsWith('MCP server fl'))).toEqual([
+    expect.stringMatching(
+      /^MCP server fl stopped reading what the pod sends it \(10 MiB or 10,000 messages waiting\); restarting in \d+ ms/,
+    ),
+    expect.stringMatching(/^MCP server fl is ready again after a restart/),
+  ]);
+  const echo = m.podTools().find((t) => t.name === 'mcp__fl__echo')!;
+  expect((await echo.execute({ text: 'back' }, toolCtx())).content).toBe('echo: back');
+}, 90_000);
