@@ -57,6 +57,8 @@ export function stdioStream(input: Readable, output: Writable, maxLineBytes: num
           return refuse(RequestError.parseError());
         }
         if (typeof message !== 'object' || message === null) return refuse(RequestError.invalidRequest(message));
+        // The SDK takes no batches and would close the connection on one.
+        if (Array.isArray(message)) return refuse(RequestError.invalidRequest(undefined, 'batches are not supported'));
         controller.enqueue(message as AnyMessage);
         if ((controller.desiredSize ?? 1) <= 0) input.pause();
       };

@@ -366,6 +366,44 @@ describe('yoi acp with bad input', () => {
   }, 60_000);
 });
 
+describe('yoi acp and a JSON-RPC batch', () => {
+  it('answers a JSON array with Invalid Request and keeps the connection: the prompt in flight and later requests are answered', async () => {
+    const root = makeProject();
+    const { dir, env } = acpProject(root, [
+      { tool_calls: [{ name: 'Write', arguments: { file_path: 'out.txt', content: 'kept\n' } }] },
+      { text: 'Wrote out.txt.' },
+    ]);
+    stopPodsAfter(dir, env);
+    const agent = rawAgent(dir, env);
+    const send = (message: Record<string, unknown>) =>
+      agent.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
+    const initialize = { method: 'initialize', params: { protocolVersion: PROTOCOL_VERSION } };
+    await send({ id: 1, ...initialize });
+    await send({ id: 2, method: 'session/new', params: { cwd: dir, mcpServers: [] } });
+    const { sessionId } = (await agent.reply((m) => m.id === 2)).result as { sessionId: string };
+    await send({
+      id: 3,
+      method: 'session/prompt',
+      params: { sessionId, prompt: [{ type: 'text', text: 'write it' }] },
+    });
+    // The prompt is in flight, held by its permission ask until the editor answers.
+    const ask = await agent.reply((m) => m.method === 'session/request_permission');
+    await agent.write('[]\n');
+    await agent.write(`[${JSON.stringify({ jsonrpc: '2.0', id: 4, ...initialize })}]\n`);
+    await send({ id: 5, ...initialize });
+    expect(await agent.reply((m) => m.id === 5)).toMatchObject({ result: { protocolVersion: PROTOCOL_VERSION } });
+    const invalid = { jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.stringContaining('batches') } };
+    expect(agent.messages.filter((m) => m.id === null)).toEqual([invalid, invalid]);
+    expect(agent.messages.some((m) => m.id === 4)).toBe(false); // a batch's requests are not run
+    await send({ id: ask.id, result: { outcome: { outcome: 'selected', optionId: 'allow_once' } } });
+    expect(await agent.reply((m) => m.id === 3)).toMatchObject({ result: { stopReason: 'end_turn' } });
+    expect(fs.readFileSync(path.join(dir, 'out.txt'), 'utf8')).toBe('kept\n');
+    expect(agent.child.exitCode).toBeNull();
+    agent.child.stdin.end();
+    expect(await agent.exited).toBe(0);
+  }, 60_000);
+});
+
 describe('yoi acp and prompts the pod cannot take', () => {
   it("a prompt over the pod's line limit is a refusal saying why; the session and the pod go on", async () => {
     const dir = makeProject({ 'yoi.config.json': JSON.stringify({ limits: { maxLineBytes: 4096 } }) });

@@ -27,7 +27,7 @@ async function through(chunks: string[], max: number): Promise<{ read: AnyMessag
 }
 
 describe('stdio limits and ordering', () => {
-  it('stdioStream reads lines whatever the chunking, answers a longer one, non-JSON and non-objects with JSON-RPC errors, and goes on', async () => {
+  it('stdioStream reads lines whatever the chunking, answers a longer one, non-JSON, non-objects and batches with JSON-RPC errors, and goes on', async () => {
     const ok = { jsonrpc: '2.0', id: 1, method: 'a' };
     const { read, wrote } = await through(['{"jsonrpc":"2.0","id":1,', '"method":"a"}\n', '\n  \n'], 64);
     expect(read).toEqual([ok]);
@@ -42,12 +42,15 @@ describe('stdio limits and ordering', () => {
         long.slice(30),
         '\nnot json\n7\n',
         `${JSON.stringify(ok)}\r\n`,
-        '[1]',
+        '[]\n',
+        `[${JSON.stringify(ok)}]\n`,
+        JSON.stringify(ok),
       ],
       64,
     );
-    // The long line is never handed on; the last line needs no newline; CRLF is fine.
-    expect(mixed.read).toEqual([ok, ok, [1]]);
+    // The long line and the batches are never handed on (the SDK closes the connection on a
+    // batch); the last line needs no newline; CRLF is fine.
+    expect(mixed.read).toEqual([ok, ok, ok]);
     expect(mixed.wrote).toEqual([
       {
         jsonrpc: '2.0',
@@ -56,6 +59,11 @@ describe('stdio limits and ordering', () => {
       },
       { jsonrpc: '2.0', id: null, error: expect.objectContaining({ code: -32700 }) },
       { jsonrpc: '2.0', id: null, error: expect.objectContaining({ code: -32600 }) },
+      ...[1, 2].map(() => ({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32600, message: 'Invalid request: batches are not supported' },
+      })),
     ]);
   });
 
