@@ -47,6 +47,8 @@ export class AcpSession {
   private readonly updates: UpdateQueue;
   private readonly permissions: PermissionBridge;
   private run?: ActiveRun;
+  /** Set from a `session/prompt` until its answer. */
+  private prompting = false;
   private status: PodStatus = 'idle';
   private statusWaiters: (() => void)[] = [];
   private commands = new Set<string>();
@@ -102,6 +104,21 @@ export class AcpSession {
   }
 
   async prompt(blocks: readonly ContentBlock[]): Promise<StopReason> {
+    // One prompt at a time: a second would take the first one's run over and leave it unanswered.
+    if (this.prompting)
+      throw RequestError.invalidRequest(
+        { sessionId: this.sessionId },
+        'a prompt is already running in this session; wait for its answer (session/cancel ends it sooner)',
+      );
+    this.prompting = true;
+    try {
+      return await this.runPrompt(blocks);
+    } finally {
+      this.prompting = false;
+    }
+  }
+
+  private async runPrompt(blocks: readonly ContentBlock[]): Promise<StopReason> {
     // Registered before any await: a `session/cancel` right behind the prompt finds it.
     let next: ActiveRun | undefined = this.beginRun();
     await this.ensureConnected().catch((e: unknown) => {
