@@ -33,7 +33,7 @@ export const wsPlugin = definePlugin({
     let listeners: WsListener[] = [];
     let ready = false;
     const limiter = new FailureLimiter(FAILURES);
-    const log = new RefusalLog((line) => void process.stderr.write(line));
+    const log = new RefusalLog((line) => void process.stderr.write(`yoi: ${NAME}: ${line}\n`));
 
     api.hooks.podInit.tapPromise(NAME, async (pod) => {
       const plans = planListeners(api.config, launchOf(pod), pod.projectDir);
@@ -57,7 +57,8 @@ export const wsPlugin = definePlugin({
           maxLineBytes: services.config.limits.maxLineBytes,
           ready: () => ready,
           serve: (transport) => services.serveClient(transport),
-          refused: (address, status, why) => log.refused(address, status, why, limiter.retryAfterMs(address)),
+          refused: (address, status, why) =>
+            log.refused(refusalLine(address, status, why, limiter.retryAfterMs(address))),
         });
         listeners.push(listener);
         const url = await listener.listen();
@@ -92,4 +93,10 @@ function launchOf(pod: PodInfo): ListenLaunch | undefined {
   if (!parsed.success)
     throw new YoiError('YOI_ERR_LISTEN', `cannot listen: ${formatZodError(parsed.error, ListenLaunchSchema)}`);
   return parsed.data;
+}
+
+function refusalLine(address: string, status: number, why: string, limitedForMs: number): string {
+  const limited =
+    limitedForMs > 0 ? `; further attempts from it get HTTP 429 for ${Math.ceil(limitedForMs / 1000)} s` : '';
+  return `refused a connection from ${address} (HTTP ${status}): ${why}${limited}`;
 }

@@ -11,6 +11,7 @@ import { connectNats, MAX_MESSAGE_BYTES } from '../connectNats.js';
 import { SpawnRequestSchema, type CommandReply, type SpawnReply } from '../PlacementSchemas.js';
 import { ScopeLockFile } from '../../podtree/tree/ScopeLockFile.js';
 import { reclaimStale } from '../../podtree/tree/allocationTable.js';
+import { RefusalLog } from '../../ws/RefusalLog.js';
 import {
   canonicalPath,
   ensurePrivateDir,
@@ -48,6 +49,8 @@ export class YoiHost {
   private commandSub?: Subscription;
   private timer?: NodeJS.Timeout;
   private placements: Map<string, Placement> = new Map();
+  /** Anyone who can publish on the subject can send placements: their refusals must not flood the log. */
+  private readonly refusals: RefusalLog;
   private readonly startedAt = Date.now();
   private readonly names;
   readonly relaySocket: string;
@@ -57,6 +60,7 @@ export class YoiHost {
     this.names = clusterNames(o.config.nats.prefix);
     this.base = runtimeBase(o.env);
     this.relaySocket = path.join(this.base, '.host.sock');
+    this.refusals = new RefusalLog(o.log);
   }
 
   get subject(): string {
@@ -138,11 +142,8 @@ export class YoiHost {
         const reply = await this.place(m.data, context);
         waiting--;
         this.answer(m, reply, placementError);
-        this.o.log(
-          reply.ok
-            ? `placed pod on this host: pid ${reply.pid}, ${reply.socket}`
-            : `refused a placement: ${reply.error}`,
-        );
+        if (reply.ok) this.o.log(`placed pod on this host: pid ${reply.pid}, ${reply.socket}`);
+        else this.refusals.refused(`refused a placement: ${reply.error}`);
       });
     }
   }

@@ -81,8 +81,8 @@ describe('RefusalLog', () => {
   it('writes a bounded number of lines and counts the rest', () => {
     const lines: string[] = [];
     const log = new RefusalLog((l) => void lines.push(l), { burst: 5, refillMs: 60_000 });
-    for (let i = 0; i < 10_000; i++) log.refused('203.0.113.7', 401, 'wrong bearer token', 0);
+    for (let i = 0; i < 10_000; i++) log.refused('refused a connection: wrong bearer token');
     expect(lines).toHaveLength(5);
-    expect(lines[0]).toBe('yoi: yoi:ws: refused a connection from 203.0.113.7 (HTTP 401): wrong bearer token\n');
+    expect(lines[0]).toBe('refused a connection: wrong bearer token');
   });
 });
