@@ -3,13 +3,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ErrorCode } from '../core/errors/codes.js';
+import { podExitLine } from './podExitLine.js';
 
 /**
  * Starts `yoi pod start` (without --detach) as a background process in its own session, its
  * output in `<pod dir>/pod.log`, and returns the socket path once the pod accepts connections.
- * If the pod exits first, its last log line becomes the error; a pod of that name already
- * listening is refused like `yoi pod start` in the foreground refuses it. `where.cwd` is the
- * pod's directory (default: this process's).
+ * If the pod exits first, the line of its log that says why becomes the error (`podExitLine`);
+ * a pod of that name already listening is refused like `yoi pod start` in the foreground refuses
+ * it. `where.cwd` is the pod's directory (default: this process's).
  */
 export async function startDetached(
   argv: string[],
@@ -34,6 +35,8 @@ export async function startDetached(
   const logFile = path.join(paths.dir, 'pod.log');
   const { RUNTIME_FILE, openOwnFile } = await import('../core/pod/trustedPath.js');
   const log = openOwnFile(logFile, RUNTIME_FILE, { create: true, append: true })!;
+  // The log is appended to across starts: only what this start writes explains its exit.
+  const logStart = fs.fstatSync(log).size;
   const bin = fileURLToPath(new URL('../../bin/run.js', import.meta.url));
   const { POD_NODE_FLAGS } = await import('../core/pod/podNodeFlags.js');
   const child = spawn(process.execPath, [...POD_NODE_FLAGS, bin, 'pod', 'start', ...argv], {
@@ -43,19 +46,19 @@ export async function startDetached(
     ...(where.cwd ? { cwd: where.cwd } : {}),
   });
   fs.closeSync(log);
-  let exited: number | null | undefined;
-  child.once('exit', (code) => (exited = code));
+  let exited: string | undefined;
+  child.once('exit', (code, signal) => (exited = code === null ? `signal ${signal}` : `exit code ${code}`));
   child.unref();
   const deadline = Date.now() + 15_000;
   while (Date.now() < deadline) {
     if (exited !== undefined) {
-      const lines = fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8').trim().split('\n') : [];
+      const output = fs.existsSync(logFile) ? fs.readFileSync(logFile).subarray(logStart).toString('utf8') : '';
       if (!fs.existsSync(paths.socket)) fs.rmSync(paths.dir, { recursive: true, force: true }); // its error is reported below
       // The pod's own one-line error keeps its code (`… [YOI_ERR_CONFIG]`), not a second one.
-      const last = (lines.at(-1) ?? `the pod exited with code ${exited}`).replace(/^yoi: /, '');
+      const last = (podExitLine(output) ?? exited).replace(/^yoi: /, '');
       const coded = /^(.*) \[(YOI_ERR_[A-Z_]+)\]$/.exec(last);
       if (coded && Object.hasOwn(ERROR_CODES, coded[2])) throw new YoiError(coded[2] as ErrorCode, coded[1]);
-      throw new YoiError('YOI_ERR_CONNECTION', last);
+      throw new YoiError('YOI_ERR_CONNECTION', `the pod exited before it listened: ${last}`);
     }
     if (await isSocketLive(paths.socket, 200)) return paths.socket;
     await new Promise((r) => setTimeout(r, 50));

@@ -5,6 +5,7 @@ import { YoiError } from '../errors/YoiError.js';
 import { formatZodError } from '../errors/formatZodError.js';
 import type { YoiPlugin } from '../plugin/YoiPlugin.js';
 import { describeLoadError } from './describeLoadError.js';
+import { failOnUnhandledRejection } from './failOnUnhandledRejection.js';
 import { resolveConfig, type ResolvedConfig } from './resolveConfig.js';
 import { configExplorer } from './configExplorer.js';
 import { configSources } from './configSources.js';
@@ -62,11 +63,12 @@ export async function loadConfig(options: LoadConfigOptions): Promise<ResolvedCo
           `config file not found: ${explicit.file} (from ${explicit.from})`,
         );
       }
-      found = await (await explorer()).load(filepath);
+      const file = filepath;
+      found = await failOnUnhandledRejection(async () => (await explorer()).load(file), leftUnhandled);
       if (!found) throw new YoiError('YOI_ERR_CONFIG', `${labelOf(cwd, filepath)}: has no "yoi" key`);
     } else {
       await requireNestedConfigTrust(cwd, env);
-      found = await (await explorer()).search(cwd);
+      found = await failOnUnhandledRejection(async () => (await explorer()).search(cwd), leftUnhandled);
     }
   } catch (error) {
     // Our own errors are complete; errors from loading a file carry cosmiconfig's `filepath`.
@@ -106,6 +108,24 @@ export async function loadConfig(options: LoadConfigOptions): Promise<ResolvedCo
     MAX_LOADED_FILES,
   );
   return { ...resolved, configFiles: files, configDigest: sources.digest };
+}
+
+/** A config (or a module it imports) that rejected a promise nobody handles: the load fails, naming the file. */
+function leftUnhandled(reason: unknown, found: { filepath: string } | null): Error {
+  const message =
+    typeof (reason as Error | null)?.message === 'string' ? (reason as Error).message : safeString(reason);
+  return Object.assign(
+    new Error(`a promise rejection was left unhandled: ${message}`),
+    found ? { filepath: found.filepath } : {},
+  );
+}
+
+function safeString(value: unknown): string {
+  try {
+    return String(value);
+  } catch {
+    return 'a value that cannot be printed';
+  }
 }
 
 /** Files of a config's module graph kept for the control plane (a bound on a huge graph). */
