@@ -3,6 +3,7 @@
 import { spawn } from 'node:child_process';
 import net from 'node:net';
 import { report } from './measure.js';
+import { startPeerLlmServer } from './support/peerLlmServer.js';
 import { rssOf, startPodProcess } from './support/startPodProcess.js';
 
 const MB = 1024 * 1024;
@@ -77,3 +78,46 @@ report('memory: peak RSS during a 2,000-chunk reply vs idle', peak / idleScripte
   higherIsBetter: false,
   detail: `${(peak / MiB).toFixed(1)} MiB vs ${(idleScripted / MiB).toFixed(1)} MiB idle`,
 });
+
+// For information: a pod as users run one, on an HTTP provider (openai-compatible, against the
+// local fake server of bench/peers.js): idle once listening (its SDK and `fetch` loaded), the peak
+// while a 2,000-chunk reply streams, and idle again after it (Node's HTTP parser compiled), after
+// the same settling time as above and 10 s later.
+const llm = await startPeerLlmServer();
+llm.setReply(chunks);
+const http = await startPodProcess({
+  name: 'mem-http',
+  files: {
+    'yoi.config.json': JSON.stringify({
+      model: { provider: 'openai-compatible', baseURL: `${llm.origin}/v1`, model: 'fake-model', maxRetries: 0 },
+    }),
+  },
+});
+await settle();
+const idleHttp = rssOf(http.pid);
+let peakHttp = idleHttp;
+const httpSampler = setInterval(() => (peakHttp = Math.max(peakHttp, rssOf(http.pid))), 5);
+const httpClient = net.connect(http.socket);
+await new Promise((r) => httpClient.once('connect', r));
+httpClient.write(
+  '{"method":"hello","params":{"protocol_version":2}}\n{"method":"run","params":{"input":[{"kind":"text","content":"go"}]}}\n',
+);
+await new Promise((resolve) => {
+  let tail = '';
+  httpClient.on('data', (d) => {
+    tail = (tail + d).slice(-4096);
+    if (tail.includes('"run_end"')) resolve();
+  });
+});
+clearInterval(httpSampler);
+await settle();
+const afterHttp = rssOf(http.pid);
+// V8's memory reducer gives back what it can ~8 s after the pod went quiet.
+await new Promise((r) => setTimeout(r, 10_000));
+const settledHttp = rssOf(http.pid);
+httpClient.destroy();
+await http.stop();
+await llm.close();
+console.log(
+  `memory (info): a pod on an HTTP provider: idle ${(idleHttp / MiB).toFixed(1)} MiB, peak during a 2,000-chunk reply ${(peakHttp / MiB).toFixed(1)} MiB (${(peakHttp / idleHttp).toFixed(2)}x), idle after it ${(afterHttp / MiB).toFixed(1)} MiB, 10 s later ${(settledHttp / MiB).toFixed(1)} MiB (${(settledHttp / (60 * MiB)).toFixed(2)} of 60 MiB)`,
+);

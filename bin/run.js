@@ -1,8 +1,9 @@
-#!/usr/bin/env -S node --max-semi-space-size=2 --single-threaded-gc --interrupt-budget=270336
+#!/usr/bin/env -S node --max-semi-space-size=2 --single-threaded-gc --interrupt-budget=270336 --liftoff-only
 // Entry point of the `yoi` command. The shebang's flags keep a long-lived pod's young generation
-// small and its GC off helper threads (see core/pod/podNodeFlags.ts) and cost short commands
-// nothing. `--version` and the root help are answered without loading oclif, which costs more
-// than the rest of a short command; everything else goes to oclif.
+// small, its GC off helper threads and its HTTP parser off TurboFan (see
+// core/pod/podNodeFlags.ts) and cost short commands nothing. `--version` and the root help are
+// answered without loading oclif, which costs more than the rest of a short command; everything
+// else goes to oclif.
 // Errors end as one line on stderr with a non-zero exit code (see cli/formatCliError.ts).
 // A CommonJS script (bin/package.json): an ES-module entry would load Node's ES-module loader,
 // ~7 ms of every command's start, for a file that only picks a path.

@@ -9,7 +9,11 @@
  * is small enough that helpers gain nothing. Four times V8's interrupt budget: a start's
  * run-once code (module set-up, zod's schema constructors) no longer reaches TurboFan, whose
  * compiles competed with the start for the CPU and left ~5 MB resident in an idle pod, while
- * the code a pod runs all the time still gets there in its first milliseconds. The `yoi`
+ * the code a pod runs all the time still gets there in its first milliseconds. WebAssembly stays
+ * on Liftoff, V8's baseline compiler (`--liftoff-only`): the one module a pod runs is Node's HTTP
+ * parser (llhttp, under `fetch`), whose tier-up to TurboFan on a helper thread left ~8 MiB
+ * resident in a pod on an HTTP provider after its first reply (73.4 → 65.3 MiB idle), for
+ * parsing a provider's stream that costs no measurable time on Liftoff. The `yoi`
  * executable's shebang carries the same flags; processes that yoi starts itself (`--detach`,
  * SpawnPod children) get them from here.
  * @beta
@@ -18,4 +22,5 @@ export const POD_NODE_FLAGS: readonly string[] = [
   '--max-semi-space-size=2',
   '--single-threaded-gc',
   '--interrupt-budget=270336',
+  '--liftoff-only',
 ];
