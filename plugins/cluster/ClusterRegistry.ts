@@ -2,6 +2,7 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import type { KV } from '@nats-io/kv';
 import { HostEntrySchema, type HostEntry, PodEntrySchema, type PodEntry } from './ClusterEntries.js';
 import type { ClusterNames } from './clusterNames.js';
+import { listKeys } from './listKeys.js';
 import type { z } from 'zod';
 
 /** A registration is small; anything larger is not one of ours. */
@@ -74,11 +75,7 @@ async function read<T>(kv: KV, key: string, schema: z.ZodType<T>): Promise<T | u
 }
 
 async function list<T extends { name: string }>(kv: KV, schema: z.ZodType<T>): Promise<T[]> {
-  const keys: string[] = [];
-  for await (const key of await kv.keys()) {
-    keys.push(key);
-    if (keys.length >= MAX_LISTED) break;
-  }
+  const keys = await listKeys(kv, MAX_LISTED);
   const entries: T[] = [];
   for (const e of await Promise.all(keys.map((k) => read(kv, k, schema)))) if (e !== undefined) entries.push(e);
   return entries.sort((a, b) => a.name.localeCompare(b.name));
