@@ -39,6 +39,29 @@ report('memory: pod RSS with 64 idle clients vs 120 MB', with64 / (120 * MB), 1,
   detail: `${(with64 / MB).toFixed(1)} MB`,
 });
 
+/**
+ * Runs one reply on `pod` for a client that reads it, sampling the pod's RSS every 5 ms from
+ * `idle`; resolves at `run_end` with the peak and the client (still connected).
+ */
+async function runSampled(pod, idle) {
+  let peak = idle;
+  const sampler = setInterval(() => (peak = Math.max(peak, rssOf(pod.pid))), 5);
+  const client = net.connect(pod.socket);
+  await new Promise((r) => client.once('connect', r));
+  client.write(
+    '{"method":"hello","params":{"protocol_version":2}}\n{"method":"run","params":{"input":[{"kind":"text","content":"go"}]}}\n',
+  );
+  await new Promise((resolve) => {
+    let tail = '';
+    client.on('data', (d) => {
+      tail = (tail + d).slice(-4096);
+      if (tail.includes('"run_end"')) resolve();
+    });
+  });
+  clearInterval(sampler);
+  return { peak: Math.max(peak, rssOf(pod.pid)), client };
+}
+
 // Idle RSS on its own (goal ≤ 60 MiB), and the peak while a 2,000-chunk reply streams to a client
 // that reads it (scripted provider; RSS sampled every 5 ms; goal ≤ 1.3x the same pod idle).
 const MiB = 1024 * 1024;
@@ -52,22 +75,7 @@ const scripted = await startPodProcess({
 });
 await settle();
 const idleScripted = rssOf(scripted.pid);
-let peak = idleScripted;
-const sampler = setInterval(() => (peak = Math.max(peak, rssOf(scripted.pid))), 5);
-const client = net.connect(scripted.socket);
-await new Promise((r) => client.once('connect', r));
-client.write(
-  '{"method":"hello","params":{"protocol_version":2}}\n{"method":"run","params":{"input":[{"kind":"text","content":"go"}]}}\n',
-);
-await new Promise((resolve) => {
-  let tail = '';
-  client.on('data', (d) => {
-    tail = (tail + d).slice(-4096);
-    if (tail.includes('"run_end"')) resolve();
-  });
-});
-clearInterval(sampler);
-peak = Math.max(peak, rssOf(scripted.pid));
+const { peak, client } = await runSampled(scripted, idleScripted);
 client.destroy();
 await scripted.stop();
 report('memory: idle pod RSS vs 60 MiB', idle / (60 * MiB), 1, {
@@ -95,21 +103,7 @@ const http = await startPodProcess({
 });
 await settle();
 const idleHttp = rssOf(http.pid);
-let peakHttp = idleHttp;
-const httpSampler = setInterval(() => (peakHttp = Math.max(peakHttp, rssOf(http.pid))), 5);
-const httpClient = net.connect(http.socket);
-await new Promise((r) => httpClient.once('connect', r));
-httpClient.write(
-  '{"method":"hello","params":{"protocol_version":2}}\n{"method":"run","params":{"input":[{"kind":"text","content":"go"}]}}\n',
-);
-await new Promise((resolve) => {
-  let tail = '';
-  httpClient.on('data', (d) => {
-    tail = (tail + d).slice(-4096);
-    if (tail.includes('"run_end"')) resolve();
-  });
-});
-clearInterval(httpSampler);
+const { peak: peakHttp, client: httpClient } = await runSampled(http, idleHttp);
 await settle();
 const afterHttp = rssOf(http.pid);
 // V8's memory reducer gives back what it can ~8 s after the pod went quiet.
