@@ -6,6 +6,7 @@ import { AppliedReports } from './AppliedReports.js';
 import { heartbeatMs, type ClusterConfig } from './ClusterConfigSchema.js';
 import { ClusterRegistry } from './ClusterRegistry.js';
 import { clusterNames, type ClusterNames } from './clusterNames.js';
+import { closeNats } from './closeNats.js';
 import { connectNats, MAX_MESSAGE_BYTES } from './connectNats.js';
 import { type ApplyOutcome, ReportConsumer } from './ReportConsumer.js';
 import { CommandReplySchema, SpawnReplySchema, type CommandBody } from './PlacementSchemas.js';
@@ -71,10 +72,11 @@ export class ClusterNode implements RemotePods {
   async stop(pod: PodInfo): Promise<void> {
     this.stopped = true;
     clearInterval(this.timer);
-    await this.consumer?.stop();
+    // Each step bounded: with NATS away a request waits for its timeout, and a drain forever.
+    if (this.consumer) await withTimeout(this.consumer.stop(), 2000).catch(() => undefined);
     for (const c of this.clients.values()) await c.close().catch(() => undefined);
     if (this.registry) await withTimeout(this.registry.deletePod(pod.podName), 2000).catch(() => undefined);
-    await this.nc?.drain().catch(() => undefined);
+    await closeNats(this.nc);
   }
 
   async spawn(spawn: RemoteSpawn): Promise<RemotePlacement> {

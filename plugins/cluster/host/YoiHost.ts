@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import path from 'node:path';
 import type { Msg, NatsConnection, Subscription } from '@nats-io/transport-node';
 import { placeChild, type HostContext } from './placeChild.js';
@@ -7,6 +8,7 @@ import { HostPlacements } from './HostPlacements.js';
 import { heartbeatMs, type ClusterConfig } from '../ClusterConfigSchema.js';
 import { ClusterRegistry } from '../ClusterRegistry.js';
 import { clusterNames } from '../clusterNames.js';
+import { closeNats } from '../closeNats.js';
 import { connectNats, MAX_MESSAGE_BYTES } from '../connectNats.js';
 import { SpawnRequestSchema, type CommandReply, type SpawnReply } from '../PlacementSchemas.js';
 import { ScopeLockFile } from '../../podtree/tree/ScopeLockFile.js';
@@ -102,8 +104,13 @@ export class YoiHost {
     this.sub?.unsubscribe();
     this.commandSub?.unsubscribe();
     await this.relay?.close();
-    await this.registry?.deleteHost(this.o.name).catch(() => undefined);
-    await this.nc?.drain().catch(() => undefined);
+    // Bounded: with NATS away the delete waits for its timeout, and a drain forever.
+    if (this.registry)
+      await Promise.race([
+        this.registry.deleteHost(this.o.name).catch(() => undefined),
+        sleep(2000, undefined, { ref: false }),
+      ]);
+    await closeNats(this.nc);
   }
 
   private async heartbeat(): Promise<void> {
