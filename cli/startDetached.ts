@@ -52,7 +52,7 @@ export async function startDetached(
   const deadline = Date.now() + 15_000;
   while (Date.now() < deadline) {
     if (exited !== undefined) {
-      const output = fs.existsSync(logFile) ? fs.readFileSync(logFile).subarray(logStart).toString('utf8') : '';
+      const output = logWritten(logFile, logStart);
       if (!fs.existsSync(paths.socket)) fs.rmSync(paths.dir, { recursive: true, force: true }); // its error is reported below
       // The pod's own one-line error keeps its code (`… [YOI_ERR_CONFIG]`), not a second one.
       const last = (podExitLine(output) ?? exited).replace(/^yoi: /, '');
@@ -64,4 +64,26 @@ export async function startDetached(
     await new Promise((r) => setTimeout(r, 50));
   }
   throw new YoiError('YOI_ERR_TIMEOUT', `the pod did not start listening within 15 s (see ${logFile})`);
+}
+
+/** What a start wrote before the pod listened (explains its exit) reads from its end, this much at most. */
+const MAX_EXIT_OUTPUT = 64 * 1024;
+
+/** The last `MAX_EXIT_OUTPUT` bytes written to `file` after `from` ('' without the file). */
+function logWritten(file: string, from: number): string {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, 'r');
+  } catch {
+    return '';
+  }
+  try {
+    const size = fs.fstatSync(fd).size;
+    const start = Math.max(from, size - MAX_EXIT_OUTPUT);
+    const buffer = Buffer.alloc(Math.max(0, size - start));
+    const read = fs.readSync(fd, buffer, 0, buffer.length, start);
+    return buffer.subarray(0, read).toString('utf8');
+  } finally {
+    fs.closeSync(fd);
+  }
 }

@@ -93,20 +93,21 @@ export class SocketServer {
         if (!decoded.ok) {
           const handled = this.opts.onOtherLine?.(c, line);
           if (handled) return handled;
-          bus.reply(c, badLine(`invalid method: ${decoded.error}`, requestIdOf(line)));
+          bus.reply(c, errorAnswer('invalid_request', `invalid method: ${decoded.error}`, requestIdOf(line)));
           return;
         }
         return this.opts.onMethod(c, decoded.value);
       },
       onLineFailure: (c, line, error) => {
         const message = oneLineError(`the request failed: ${error instanceof Error ? error.message : String(error)}`);
-        bus.reply(c, requestFailed(message, requestIdOf(line)));
+        bus.reply(c, errorAnswer('internal', message, requestIdOf(line)));
         this.opts.onRequestFailed?.(message);
       },
       onLineError: (c, err) =>
         bus.reply(
           c,
-          badLine(
+          errorAnswer(
+            'invalid_request',
             err.kind === 'input_budget' ? err.message : `invalid method: ${err.message}`,
             err.kind === 'invalid_utf8' ? undefined : requestIdInHead(err.head),
           ),
@@ -125,17 +126,9 @@ export class SocketServer {
   }
 }
 
-function badLine(message: string, requestId?: string): Event {
-  return {
-    event: 'error',
-    data: { code: 'invalid_request', message },
-    ...(requestId ? { request_id: requestId } : {}),
-  };
-}
-
-/** The answer to a request whose handling failed: `internal`, what failed, and its request_id. */
-function requestFailed(message: string, requestId?: string): Event {
-  return { event: 'error', data: { code: 'internal', message }, ...(requestId ? { request_id: requestId } : {}) };
+/** An `error` answer to one line: `invalid_request` for a bad line, `internal` for a request whose handling failed. */
+function errorAnswer(code: 'invalid_request' | 'internal', message: string, requestId?: string): Event {
+  return { event: 'error', data: { code, message }, ...(requestId ? { request_id: requestId } : {}) };
 }
 
 /** Best effort: echo the request_id of a line that parsed as JSON but was not a valid method. */

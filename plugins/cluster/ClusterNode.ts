@@ -7,6 +7,7 @@ import { heartbeatMs, type ClusterConfig } from './ClusterConfigSchema.js';
 import { ClusterRegistry } from './ClusterRegistry.js';
 import { clusterNames, type ClusterNames } from './clusterNames.js';
 import { closeNats } from './closeNats.js';
+import { withTimeout } from './withTimeout.js';
 import { connectNats, MAX_MESSAGE_BYTES } from './connectNats.js';
 import { type ApplyOutcome, ReportConsumer } from './ReportConsumer.js';
 import { CommandReplySchema, SpawnReplySchema, type CommandBody } from './PlacementSchemas.js';
@@ -303,8 +304,4 @@ function safeJson(text: string): unknown {
   } catch {
     return undefined;
   }
-}
-
-function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
-  return Promise.race([p, sleep(ms, undefined, { ref: false }).then(() => Promise.reject(new Error('timeout')))]);
 }

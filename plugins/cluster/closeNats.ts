@@ -1,4 +1,5 @@
 import type { NatsConnection } from '@nats-io/transport-node';
+import { withTimeout } from './withTimeout.js';
 
 /** How long a stop lets NATS take what is still buffered before it closes the connection. */
 export const DRAIN_DEADLINE_MS = 2000;
@@ -11,14 +12,9 @@ export const DRAIN_DEADLINE_MS = 2000;
  */
 export async function closeNats(nc: NatsConnection | undefined, deadlineMs = DRAIN_DEADLINE_MS): Promise<void> {
   if (!nc || nc.isClosed()) return;
-  let timer: NodeJS.Timeout | undefined;
-  const drained = await Promise.race([
-    nc.drain().then(
-      () => true,
-      () => false,
-    ),
-    new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), deadlineMs))),
-  ]);
-  clearTimeout(timer);
+  const drained = await withTimeout(nc.drain(), deadlineMs).then(
+    () => true,
+    () => false,
+  );
   if (!drained && !nc.isClosed()) await nc.close().catch(() => undefined);
 }

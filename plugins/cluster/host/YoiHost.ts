@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import path from 'node:path';
 import type { Msg, NatsConnection, Subscription } from '@nats-io/transport-node';
 import { placeChild, type HostContext } from './placeChild.js';
@@ -9,6 +8,7 @@ import { heartbeatMs, type ClusterConfig } from '../ClusterConfigSchema.js';
 import { ClusterRegistry } from '../ClusterRegistry.js';
 import { clusterNames } from '../clusterNames.js';
 import { closeNats } from '../closeNats.js';
+import { withTimeout } from '../withTimeout.js';
 import { connectNats, MAX_MESSAGE_BYTES } from '../connectNats.js';
 import { SpawnRequestSchema, type CommandReply, type SpawnReply } from '../PlacementSchemas.js';
 import { ScopeLockFile } from '../../podtree/tree/ScopeLockFile.js';
@@ -105,11 +105,7 @@ export class YoiHost {
     this.commandSub?.unsubscribe();
     await this.relay?.close();
     // Bounded: with NATS away the delete waits for its timeout, and a drain forever.
-    if (this.registry)
-      await Promise.race([
-        this.registry.deleteHost(this.o.name).catch(() => undefined),
-        sleep(2000, undefined, { ref: false }),
-      ]);
+    if (this.registry) await withTimeout(this.registry.deleteHost(this.o.name), 2000).catch(() => undefined);
     await closeNats(this.nc);
   }
 
