@@ -2,12 +2,14 @@ import { YoiError } from '../core/errors/YoiError.js';
 import {
   DEFAULT_MAX_LINE_BYTES,
   LineReader,
+  EVENT_DATA,
   decodeEventLine,
   encodeMethod,
   type Event,
   type EventOf,
   type Method,
   type PodStatus,
+  oneLineError,
 } from '../core/protocol/index.js';
 import { openPodLink } from './openPodLink.js';
 import type { ClientLink, MethodInput, PodClientOptions, UnknownEvent, WelcomeData } from './PodClientOptions.js';
@@ -23,6 +25,10 @@ interface Pending {
   resolve: (event: Reply | UnknownEvent) => void;
   reject: (error: Error) => void;
   timer: NodeJS.Timeout;
+  /** The method asked for. */
+  method: string;
+  /** A plugin's method (`requestExtension`): its reply may be an event this build does not know. */
+  extension: boolean;
 }
 
 /** The bound after which a pod that has not answered `hello` is taken for a v1 pod (the original). */
@@ -64,6 +70,8 @@ export class PodClient {
   private hello?: { id?: string; answer: (welcome?: WelcomeData, refused?: boolean) => void };
   /** Fails `connect()` while `hello` is undecided (a line too long to be any pod's greeting). */
   private failNegotiation?: (error: Error) => void;
+  /** Why the client ended the connection itself (a line too long that answered nobody). */
+  closedBecause?: YoiError;
 
   private constructor(
     private readonly socket: ClientLink,
@@ -73,7 +81,7 @@ export class PodClient {
       onLine: (line) => {
         const decoded = decodeEventLine(line);
         if (decoded.ok) this.dispatch(decoded.value);
-        else if (this.unknownListeners.size > 0 || this.pending.size > 0) this.dispatchUnknown(line);
+        else if (this.unknownListeners.size > 0 || this.pending.size > 0) this.dispatchUnknown(line, decoded.error);
       },
       maxLineBytes: opts.maxReplyBytes ?? MAX_REPLY_LINE_BYTES,
       // A dropped line may be the answer someone waits for (a long session's history): they
@@ -86,6 +94,12 @@ export class PodClient {
             `a reply from the pod was over ${error.limit / MiB} MiB, more than a client holds`,
           );
         this.failNegotiation?.(tooLarge());
+        // An event nobody asked for is lost to every listener (a `yoi send` would wait on for
+        // the rest of a run it cannot show): the connection ends, saying why.
+        if (this.pending.size === 0) {
+          this.closedBecause = tooLarge();
+          socket.destroy();
+        }
         for (const p of this.pending.values()) {
           clearTimeout(p.timer);
           p.reject(tooLarge());
@@ -109,12 +123,13 @@ export class PodClient {
         reader.end();
         this.isClosed = true;
         const gone = () =>
-          tooLarge
+          this.closedBecause ??
+          (tooLarge
             ? new YoiError(
                 'YOI_ERR_REPLY_TOO_LARGE',
                 `the pod sent a message over ${(opts.maxReplyBytes ?? MAX_REPLY_LINE_BYTES) / MiB} MiB, more than this client takes`,
               )
-            : new YoiError('YOI_ERR_CONNECTION', 'the pod closed the connection before answering');
+            : new YoiError('YOI_ERR_CONNECTION', 'the pod closed the connection before answering'));
         for (const p of this.pending.values()) {
           clearTimeout(p.timer);
           p.reject(gone());
@@ -203,7 +218,7 @@ export class PodClient {
     if (this.v1 && this.protocol === 1) return Promise.reject(this.v1.unsupported(method));
     const line = (id: string) =>
       JSON.stringify({ method, request_id: id, ...(params !== undefined ? { params } : {}) });
-    return this.requestLine(method, line, timeoutMs) as Promise<EventOf<'ack'> | UnknownEvent>;
+    return this.requestLine(method, line, timeoutMs, undefined, true) as Promise<EventOf<'ack'> | UnknownEvent>;
   }
 
   private requestLine(
@@ -211,6 +226,7 @@ export class PodClient {
     encode: (id: string) => string,
     timeoutMs: number,
     requestId?: string,
+    extension = false,
   ): Promise<Reply | UnknownEvent> {
     const id = requestId ?? `r${this.nextId++}`;
     if (this.pending.has(id))
@@ -226,7 +242,7 @@ export class PodClient {
         this.pending.delete(id);
         reject(new YoiError('YOI_ERR_TIMEOUT', `the pod did not answer \`${name}\` within ${timeoutMs} ms`));
       }, timeoutMs);
-      this.pending.set(id, { resolve: resolve as Pending['resolve'], reject, timer });
+      this.pending.set(id, { resolve: resolve as Pending['resolve'], reject, timer, method: name, extension });
       this.socket.write(line);
     });
   }
@@ -333,15 +349,26 @@ export class PodClient {
     for (const l of this.listeners) l(event);
   }
 
-  private dispatchUnknown(line: string): void {
+  private dispatchUnknown(line: string, why: string): void {
     const event = toUnknownEvent(line);
     if (!event) return;
-    // A plugin's reply to requestExtension.
     const p = event.request_id !== undefined ? this.pending.get(event.request_id) : undefined;
     if (p && event.request_id !== undefined) {
       this.pending.delete(event.request_id);
       clearTimeout(p.timer);
-      p.resolve(event);
+      // A plugin's reply to requestExtension may be any event of the plugin's; a core event that
+      // failed its schema, or an unknown event answering a core method, is no answer a caller
+      // could read (`yoi history` printed a string's characters one per line).
+      if (Object.hasOwn(EVENT_DATA, event.event))
+        p.reject(new YoiError('YOI_ERR_PROTOCOL', `the pod sent a malformed \`${event.event}\` event: ${why}`));
+      else if (!p.extension)
+        p.reject(
+          new YoiError(
+            'YOI_ERR_PROTOCOL',
+            `the pod answered \`${p.method}\` with \`${oneLineError(event.event)}\`, an event this client does not know`,
+          ),
+        );
+      else p.resolve(event);
     }
     for (const l of this.unknownListeners) l(event);
   }

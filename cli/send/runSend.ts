@@ -96,7 +96,10 @@ export async function runSend({ flags, input }: SendOptions): Promise<void> {
       case 'shutdown':
         throw new YoiError('YOI_ERR_CONNECTION', `pod ${target.name} shut down during the run`);
       case 'closed':
-        throw new YoiError('YOI_ERR_CONNECTION', `the connection to pod ${target.name} closed during the run`);
+        throw (
+          client.closedBecause ??
+          new YoiError('YOI_ERR_CONNECTION', `the connection to pod ${target.name} closed during the run`)
+        );
       case 'failed':
         // A v1 pod ends a cancelled run with error{internal,"Cancelled"}.
         if (end.code === 'internal' && end.message === 'Cancelled') throw await cancelled();

@@ -61,9 +61,11 @@ export const ERROR_CODES = {
   YOI_ERR_POD_RUNNING: 'pod <name> is already running',
   /** scope.lock has no allocation for that pod. */
   YOI_ERR_POD_UNREGISTERED: 'pod <name> is not registered',
+  /** The pod answered a request with an event this client cannot take as its answer: a core event whose data does not match the protocol, or an event that answers no core method. */
+  YOI_ERR_PROTOCOL: 'the pod sent a malformed <event> event: <why>',
   /** The configured provider could not be created (e.g. a missing API key). */
   YOI_ERR_PROVIDER: 'cannot start provider <name>: <cause>',
-  /** A line from the pod (a history of a very long session) was over what a client holds; the requests waiting fail. */
+  /** A line from the pod (a history of a very long session) was over what a client holds; the requests waiting fail, and a line that answered none ends the connection. */
   YOI_ERR_REPLY_TOO_LARGE: 'a reply from the pod was over <limit>, more than a client holds',
   /** The pod refused a request; the message carries the pod's error code and text. */
   YOI_ERR_REQUEST: '<pod error code>: <message>',
