@@ -180,12 +180,39 @@ export function openOwnFile(
   }
 }
 
-/** The text of a file of the user's (see {@link openOwnFile}); undefined when it does not exist. @beta */
-export function readOwnFile(file: string, label: TrustLabel = RUNTIME_FILE): string | undefined {
+/**
+ * Most of a file {@link readOwnFile} reads. yoi's own files (a pod's status, the children it
+ * spawned, scope.lock, the trust store) are kilobytes; a 300 MB one made `yoi pod list` run out
+ * of heap after a minute.
+ */
+export const MAX_OWN_FILE_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The text of a file of the user's (see {@link openOwnFile}); undefined when it does not exist.
+ * Refuses one over `maxBytes`, measured as it is read (it may grow meanwhile). @beta
+ */
+export function readOwnFile(
+  file: string,
+  label: TrustLabel = RUNTIME_FILE,
+  maxBytes = MAX_OWN_FILE_BYTES,
+): string | undefined {
   const fd = openOwnFile(file, label);
   if (fd === undefined) return undefined;
   try {
-    return fs.readFileSync(fd, 'utf8');
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(Math.min(64 * 1024, maxBytes + 1 - total));
+      const n = fs.readSync(fd, chunk, 0, chunk.length, null);
+      if (n === 0) break;
+      chunks.push(chunk.subarray(0, n));
+      total += n;
+      if (total > maxBytes) {
+        const limit = maxBytes % 1048576 === 0 ? `${maxBytes / 1048576} MiB` : `${maxBytes} bytes`;
+        throw refuse(label, file, `is over ${limit}, more than yoi's files hold`);
+      }
+    }
+    return Buffer.concat(chunks, total).toString('utf8');
   } finally {
     fs.closeSync(fd);
   }

@@ -12,6 +12,7 @@ import {
   ensureOwnDir,
   openOwnFile,
   readOwnFile,
+  MAX_OWN_FILE_BYTES,
   RUNTIME_DIR,
   RUNTIME_FILE,
 } from '../../../core/pod/trustedPath.js';
@@ -83,6 +84,18 @@ describe("trusted paths (the user's own)", () => {
     expect(() => readOwnFile(path.join(root, 'fifo'))).toThrow(
       `runtime file ${root}/fifo is not a regular file: ${RUNTIME_FILE.fix}`,
     );
+  });
+
+  it('refuses a file over what yoi reads of its own files, instead of reading it all', () => {
+    const root = mine();
+    const file = path.join(root, 'spawned_pods.json');
+    fs.writeFileSync(file, 'x'.repeat(100_000), { mode: 0o600 });
+    expect(readOwnFile(file, RUNTIME_FILE, 100_000)).toHaveLength(100_000);
+    expect(() => readOwnFile(file, RUNTIME_FILE, 99_999)).toThrow(
+      `runtime file ${file} is over 99999 bytes, more than yoi's files hold: ${RUNTIME_FILE.fix}`,
+    );
+    fs.truncateSync(file, MAX_OWN_FILE_BYTES + 1); // sparse: no disk written
+    expect(() => readOwnFile(file)).toThrow(/is over 16 MiB/);
   });
 });
 
