@@ -35,7 +35,9 @@ const WELCOME = {
 async function fakePod(answer: Answer): Promise<{ socket: string; dir: string }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'yoi-hostile-'));
   const socket = path.join(dir, 'sock');
+  const open = new Set<net.Socket>();
   const server = net.createServer((s) => {
+    open.add(s);
     s.on('error', () => undefined);
     let buffer = '';
     s.on('data', (d) => {
@@ -52,7 +54,7 @@ async function fakePod(answer: Answer): Promise<{ socket: string; dir: string }>
   await new Promise<void>((r) => server.listen(socket, r));
   cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
   cleanups.push(() => new Promise((r) => server.close(r)));
-  cleanups.push(() => server.closeAllConnections?.());
+  cleanups.push(() => open.forEach((s) => s.destroy()));
   return { socket, dir };
 }
 
