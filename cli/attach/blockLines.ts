@@ -2,7 +2,8 @@ import type { Block, BlockOf, NoteTone, ToolState } from './Block.js';
 import { markdownLines, markdownLoaded } from './markdownLines.js';
 import type { SegmentKinds } from './SegmentKinds.js';
 import { segmentsText } from './segmentText.js';
-import { color, safeText, wrapLine } from './style.js';
+import { color, wrapLine } from './style.js';
+import { safeText } from '../safeText.js';
 
 /** Output lines shown under an expanded tool call. */
 const MAX_TOOL_OUTPUT_LINES = 20;

@@ -3,7 +3,8 @@ import { pasteLabel } from './pasteChip.js';
 import { scanTokens } from './refTokens.js';
 import { SegmentKinds } from './SegmentKinds.js';
 import { chipLabel, refColor } from './segmentText.js';
-import { color, cursor, safeText } from './style.js';
+import { color, cursor } from './style.js';
+import { safeText } from '../safeText.js';
 import wrapAnsi from 'wrap-ansi';
 
 const PROMPT = '› ';

@@ -1,5 +1,6 @@
 import type { Token } from 'marked';
-import { color, safeText, wrapLine } from './style.js';
+import { color, wrapLine } from './style.js';
+import { safeText } from '../safeText.js';
 
 type Markdown = typeof import('./markdown.js');
 /** The renderer, once loaded (see {@link loadMarkdown}); until then replies are shown as plain text. */

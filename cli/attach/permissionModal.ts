@@ -2,7 +2,8 @@ import type { Decision } from '../../plugins/permissions/permissionsConfig.js';
 import type { PermissionRequest } from '../../plugins/permissions/permissionWire.js';
 import { timeLeft } from '../permissionLines.js';
 import type { Intent } from './keyIntent.js';
-import { color, safeText } from './style.js';
+import { color } from './style.js';
+import { safeText } from '../safeText.js';
 
 /** The single keys of the modal: a letter per decision (as Codex has them) and the option's number. */
 const LETTERS: Record<Decision, string> = { allow_once: 'y', allow_always: 'a', reject_once: 'n', reject_always: 'N' };

@@ -1,6 +1,7 @@
 import type { Question } from './AttachStore.js';
 import type { Intent } from './keyIntent.js';
-import { color, safeText } from './style.js';
+import { color } from './style.js';
+import { safeText } from '../safeText.js';
 
 export type Answer = 'yes' | 'alternative' | 'no' | 'pass';
 

@@ -1,7 +1,8 @@
 import { UnknownSegment, segmentKind, type Segment } from '../../core/protocol/index.js';
 import { pasteLabel } from './pasteChip.js';
 import type { SegmentKinds } from './SegmentKinds.js';
-import { color, safeText } from './style.js';
+import { color } from './style.js';
+import { safeText } from '../safeText.js';
 
 /** A piece of a user message as shown: typed text, a paste chip, a `@ref`, or a labelled chip. */
 export interface Piece {

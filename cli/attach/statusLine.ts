@@ -1,7 +1,8 @@
 import type { AttachState } from './AttachStore.js';
 import { questionText } from './questions.js';
 import { segmentsText } from './segmentText.js';
-import { color, safeText } from './style.js';
+import { color } from './style.js';
+import { safeText } from '../safeText.js';
 import { formatTokens } from './transcriptReducer.js';
 
 const STATE_COLOR = {

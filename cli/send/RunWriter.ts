@@ -1,5 +1,6 @@
 import type { Ora } from 'ora';
 import pc from 'picocolors';
+import { safeText } from '../safeText.js';
 import type { Piece, RenderState, Span, Style } from './renderRun.js';
 
 export interface RunWriterOptions {
@@ -126,12 +127,12 @@ export class RunWriter {
     const seconds = Math.floor((this.now() - this.since) / 1000);
     const elapsed =
       seconds < 60 ? `${seconds}s` : `${Math.floor(seconds / 60)}m ${String(seconds % 60).padStart(2, '0')}s`;
-    return `${this.opts.interactive ? defuse(this.activity ?? '') : this.activity}… ${this.colors.dim(elapsed)}`;
+    return `${this.opts.interactive ? safeText(this.activity ?? '') : this.activity}… ${this.colors.dim(elapsed)}`;
   }
 
   private paint(s: Span): string {
     // On a terminal, what the pod sends must not drive the terminal (escape sequences).
-    const text = this.opts.interactive ? defuse(s.text) : s.text;
+    const text = this.opts.interactive ? safeText(s.text) : s.text;
     return PAINT[s.style](this.colors, text);
   }
 }
@@ -145,8 +146,3 @@ const PAINT: Record<Style, (c: ReturnType<typeof pc.createColors>, text: string)
   warn: (c, t) => c.yellow(t),
   error: (c, t) => c.red(t),
 };
-
-/** Control characters other than newline and tab become U+FFFD (CRLF is a newline). */
-function defuse(text: string): string {
-  return text.replaceAll('\r\n', '\n').replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '\ufffd');
-}
