@@ -1,3 +1,5 @@
+import { safeLine } from './safeText.js';
+
 export interface CliError {
   /** `yoi: <message>[ (see: …)] [<code>]`, one line. */
   line: string;
@@ -14,6 +16,8 @@ export interface CliError {
  * One line for any error reaching the command line: the message's first line, with oclif's
  * "See more help with --help" turned into a pointer at the right command, and the error's
  * `YOI_ERR_*` code (and the pod's code for a refused request) at the end. No stack trace.
+ * Control characters become U+FFFD: a provider's error body or a pod's refusal is not ours to
+ * let drive the terminal (a title, the clipboard).
  * Exit code 2 for usage errors (bad flags or arguments), else 1.
  */
 export function formatCliError(error: unknown, commandId?: string): CliError {
@@ -26,7 +30,7 @@ export function formatCliError(error: unknown, commandId?: string): CliError {
   };
   const lines = String(err.message ?? error)
     .split('\n')
-    .map((l) => l.trim())
+    .map((l) => safeLine(l.trim()))
     .filter(Boolean);
   const ours = typeof err.code === 'string' && err.code.startsWith('YOI_ERR_') ? err.code : undefined;
   const seeHelp = lines.some((l) => /^See more help with --help$/.test(l));

