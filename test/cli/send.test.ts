@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { PodClient } from '../../client/PodClient.js';
 import { makeProject, recorder, until } from '../support/startTestPod.js';
+import { hasScript, onTerminal as onTerminalIn } from '../support/onTerminal.js';
 import { BIN, startPodProcess, yoi, yoiAsync } from '../support/runCli.js';
 
 /** `yoi send` as users meet it: the built CLI against a real pod process. */
@@ -270,23 +271,14 @@ describe('yoi send: what the agent does', () => {
   });
 });
 
-const hasScript = spawnSync('script', ['--version']).status === 0;
-
-/** Runs `yoi send` on a pseudo-terminal (util-linux `script`); stdout and stderr arrive merged. */
-function onTerminal(args: string[], p: ReturnType<typeof project>, env: Record<string, string> = {}): Promise<string> {
-  const quote = (s: string) => `'${s.replaceAll("'", "'\\''")}'`;
-  const command = `stty cols 100 rows 30; exec ${[process.execPath, BIN, ...args].map(quote).join(' ')}`;
-  return new Promise((resolve) => {
-    const child = spawn('script', ['-q', '-e', '-c', command, '/dev/null'], {
-      cwd: p.dir,
-      env: { ...process.env, ...p.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.on('close', () => resolve(out));
-    cleanups.push(() => child.kill('SIGKILL'));
-  });
+/** `yoi send` on a pseudo-terminal; stdout and stderr arrive merged unless `redirect` splits them. */
+function onTerminal(
+  args: string[],
+  p: ReturnType<typeof project>,
+  env: Record<string, string> = {},
+  redirect?: string,
+) {
+  return onTerminalIn(args, { cwd: p.dir, env: { ...p.env, ...env }, redirect });
 }
 
 (hasScript ? describe : describe.skip)('yoi send on a terminal', () => {
