@@ -1,6 +1,8 @@
 import { Flags } from '@oclif/core';
 import { YoiCommand } from '../YoiCommand.js';
 import { configFlags, jsonFlag, podFlags } from '../flags.js';
+import { jsonForTerminal } from '../jsonForTerminal.js';
+import { safeText } from '../safeText.js';
 
 export default class History extends YoiCommand {
   static override summary = "Print a pod's conversation history.";
@@ -22,9 +24,16 @@ export default class History extends YoiCommand {
     const sessionId = client.welcome?.session_id;
     if (reply.event !== 'history') return;
     const { formatHistoryItem } = await import('../formatHistoryItem.js');
+    // On a terminal the pod's text must not drive it (a title, the clipboard); piped, it is as sent.
+    const tty = process.stdout.isTTY === true;
+    const show = (text: string) => this.print(tty ? safeText(text) : text);
+    const showJson = (value: unknown) => {
+      const json = JSON.stringify(value, null, 2);
+      this.print(tty ? jsonForTerminal(json) : json);
+    };
     if (!flags.chain || !sessionId) {
-      if (flags.json) this.print(JSON.stringify(reply.data.items, null, 2));
-      else for (const item of reply.data.items) this.print(formatHistoryItem(item));
+      if (flags.json) showJson(reply.data.items);
+      else for (const item of reply.data.items) show(formatHistoryItem(item));
       return;
     }
     const [{ loadProjectConfig }, { readSessionChain }, { formatChain }] = await Promise.all([
@@ -45,16 +54,10 @@ export default class History extends YoiCommand {
     }));
     if (chain.length === 0) chain.push({ session_id: sessionId, items: reply.data.items, startItems: 0 });
     if (flags.json) {
-      this.print(
-        JSON.stringify(
-          chain.map(({ startItems: _s, ...rest }) => rest),
-          null,
-          2,
-        ),
-      );
+      showJson(chain.map(({ startItems: _s, ...rest }) => rest));
       return;
     }
-    for (const line of formatChain(chain, formatHistoryItem, missing)) this.print(line);
+    for (const line of formatChain(chain, formatHistoryItem, missing)) show(line);
   }
 }
 
