@@ -31,7 +31,9 @@ beforeAll(async () => {
   pod = (await startPodProcess([], { cwd: dir, env })).child;
   expect(yoi(['send', '--quiet'], { cwd: dir, env, input: `paste ${EVIL}` }).status).toBe(0);
 }, 30_000);
-afterAll(() => pod?.kill('SIGKILL'));
+afterAll(() => {
+  pod?.kill('SIGKILL');
+});
 
 describe('yoi history', () => {
   it('piped: the text exactly as the pod holds it', () => {
