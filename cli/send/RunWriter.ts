@@ -1,16 +1,21 @@
 import type { Ora } from 'ora';
 import pc from 'picocolors';
+import { jsonForTerminal } from '../jsonForTerminal.js';
 import { safeText } from '../safeText.js';
 import type { Piece, RenderState, Span, Style } from './renderRun.js';
 
 export interface RunWriterOptions {
   out: NodeJS.WritableStream;
   err: NodeJS.WritableStream;
-  /** Both streams are terminals: a spinner, and control characters from the pod defused. */
-  interactive: boolean;
+  /**
+   * Which streams are terminals: what goes to one has the pod's control characters defused
+   * (`--json` lines: DEL and C1 escaped). Each stream on its own: `2>/dev/null` still leaves
+   * stdout a terminal. Piped, the text is written as it came.
+   */
+  terminal: { out: boolean; err: boolean };
   /** Colours (a terminal, and `NO_COLOR` not set). */
   color: boolean;
-  /** `ora`, loaded only for a terminal. */
+  /** `ora`, given only for a spinner on stderr (a terminal with a width). */
   ora?: typeof import('ora').default;
   now?: () => number;
 }
@@ -52,14 +57,14 @@ export class RunWriter {
     this.pause();
     for (const piece of pieces) {
       let text = '';
-      for (const s of piece.spans) text += this.paint(s);
+      for (const s of piece.spans) text += this.paint(s, piece.to);
       this.queue(piece.to, text);
     }
   }
 
-  /** Queues text as it is (`--json` lines) on stdout or stderr. */
+  /** Queues `--json` lines as they are on stdout or stderr (on a terminal, DEL and C1 escaped). */
   raw(to: 'out' | 'err', text: string): void {
-    this.queue(to, text);
+    this.queue(to, this.opts.terminal[to] ? jsonForTerminal(text) : text);
   }
 
   /** Writes out what is queued now. */
@@ -83,7 +88,7 @@ export class RunWriter {
 
   /** Shows what the pod is doing (a spinner) after the output of one event. */
   show(state: RenderState): void {
-    if (!this.opts.interactive || !this.opts.ora) return;
+    if (!this.opts.ora) return;
     const label = state.atLineStart ? state.activity : undefined;
     if (label === undefined) {
       this.hide();
@@ -127,12 +132,13 @@ export class RunWriter {
     const seconds = Math.floor((this.now() - this.since) / 1000);
     const elapsed =
       seconds < 60 ? `${seconds}s` : `${Math.floor(seconds / 60)}m ${String(seconds % 60).padStart(2, '0')}s`;
-    return `${this.opts.interactive ? safeText(this.activity ?? '') : this.activity}… ${this.colors.dim(elapsed)}`;
+    // The spinner is on a terminal; its label holds a tool's argument, from the model.
+    return `${safeText(this.activity ?? '')}… ${this.colors.dim(elapsed)}`;
   }
 
-  private paint(s: Span): string {
+  private paint(s: Span, to: 'out' | 'err'): string {
     // On a terminal, what the pod sends must not drive the terminal (escape sequences).
-    const text = this.opts.interactive ? safeText(s.text) : s.text;
+    const text = this.opts.terminal[to] ? safeText(s.text) : s.text;
     return PAINT[s.style](this.colors, text);
   }
 }

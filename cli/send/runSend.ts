@@ -27,14 +27,17 @@ export interface SendOptions {
  */
 export async function runSend({ flags, input }: SendOptions): Promise<void> {
   const { client, target } = await connectPod(flags);
-  const interactive = !flags.json && process.stdout.isTTY === true && process.stderr.isTTY === true;
+  // Defusing is per stream (`2>/dev/null` leaves stdout a terminal); colours, the spinner and
+  // an alert ending the transcript's line want both streams on the terminal.
+  const terminal = { out: process.stdout.isTTY === true, err: process.stderr.isTTY === true };
+  const interactive = !flags.json && terminal.out && terminal.err;
   const color = interactive && !process.env.NO_COLOR;
   // A terminal that reports no width (some ptys) cannot hold a spinner: ora would redraw forever.
   const spinner = interactive && (process.stderr.columns ?? 0) > 0;
   const writer = new RunWriter({
     out: process.stdout,
     err: process.stderr,
-    interactive,
+    terminal,
     color,
     ora: spinner ? (await import('ora')).default : undefined,
   });

