@@ -1,6 +1,7 @@
 import { Command, type Interfaces } from '@oclif/core';
 import { isYoiError, YoiError } from '../core/errors/YoiError.js';
 import { cliErrorJson, formatCliError } from './formatCliError.js';
+import { safeText } from './safeText.js';
 
 // oclif's own constraint (`FlagOutput`, `ArgOutput`), which it does not export.
 type Output = { [name: string]: any };
@@ -41,8 +42,13 @@ export abstract class YoiCommand extends Command {
     }
   }
 
-  /** Writes a line to stdout (oclif's `log` goes through a formatter we do not need). */
+  /**
+   * Writes a line to stdout (oclif's `log` goes through a formatter we do not need). On a
+   * terminal its control characters become U+FFFD: what commands print comes from pods, session
+   * logs and runtime files (a title, the clipboard, a cleared screen are not theirs to set);
+   * piped, it is written as it is.
+   */
   protected print(text: string): void {
-    process.stdout.write(`${text}\n`);
+    process.stdout.write(`${process.stdout.isTTY ? safeText(text) : text}\n`);
   }
 }

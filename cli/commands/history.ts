@@ -2,7 +2,6 @@ import { Flags } from '@oclif/core';
 import { YoiCommand } from '../YoiCommand.js';
 import { configFlags, jsonFlag, podFlags } from '../flags.js';
 import { jsonForTerminal } from '../jsonForTerminal.js';
-import { safeText } from '../safeText.js';
 
 export default class History extends YoiCommand {
   static override summary = "Print a pod's conversation history.";
@@ -24,16 +23,16 @@ export default class History extends YoiCommand {
     const sessionId = client.welcome?.session_id;
     if (reply.event !== 'history') return;
     const { formatHistoryItem } = await import('../formatHistoryItem.js');
-    // On a terminal the pod's text must not drive it (a title, the clipboard); piped, it is as sent.
+    // `print` defuses the pod's text on a terminal; JSON gets its C1 escaped there instead, so it
+    // still parses to what the pod holds.
     const tty = process.stdout.isTTY === true;
-    const show = (text: string) => this.print(tty ? safeText(text) : text);
     const showJson = (value: unknown) => {
       const json = JSON.stringify(value, null, 2);
       this.print(tty ? jsonForTerminal(json) : json);
     };
     if (!flags.chain || !sessionId) {
       if (flags.json) showJson(reply.data.items);
-      else for (const item of reply.data.items) show(formatHistoryItem(item));
+      else for (const item of reply.data.items) this.print(formatHistoryItem(item));
       return;
     }
     const [{ loadProjectConfig }, { readSessionChain }, { formatChain }] = await Promise.all([
@@ -57,7 +56,7 @@ export default class History extends YoiCommand {
       showJson(chain.map(({ startItems: _s, ...rest }) => rest));
       return;
     }
-    for (const line of formatChain(chain, formatHistoryItem, missing)) show(line);
+    for (const line of formatChain(chain, formatHistoryItem, missing)) this.print(line);
   }
 }
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { hasScript, onTerminal } from '../support/onTerminal.js';
 import { startPodProcess, yoi } from '../support/runCli.js';
@@ -60,5 +61,30 @@ describe('yoi history', () => {
     expect(shown).not.toMatch(CONTROLS);
     expect(shown).toContain('\\u009b31m');
     expect(JSON.parse(shown.replaceAll('\r\n', '\n'))).toEqual(JSON.parse(piped));
+  });
+});
+
+describe('other commands printing what pods and their logs hold', () => {
+  (hasScript ? it : it.skip)("yoi sessions show on a terminal: the session log's text defused", async () => {
+    const [session] = JSON.parse(yoi(['sessions', '--json'], { cwd: dir, env }).stdout) as { id: string }[];
+    const piped = yoi(['sessions', 'show', session.id], { cwd: dir, env });
+    expect(piped.stdout).toContain(`user: paste ${EVIL}\n`);
+    const shown = await onTerminal(['sessions', 'show', session.id], { cwd: dir, env });
+    expect(shown).toContain('user: paste \ufffd]0;PWNED');
+    expect(shown).not.toMatch(CONTROLS);
+  });
+
+  (hasScript ? it : it.skip)('yoi pod list on a terminal: a runtime directory named with escapes defused', async () => {
+    const evil = path.join(env.YOI_RUNTIME_DIR, 'evil\u001b]0;PWNED\u0007\u001b[2J');
+    fs.mkdirSync(evil, { mode: 0o700 });
+    fs.writeFileSync(path.join(evil, 'status.json'), '{}', { mode: 0o600 });
+    try {
+      expect(yoi(['pod', 'list'], { cwd: dir, env }).stdout).toContain('evil\u001b]0;PWNED');
+      const shown = await onTerminal(['pod', 'list'], { cwd: dir, env });
+      expect(shown).toContain('evil\ufffd]0;PWNED\ufffd\ufffd[2J');
+      expect(shown).not.toMatch(CONTROLS);
+    } finally {
+      fs.rmSync(evil, { recursive: true, force: true });
+    }
   });
 });
