@@ -1,4 +1,5 @@
 import type { Token } from 'marked';
+import { MAX_SHOWN_CHARS, omittedLines, shownText } from './shownText.js';
 import { color, wrapLine } from './style.js';
 import { safeText } from '../safeText.js';
 
@@ -50,11 +51,45 @@ export const markdownStats = { tokensRendered: 0 };
  * next delta can only extend the last block (a paragraph, a list, an unclosed code fence,
  * which marked reads as code to the end so it does not flip between text and code), so only
  * that block is lexed and rendered again. A blank line stands between two blocks only where
- * the reply has one.
+ * the reply has one. A reply over {@link MAX_SHOWN_CHARS}, or one marked fails on, is shown as
+ * plain text, cut there with a note.
  */
 export function markdownLines(id: number, text: string, done: boolean, width: number): string[] {
-  const src = safeText(text);
-  if (!md) return src.split('\n').flatMap((l) => wrapped(l, width));
+  if (!md || text.length > MAX_SHOWN_CHARS || unlexable.has(id)) return plainLines(text, width);
+  try {
+    return renderedLines(md, id, safeText(text), done, width);
+  } catch {
+    // marked's lexer recurses per nesting level (64 Ki `>` overflow the stack). Such a reply stays
+    // plain, so a streaming one is not lexed again on every delta.
+    streaming.delete(id);
+    unlexable.add(id);
+    for (const key of unlexable) if (unlexable.size > MAX_UNLEXABLE) unlexable.delete(key);
+    return plainLines(text, width);
+  }
+}
+
+/** Replies marked could not lex (see markdownLines); older ones belong to replies long scrolled past. */
+const unlexable = new Set<number>();
+const MAX_UNLEXABLE = 64;
+
+/** The last plain rendering: a reply over the cap streams on, but the part shown stays the same. */
+let lastPlain: { head: string; width: number; lines: string[] } | undefined;
+
+/** A reply as plain text (no more of it than {@link shownText} keeps), wrapped like markdown lines. */
+function plainLines(text: string, width: number): string[] {
+  const { text: head, omitted } = shownText(text);
+  if (lastPlain?.width !== width || lastPlain.head !== head)
+    lastPlain = {
+      head,
+      width,
+      lines: safeText(head)
+        .split('\n')
+        .flatMap((l) => wrapped(l, width)),
+    };
+  return omitted > 0 ? [...lastPlain.lines, ...omittedLines(omitted, width)] : lastPlain.lines;
+}
+
+function renderedLines(md: Markdown, id: number, src: string, done: boolean, width: number): string[] {
   let state = streaming.get(id);
   if (!state || !src.startsWith(state.settledSrc))
     state = { settledSrc: '', settled: [], breaks: 0, wrapped: { width, count: 0, lines: [] } };
@@ -70,7 +105,7 @@ export function markdownLines(id: number, text: string, done: boolean, width: nu
   }
   const settled = tokens.slice(0, open);
   if (settled.length > 0) {
-    const out = appendTokens(state.settled, state.breaks, settled);
+    const out = appendTokens(md, state.settled, state.breaks, settled);
     state = {
       ...state,
       settledSrc: state.settledSrc + settled.map((t) => t.raw).join(''),
@@ -78,7 +113,7 @@ export function markdownLines(id: number, text: string, done: boolean, width: nu
       breaks: out.breaks,
     };
   }
-  const tail = appendTokens([], state.breaks, tokens.slice(open), state.settled.length > 0);
+  const tail = appendTokens(md, [], state.breaks, tokens.slice(open), state.settled.length > 0);
 
   if (state.wrapped.width !== width) state.wrapped = { width, count: 0, lines: [] };
   if (state.wrapped.count < state.settled.length) {
@@ -95,12 +130,13 @@ export function markdownLines(id: number, text: string, done: boolean, width: nu
 
 /** Lines of `tokens` after `lines` (which ended with `breaks` line breaks). */
 function appendTokens(
+  md: Markdown,
   lines: readonly string[],
   breaks: number,
   tokens: readonly Token[],
   hasContent = lines.length > 0,
 ): { lines: string[]; breaks: number } {
-  const { renderToken, trailingNewlines } = md!;
+  const { renderToken, trailingNewlines } = md;
   const out = [...lines];
   let content = hasContent;
   let nl = breaks;

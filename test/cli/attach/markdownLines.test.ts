@@ -106,3 +106,38 @@ describe('assistant replies as markdown', () => {
     expect(lines.join('')).not.toMatch(/\x1b\]|\x1b\[2J|\x07/);
   });
 });
+
+describe('replies too big or too deep for markdown', () => {
+  const MiB = 1024 * 1024;
+
+  it('shows a 9 MiB one-word reply plain, cut at 256 KiB with a note, instead of overflowing the stack in marked', () => {
+    const text = 'b'.repeat(9 * MiB);
+    for (const done of [false, true]) {
+      const lines = plain(markdownLines(nextId++, text, done, 150));
+      expect(lines[0]).toBe(`  ${'b'.repeat(148)}`);
+      // 256 KiB of text at 148 columns, then the note: nothing scales with the 9 MiB.
+      expect(lines).toHaveLength(Math.ceil((256 * 1024) / 148) + 1);
+      expect(lines[lines.length - 1]).toBe(
+        `  … ${(9 * MiB - 256 * 1024).toLocaleString('en-US')} more characters not shown (yoi history prints the whole message)`,
+      );
+    }
+  });
+
+  it('keeps markdown up to the cap', () => {
+    const under = `**Title**\n\n${'word '.repeat(50_000)}`;
+    const over = `**Title**\n\n${'word '.repeat(60_000)}`;
+    expect(under.length).toBeLessThan(256 * 1024);
+    expect(over.length).toBeGreaterThan(256 * 1024);
+    expect(plain(markdownLines(nextId++, under, true, 80))[0]).toBe('  Title');
+    expect(plain(markdownLines(nextId++, over, true, 80))[0]).toBe('  **Title**');
+  });
+
+  it('shows a reply marked cannot lex as plain text (64 Ki nested quotes overflow its lexer)', () => {
+    const id = nextId++;
+    const text = '>'.repeat(64 * 1024);
+    const lines = plain(markdownLines(id, text, false, 100));
+    expect(lines[0]).toBe(`  ${'>'.repeat(98)}`);
+    expect(lines.join('').replace(/\s/g, '')).toBe(text);
+    expect(plain(markdownLines(id, `${text} more`, true, 100)).join('')).toContain('> more');
+  });
+});
