@@ -2,6 +2,8 @@ import type { Block, BlockOf, NoteTone, ToolState } from './Block.js';
 import { markdownLines, markdownLoaded } from './markdownLines.js';
 import type { SegmentKinds } from './SegmentKinds.js';
 import { segmentsText } from './segmentText.js';
+import { omittedLines } from './shownText.js';
+import { shownSegments } from './shownSegments.js';
 import { color, wrapLine } from './style.js';
 import { safeText } from '../safeText.js';
 
@@ -35,15 +37,14 @@ export function blockLines(block: Block, width: number, details: boolean, kinds:
 
 function render(block: Block, width: number, details: boolean, kinds: SegmentKinds): string[] {
   switch (block.kind) {
-    case 'user':
+    case 'user': {
+      const { segments, omitted } = shownSegments(block.segments ?? [{ kind: 'text', content: block.text ?? '' }]);
       return [
         '',
-        ...prefixed(
-          block.segments ? segmentsText(block.segments, kinds) : safeText(block.text ?? ''),
-          width,
-          color.bold(color.cyan('❯ ')),
-        ),
+        ...prefixed(segmentsText(segments, kinds), width, color.bold(color.cyan('❯ '))),
+        ...(omitted > 0 ? omittedLines(omitted, width) : []),
       ];
+    }
     case 'assistant':
       return ['', ...markdownLines(block.id, block.text, block.done, width)];
     case 'tool':
