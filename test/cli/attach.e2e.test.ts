@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { makeProject } from '../support/startTestPod.js';
-import { startPodProcess } from '../support/runCli.js';
+import { startPodProcess, yoiAsync } from '../support/runCli.js';
 import { attachInTmux, hasTmux, KEYS } from '../support/tmux.js';
 
 /**
@@ -69,6 +69,52 @@ describeTmux('yoi attach in a terminal (tmux)', () => {
     expect(t.screen()).not.toMatch(/\[20[01]~/);
     expect(t.pod.child.exitCode).toBeNull();
   });
+
+  it('attaches to a pod whose history holds a 9 MiB piped paste: its start, a note, and input still goes', async () => {
+    const dir = makeProject();
+    const env = { YOI_RUNTIME_DIR: path.join(dir, 'run'), XDG_STATE_HOME: path.join(dir, 'state') };
+    const pod = await startPodProcess(['--name', 'big'], { cwd: dir, env });
+    cleanups.push(() => pod.child.kill('SIGKILL'));
+    const paste = 'b'.repeat(9 * 1024 * 1024);
+    const sent = await yoiAsync(['send', '--pod', 'big', '--quiet'], {
+      cwd: dir,
+      env,
+      input: paste,
+      timeoutMs: 90_000,
+    });
+    expect(sent.status).toBe(0);
+    const history = async () => {
+      const r = await yoiAsync(['history', '--pod', 'big', '--json'], { cwd: dir, env, timeoutMs: 30_000 });
+      return (JSON.parse(r.stdout) as { role?: string; content?: { text?: string }[] }[]).map((i) => ({
+        role: i.role,
+        chars: (i.content ?? []).reduce((n, p) => n + (p.text ?? '').length, 0),
+      }));
+    };
+    const before = await history();
+    const reply = before.find((i) => i.role === 'assistant')!;
+    expect(reply.chars).toBeGreaterThan(paste.length); // the echo: `[user] ` and the paste
+
+    // The reply was markdown-lexed whole before: marked overflowed its stack and attach exited 1.
+    const pane = attachInTmux({ dir, args: ['--pod', 'big'], env });
+    cleanups.push(() => pane.kill());
+    const note = `… ${(reply.chars - 256 * 1024).toLocaleString('en-US')} more characters not shown (yoi history prints the whole message)`;
+    await pane.until((s) => s.includes(note) && s.includes('● big │ idle'), 'the note under the cut reply');
+    pane.bytes('\x1b[1;5H'); // Ctrl-Home: the top of the transcript
+    const top = await pane.until((s) => s.includes('[user] bbbb'), 'the start of the reply');
+    expect(top).toContain('❯ [Clipboard #1 | 9437184 chars, 1 lines]');
+    expect(top).toContain(`  [user] ${'b'.repeat(110 - 2 - 7)}`);
+
+    pane.bytes('\x1b[1;5F'); // Ctrl-End
+    pane.type('still here');
+    pane.bytes(KEYS.enter);
+    await pane.until((s) => s.includes('[user] still here') && s.includes('│ idle │'), 'the reply to new input');
+    expect(pane.screen()).not.toContain('[exit');
+    // Nothing of the big message is lost: the history holds it whole, and the new exchange after it.
+    const after = await history();
+    expect(after.slice(0, before.length)).toEqual(before);
+    expect(after.length).toBeGreaterThan(before.length);
+    expect(pod.child.exitCode).toBeNull();
+  }, 180_000);
 
   it('restores the terminal when killed by a signal', async () => {
     const t = await session('sig');
