@@ -13,7 +13,8 @@ import type { Sdk } from './loadSdk.js';
 import { oneLine as describe } from './oneLine.js';
 import { DEFAULT_TIMEOUT_MS, isStdio, type McpServerConfig } from './McpConfigSchema.js';
 import type { ServerState } from './McpStateSchema.js';
-import { listAll } from './listAll.js';
+import { listAll, type Listed } from './listAll.js';
+import { listedCopy } from './listedCopy.js';
 import { UNREAD_ERROR } from './boundUnreadSends.js';
 import { descendantsOf, killSurvivors, processId, sessionOf, type ProcessId } from './processTree.js';
 
@@ -293,8 +294,15 @@ export class McpServerConnection {
 
   private async refreshTools(client: Client): Promise<void> {
     if (!client.getServerCapabilities()?.tools) return;
-    this.tools = await listAll((cursor) =>
-      client.listTools({ cursor }, { timeout: this.timeoutMs }).then((r) => ({ items: r.tools, next: r.nextCursor })),
+    this.tools = this.kept(
+      'tools',
+      await listAll(
+        (cursor) =>
+          client
+            .listTools({ cursor }, { timeout: this.timeoutMs })
+            .then((r) => ({ items: r.tools, next: r.nextCursor })),
+        listedCopy.tool,
+      ),
     );
     this.toolsVersion++;
   }
@@ -302,28 +310,50 @@ export class McpServerConnection {
   private async refreshResources(client: Client): Promise<void> {
     if (!client.getServerCapabilities()?.resources) return;
     const [resources, templates] = await Promise.all([
-      listAll((cursor) =>
-        client
-          .listResources({ cursor }, { timeout: this.timeoutMs })
-          .then((r) => ({ items: r.resources, next: r.nextCursor })),
+      listAll(
+        (cursor) =>
+          client
+            .listResources({ cursor }, { timeout: this.timeoutMs })
+            .then((r) => ({ items: r.resources, next: r.nextCursor })),
+        listedCopy.resource,
       ),
-      listAll((cursor) =>
-        client
-          .listResourceTemplates({ cursor }, { timeout: this.timeoutMs })
-          .then((r) => ({ items: r.resourceTemplates, next: r.nextCursor })),
+      listAll(
+        (cursor) =>
+          client
+            .listResourceTemplates({ cursor }, { timeout: this.timeoutMs })
+            .then((r) => ({ items: r.resourceTemplates, next: r.nextCursor })),
+        listedCopy.template,
       ),
     ]);
-    this.resources = resources;
-    this.templates = templates;
+    this.resources = this.kept('resources', resources);
+    this.templates = this.kept('resource templates', templates);
   }
 
   private async refreshPrompts(client: Client): Promise<void> {
     if (!client.getServerCapabilities()?.prompts) return;
-    this.prompts = await listAll((cursor) =>
-      client
-        .listPrompts({ cursor }, { timeout: this.timeoutMs })
-        .then((r) => ({ items: r.prompts, next: r.nextCursor })),
+    this.prompts = this.kept(
+      'prompts',
+      await listAll(
+        (cursor) =>
+          client
+            .listPrompts({ cursor }, { timeout: this.timeoutMs })
+            .then((r) => ({ items: r.prompts, next: r.nextCursor })),
+        listedCopy.prompt,
+      ),
     );
+  }
+
+  /** Why each list was last cut, so a server listing again says it once, not at every listing. */
+  private readonly cuts = new Map<string, string>();
+
+  /** The items of a listing; a list cut short is the server's last error and one alert. */
+  private kept<K>(list: string, listed: Listed<K>): K[] {
+    const note = listed.cut && `its ${list} list was cut ${listed.cut} (${listed.items.length} kept)`;
+    if (note) this.lastError = note;
+    if (note && this.cuts.get(list) !== listed.cut) this.ctx.alert(`MCP server ${this.name}: ${note}`);
+    if (listed.cut) this.cuts.set(list, listed.cut);
+    else this.cuts.delete(list);
+    return listed.items;
   }
 
   /** The connection closed without us closing it: a stdio server exited (or an HTTP session ended). */

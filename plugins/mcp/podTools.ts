@@ -5,6 +5,7 @@ import { oneLine as describe } from './oneLine.js';
 import type { McpServerConfig } from './McpConfigSchema.js';
 import type { McpServerConnection } from './McpServerConnection.js';
 import { toolOutput } from './toolOutput.js';
+import { MAX_DESCRIPTION, MAX_SCHEMA_CHARS } from './listedCopy.js';
 import type { Tool as PodTool, ToolOutput } from '../../core/api.js';
 
 /** Longest tool name the providers accept (OpenAI and Anthropic: 64, `[A-Za-z0-9_-]`). */
@@ -76,10 +77,6 @@ export function fitDefinitions(
   }
   return { kept, dropped };
 }
-
-/** What a server may put before the model: a description and a schema each this large at most. */
-const MAX_DESCRIPTION = 4096;
-const MAX_SCHEMA_CHARS = 64 * 1024;
 
 /** `*` matches any run of characters; everything else literally. */
 function matches(pattern: string, name: string): boolean {

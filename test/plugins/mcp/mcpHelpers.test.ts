@@ -1,9 +1,16 @@
 import { describe, expect, it } from '@jest/globals';
 import { promptArguments } from '../../../plugins/mcp/promptArguments.js';
-import { allPodToolNames, fitDefinitions, podToolName, podToolNames } from '../../../plugins/mcp/podTools.js';
+import {
+  allPodToolNames,
+  fitDefinitions,
+  makePodTool,
+  podToolName,
+  podToolNames,
+} from '../../../plugins/mcp/podTools.js';
 import { toolOutput } from '../../../plugins/mcp/toolOutput.js';
 import { resourceTarget } from '../../../plugins/mcp/mcpResourceSegment.js';
-import { listAll, MAX_LIST_ITEMS } from '../../../plugins/mcp/listAll.js';
+import { listAll, MAX_LIST_CHARS, MAX_LIST_ITEMS } from '../../../plugins/mcp/listAll.js';
+import { listedCopy } from '../../../plugins/mcp/listedCopy.js';
 import { StderrTail } from '../../../plugins/mcp/StderrTail.js';
 
 const text = (content: string) => ({ kind: 'text' as const, content });
@@ -129,17 +136,58 @@ describe('resourceTarget', () => {
   });
 });
 
-it('listAll follows cursors, bounded in pages and items', async () => {
+it('listAll follows cursors, bounded in pages, items and characters, and says where it cut', async () => {
   let pages = 0;
   const endless = await listAll(async (cursor) => {
     pages++;
     return { items: [cursor ?? 'start'], next: `c${pages}` };
   });
-  expect(endless).toHaveLength(50);
+  expect(endless).toEqual({ items: expect.any(Array), cut: 'at 50 pages' });
+  expect(endless.items).toHaveLength(50);
   const huge = await listAll(async () => ({ items: Array.from({ length: 5000 }, (_, i) => i), next: 'more' }));
-  expect(huge).toHaveLength(MAX_LIST_ITEMS);
+  expect(huge.items).toHaveLength(MAX_LIST_ITEMS);
+  expect(huge.cut).toBe('at 1000 items');
   const same = await listAll(async () => ({ items: [1], next: 'same' }));
-  expect(same.length).toBeLessThanOrEqual(2);
+  expect(same.items.length).toBeLessThanOrEqual(2);
+  expect(same.cut).toBeUndefined();
+  const mib = 'x'.repeat(1024 * 1024);
+  const big = await listAll(
+    async (cursor) => ({ items: [{ d: mib }], next: String(Number(cursor ?? 0) + 1) }),
+    (item) => item.d.length,
+  );
+  expect(big).toEqual({ items: Array(MAX_LIST_CHARS / (1024 * 1024) - 1).fill(mib.length), cut: 'at 8 MiB of JSON' });
+});
+
+it('listedCopy keeps what the pod offers the same, and drops what it holds beyond it', () => {
+  const conn = { name: 's' } as never;
+  const tools = [
+    {
+      name: 'a',
+      description: 'short',
+      inputSchema: { type: 'object' as const, properties: { x: { type: 'string' } } },
+    },
+    { name: 'b', description: `  ${'d'.repeat(10_000)}  `, inputSchema: { type: 'object' as const } },
+    {
+      name: 'c',
+      title: 'T'.repeat(5000),
+      inputSchema: { type: 'object' as const, properties: { p: 'q'.repeat(70_000) } },
+    },
+    { name: 'd', description: '   ', title: 'title', inputSchema: { type: 'object' as const } },
+  ];
+  for (const t of tools) {
+    const copy = listedCopy.tool({ ...t, _meta: { big: 'm'.repeat(100_000) } } as never);
+    const offered = makePodTool(conn, copy);
+    const original = makePodTool(conn, t as never);
+    expect({ ...offered, execute: undefined }).toEqual({ ...original, execute: undefined });
+    expect(JSON.stringify(copy).length).toBeLessThan(6000);
+  }
+  const prompt = listedCopy.prompt({
+    name: 'p',
+    description: 'x'.repeat(9_000_000),
+    arguments: Array.from({ length: 1000 }, (_, i) => ({ name: `a${i}`, description: 'y'.repeat(9000) })),
+  });
+  expect(JSON.stringify(prompt).length).toBeLessThan(64 * 4200 + 5000);
+  expect(listedCopy.resource({ uri: 'u', name: 'n', description: 'z'.repeat(1e6) })).toEqual({ uri: 'u', name: 'n' });
 });
 
 it('StderrTail keeps a bounded tail and prefers the line naming an error', () => {
