@@ -15,6 +15,7 @@ import { DEFAULT_TIMEOUT_MS, isStdio, type McpServerConfig } from './McpConfigSc
 import type { ServerState } from './McpStateSchema.js';
 import { listAll, type Listed } from './listAll.js';
 import { listedCopy } from './listedCopy.js';
+import { ListRefresh, REFRESH_WAIT_MS } from './ListRefresh.js';
 import { UNREAD_ERROR } from './boundUnreadSends.js';
 import { descendantsOf, killSurvivors, processId, sessionOf, type ProcessId } from './processTree.js';
 
@@ -69,8 +70,8 @@ export class McpServerConnection {
   private closedBecause?: string;
   /** Clients of connection attempts under way (closed by `close()`). */
   private readonly connecting = new Set<Client>();
-  /** List refreshes under way (after `list_changed`). */
-  private readonly refreshing = new Set<Promise<void>>();
+  /** Each connection's refreshes after `list_changed` (tools, resources, prompts). */
+  private readonly refreshes = new WeakMap<Client, ListRefresh[]>();
 
   constructor(
     readonly name: string,
@@ -97,7 +98,8 @@ export class McpServerConnection {
 
   /**
    * Calls a tool. A `list_changed` the server sent before its answer is applied before this
-   * returns (the server sends it first), so the next LLM request sees the new lists.
+   * returns (the server sends it first), so the next LLM request sees the new lists; waited for
+   * REFRESH_WAIT_MS at most.
    */
   async callTool(
     name: string,
@@ -112,8 +114,17 @@ export class McpServerConnection {
       resetTimeoutOnProgress: true,
       ...(onprogress ? { onprogress } : {}),
     });
-    if (this.refreshing.size > 0)
-      await Promise.race([Promise.all(this.refreshing), new Promise((r) => setTimeout(r, this.timeoutMs).unref())]);
+    // Only the listings due now, for a short while: a server announcing changes without end
+    // kept every result waiting for its whole timeout.
+    const refreshes = this.refreshes.get(client)?.filter((r) => !r.idle);
+    if (refreshes?.length) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        Promise.all(refreshes.map((r) => r.settled())),
+        new Promise((r) => (timer = setTimeout(r, Math.min(REFRESH_WAIT_MS, this.timeoutMs)))),
+      ]);
+      clearTimeout(timer);
+    }
     return result as CallToolResult;
   }
 
@@ -244,48 +255,30 @@ export class McpServerConnection {
       }
       this.ctx.changed();
     };
-    // One listing of a kind at a time: `list_changed` during it asks for one more after it, not
-    // one each (a server repeating the notification would otherwise queue requests unbounded).
-    const refresh = (what: () => Promise<void>) => {
-      let under: Promise<void> | undefined;
-      let again = false;
-      const list = async () => {
-        do {
-          again = false;
-          await what().then(
+    // One listing of a kind at a time, at most one a second (ListRefresh): a server repeating
+    // the notification made one request each, then listings back to back without end.
+    const refresh = (what: () => Promise<void>) =>
+      new ListRefresh(
+        () =>
+          what().then(
             () => this.ctx.changed(),
             (e: unknown) => {
               this.lastError = `listing failed: ${describe(e)}`;
               this.ctx.changed();
             },
-          );
-        } while (again && current());
-      };
-      return () => {
-        if (!current()) return;
-        if (under) {
-          again = true;
-          return;
-        }
-        const done = (under = list().finally(() => {
-          under = undefined;
-          this.refreshing.delete(done);
-        }));
-        this.refreshing.add(done);
-      };
-    };
-    client.setNotificationHandler(
-      sdk.ToolListChangedNotificationSchema,
+          ),
+        current,
+      );
+    const refreshes = [
       refresh(() => this.refreshTools(client)),
-    );
-    client.setNotificationHandler(
-      sdk.ResourceListChangedNotificationSchema,
       refresh(() => this.refreshResources(client)),
-    );
-    client.setNotificationHandler(
-      sdk.PromptListChangedNotificationSchema,
       refresh(() => this.refreshPrompts(client)),
-    );
+    ];
+    this.refreshes.set(client, refreshes);
+    const [tools, resources, prompts] = refreshes;
+    client.setNotificationHandler(sdk.ToolListChangedNotificationSchema, () => tools.changed());
+    client.setNotificationHandler(sdk.ResourceListChangedNotificationSchema, () => resources.changed());
+    client.setNotificationHandler(sdk.PromptListChangedNotificationSchema, () => prompts.changed());
   }
 
   private async refreshAll(client: Client): Promise<void> {

@@ -1,6 +1,7 @@
-// A stdio MCP server that floods the pod must cost it bounded memory and requests: repeated
-// `list_changed` coalesce into one listing at a time, and a server that stops reading what the
-// pod writes to it is closed (and started again) once 10 MiB or 10,000 messages wait for it.
+// A stdio MCP server that floods the pod must cost it bounded memory, requests and CPU: repeated
+// `list_changed` coalesce into one listing at a time, at most one a second, which a tool's result
+// waits for only briefly; a server that stops reading what the pod writes to it is closed (and
+// started again) once 10 MiB or 10,000 messages wait for it.
 import { afterEach, expect, it } from '@jest/globals';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -18,8 +19,8 @@ function scratch(): string {
   return dir;
 }
 
-function manager(args: string[]) {
-  const made = newManager({ fl: { command: NODE, args: [FLOODING, ...args] } });
+function manager(args: string[], timeoutMs?: number) {
+  const made = newManager({ fl: { command: NODE, args: [FLOODING, ...args], ...(timeoutMs ? { timeoutMs } : {}) } });
   cleanups.push(() => made.m.close());
   return made;
 }
@@ -57,3 +58,28 @@ it('a server that stops reading while the pod answers its requests is closed at 
   const echo = m.podTools().find((t) => t.name === 'mcp__fl__echo')!;
   expect((await echo.execute({ text: 'back' }, toolCtx())).content).toBe('echo: back');
 }, 90_000);
+
+it('a server announcing a change before every listing: one listing a second, and a tool result does not wait for them', async () => {
+  const log = path.join(scratch(), 'log');
+  // A result used to wait for the listings until the call's own timeout (22 s in the replayed
+  // attack); this one is far beyond the test's.
+  const { m } = manager(['relist', log], 600_000);
+  await m.start();
+  const starts = () =>
+    fs.existsSync(log)
+      ? fs
+          .readFileSync(log, 'utf8')
+          .trim()
+          .split('\n')
+          .map((l) => Number(l.split(' ')[1]))
+      : [];
+  await eventually(() => starts().length >= 6, 'five listings after the first');
+  // The pod waits a second from one listing's start to the next; only how late the server read
+  // the first request may shorten what it sees (the first listing is the pod's start, not a refresh).
+  const [, first, , , , fifth] = starts();
+  expect(fifth - first).toBeGreaterThanOrEqual(3000);
+  const echo = m.podTools().find((t) => t.name === 'mcp__fl__echo')!;
+  for (const text of ['one', 'two', 'three'])
+    expect((await echo.execute({ text }, toolCtx())).content).toBe(`echo: ${text}`);
+  expect(m.servers.get('fl')!.restarts).toBe(0);
+}, 60_000);
