@@ -17,6 +17,7 @@ import { listAll, type Listed } from './listAll.js';
 import { listedCopy } from './listedCopy.js';
 import { ListRefresh, REFRESH_WAIT_MS } from './ListRefresh.js';
 import { UNREAD_ERROR } from './boundUnreadSends.js';
+import { MAX_NOTIFICATIONS_PER_SECOND, NOTIFICATION_FLOOD_ERROR } from './boundNotificationRate.js';
 import { descendantsOf, killSurvivors, processId, sessionOf, type ProcessId } from './processTree.js';
 
 export interface ServerContext {
@@ -179,7 +180,8 @@ export class McpServerConnection {
     } catch (e) {
       this.connecting.clear();
       if (this.closing || generation !== this.generation) return;
-      this.lastError = describe(e);
+      this.lastError = this.closedBecause ?? describe(e);
+      this.closedBecause = undefined;
       if (restart) return this.crashed(`could not be restarted: ${this.lastError}`);
       this.state = 'failed';
       this.ctx.alert(`MCP server ${this.name} failed to start: ${this.lastError}`);
@@ -244,6 +246,14 @@ export class McpServerConnection {
       // and started again as after a crash, before the writes fill the pod's memory.
       if (UNREAD_ERROR.test(this.lastError) && current()) {
         this.closedBecause = 'stopped reading what the pod sends it (10 MiB or 10,000 messages waiting)';
+        void client.close().catch(() => undefined);
+        return;
+      }
+      // A server flooding notifications (boundNotificationRate): closed, and started again as
+      // after a crash (given up after MAX_RESTARTS in a row), rather than costing the pod a core;
+      // while still connecting too (the attempt then fails, saying so).
+      if (NOTIFICATION_FLOOD_ERROR.test(this.lastError)) {
+        this.closedBecause = `sent more than ${MAX_NOTIFICATIONS_PER_SECOND.toLocaleString('en')} notifications in a second`;
         void client.close().catch(() => undefined);
         return;
       }

@@ -5,6 +5,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { findOnPath } from '../bash/probeSandbox.js';
 import { boundedFetch } from './boundedFetch.js';
 import { boundUnreadSends } from './boundUnreadSends.js';
+import { boundNotificationRate } from './boundNotificationRate.js';
 import { loadSdk, type Sdk } from './loadSdk.js';
 import { oneLine as describe } from './oneLine.js';
 import { descendantsOf, killSurvivors, processId, sessionOf, type ProcessId } from './processTree.js';
@@ -53,6 +54,7 @@ export async function connectClient(config: McpServerConfig, opts: ConnectOption
     });
     transport.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk));
     boundUnreadSends(transport);
+    boundNotificationRate(transport);
     // Noted once spawned: the SDK closes the transport (forgetting the pid) when initialize fails.
     let leader: ProcessId | number | undefined;
     const start = transport.start.bind(transport);
@@ -77,20 +79,17 @@ export async function connectClient(config: McpServerConfig, opts: ConnectOption
   const url = new URL(config.url);
   const streamable = newClient(sdk, opts);
   try {
-    await streamable.connect(
-      new StreamableHTTPClientTransport(url, { requestInit: { headers }, fetch: boundedFetch() }),
-      {
-        timeout: opts.timeoutMs,
-      },
-    );
+    const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers }, fetch: boundedFetch() });
+    boundNotificationRate(transport);
+    await streamable.connect(transport, { timeout: opts.timeoutMs });
     return { client: streamable, transport: 'streamable-http' };
   } catch (first) {
     await streamable.close().catch(() => undefined);
     const sse = newClient(sdk, opts);
     try {
-      await sse.connect(new SSEClientTransport(url, { requestInit: { headers }, fetch: boundedFetch() }) as Transport, {
-        timeout: opts.timeoutMs,
-      });
+      const transport = new SSEClientTransport(url, { requestInit: { headers }, fetch: boundedFetch() }) as Transport;
+      boundNotificationRate(transport);
+      await sse.connect(transport, { timeout: opts.timeoutMs });
       return { client: sse, transport: 'sse' };
     } catch (second) {
       await sse.close().catch(() => undefined);

@@ -1,12 +1,13 @@
 // A stdio MCP server that floods the pod must cost it bounded memory, requests and CPU: repeated
 // `list_changed` coalesce into one listing at a time, at most one a second, which a tool's result
 // waits for only briefly; a server that stops reading what the pod writes to it is closed (and
-// started again) once 10 MiB or 10,000 messages wait for it.
+// started again) once 10 MiB or 10,000 messages wait for it, and one sending more than 2,000
+// notifications in a second is closed and started again too.
 import { afterEach, expect, it } from '@jest/globals';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { eventually, FLOODING, newManager, NODE, toolCtx } from './mcpServers.js';
+import { eventually, FLOODING, newManager, NODE, startHttpServer, toolCtx } from './mcpServers.js';
 
 const cleanups: (() => Promise<unknown> | unknown)[] = [];
 afterEach(async () => {
@@ -82,4 +83,25 @@ it('a server announcing a change before every listing: one listing a second, and
   for (const text of ['one', 'two', 'three'])
     expect((await echo.execute({ text }, toolCtx())).content).toBe(`echo: ${text}`);
   expect(m.servers.get('fl')!.restarts).toBe(0);
+}, 60_000);
+
+it('a server flooding notifications is closed past 2,000 in a second, said so, and restarted', async () => {
+  const { m, alerts } = manager(['notify-flood']);
+  await m.start();
+  const conn = m.servers.get('fl')!;
+  await eventually(() => conn.restarts >= 1, 'the restart', 30_000);
+  expect(alerts[0]).toMatch(
+    /^MCP server fl sent more than 2,000 notifications in a second; restarting in \d+ ms \(restart 1 of at most 5 in a row\)$/,
+  );
+}, 60_000);
+
+it('over HTTP too: a server flooding its event stream with notifications is closed, said so, and connected again', async () => {
+  const server = await startHttpServer(['--notify-flood']);
+  cleanups.push(() => server.stop());
+  const { m, alerts } = newManager({ h: { url: server.url } });
+  cleanups.push(() => m.close());
+  await m.start();
+  const conn = m.servers.get('h')!;
+  await eventually(() => conn.restarts >= 1, 'the reconnection', 30_000);
+  expect(alerts[0]).toMatch(/^MCP server h sent more than 2,000 notifications in a second; restarting in \d+ ms/);
 }, 60_000);
