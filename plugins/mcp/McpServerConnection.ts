@@ -13,8 +13,9 @@ import type { Sdk } from './loadSdk.js';
 import { oneLine as describe } from './oneLine.js';
 import { DEFAULT_TIMEOUT_MS, isStdio, type McpServerConfig } from './McpConfigSchema.js';
 import type { ServerState } from './McpStateSchema.js';
-import { listAll, type Listed } from './listAll.js';
-import { listedCopy } from './listedCopy.js';
+import type { Listed } from './listAll.js';
+import { ListCuts } from './ListCuts.js';
+import { listServer } from './listServer.js';
 import { ListRefresh, REFRESH_WAIT_MS } from './ListRefresh.js';
 import { UNREAD_ERROR } from './boundUnreadSends.js';
 import { MAX_NOTIFICATIONS_PER_SECOND, NOTIFICATION_FLOOD_ERROR } from './boundNotificationRate.js';
@@ -73,6 +74,7 @@ export class McpServerConnection {
   private readonly connecting = new Set<Client>();
   /** Each connection's refreshes after `list_changed` (tools, resources, prompts). */
   private readonly refreshes = new WeakMap<Client, ListRefresh[]>();
+  private readonly cuts = new ListCuts();
 
   constructor(
     readonly name: string,
@@ -297,36 +299,15 @@ export class McpServerConnection {
 
   private async refreshTools(client: Client): Promise<void> {
     if (!client.getServerCapabilities()?.tools) return;
-    this.tools = this.kept(
-      'tools',
-      await listAll(
-        (cursor) =>
-          client
-            .listTools({ cursor }, { timeout: this.timeoutMs })
-            .then((r) => ({ items: r.tools, next: r.nextCursor })),
-        listedCopy.tool,
-      ),
-    );
+    this.tools = this.kept('tools', await listServer.tools(client, this.timeoutMs));
     this.toolsVersion++;
   }
 
   private async refreshResources(client: Client): Promise<void> {
     if (!client.getServerCapabilities()?.resources) return;
     const [resources, templates] = await Promise.all([
-      listAll(
-        (cursor) =>
-          client
-            .listResources({ cursor }, { timeout: this.timeoutMs })
-            .then((r) => ({ items: r.resources, next: r.nextCursor })),
-        listedCopy.resource,
-      ),
-      listAll(
-        (cursor) =>
-          client
-            .listResourceTemplates({ cursor }, { timeout: this.timeoutMs })
-            .then((r) => ({ items: r.resourceTemplates, next: r.nextCursor })),
-        listedCopy.template,
-      ),
+      listServer.resources(client, this.timeoutMs),
+      listServer.templates(client, this.timeoutMs),
     ]);
     this.resources = this.kept('resources', resources);
     this.templates = this.kept('resource templates', templates);
@@ -334,29 +315,14 @@ export class McpServerConnection {
 
   private async refreshPrompts(client: Client): Promise<void> {
     if (!client.getServerCapabilities()?.prompts) return;
-    this.prompts = this.kept(
-      'prompts',
-      await listAll(
-        (cursor) =>
-          client
-            .listPrompts({ cursor }, { timeout: this.timeoutMs })
-            .then((r) => ({ items: r.prompts, next: r.nextCursor })),
-        listedCopy.prompt,
-      ),
-    );
+    this.prompts = this.kept('prompts', await listServer.prompts(client, this.timeoutMs));
   }
 
-  /** Why each list was last cut, so a server listing again says it once, not at every listing. */
-  private readonly cuts = new Map<string, string>();
-
-  /** The items of a listing; a list cut short is the server's last error and one alert. */
+  /** A listing's items; a list cut short is the server's last error (and one alert). */
   private kept<K>(list: string, listed: Listed<K>): K[] {
-    const note = listed.cut && `its ${list} list was cut ${listed.cut} (${listed.items.length} kept)`;
+    const { items, note } = this.cuts.kept(list, listed, (n) => this.ctx.alert(`MCP server ${this.name}: ${n}`));
     if (note) this.lastError = note;
-    if (note && this.cuts.get(list) !== listed.cut) this.ctx.alert(`MCP server ${this.name}: ${note}`);
-    if (listed.cut) this.cuts.set(list, listed.cut);
-    else this.cuts.delete(list);
-    return listed.items;
+    return items;
   }
 
   /** The connection closed without us closing it: a stdio server exited (or an HTTP session ended). */
