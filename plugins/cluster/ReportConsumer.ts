@@ -6,6 +6,7 @@ import type { ClusterNames } from './clusterNames.js';
 import { ensureReportConsumer, ensureReportStream } from './ReportStream.js';
 import { POD_HEADER, SIGNATURE_HEADER, verifyReport } from './reportSignature.js';
 import { decodeMethodLine, type PodEvent, podEventSource } from '../../core/api.js';
+import { RefusalLog } from '../ws/RefusalLog.js';
 
 /** What applying one report came to. */
 export type ApplyOutcome = { ok: true } | { ok: false; retry: boolean; reason: string };
@@ -32,14 +33,18 @@ export interface ReportConsumerOptions {
  * a time; a report is verified (its HMAC under the child's secret), applied once (ids already
  * applied — also before a restart, from the session log — are only acknowledged), and
  * acknowledged after its side effects ran. A report that cannot be applied now is delivered
- * again later (at-least-once); one that is refused is terminated with an alert.
+ * again later (at-least-once); one that is refused is terminated with an alert (bounded: RefusalLog).
  */
 export class ReportConsumer {
   private stopped = false;
   private messages?: { stop(): void; close(): Promise<void | Error> };
   private loop?: Promise<void>;
+  /** Whoever can publish to the stream can send anything: its refusals are alerts, bounded. */
+  private readonly refusals: RefusalLog;
 
-  constructor(private readonly o: ReportConsumerOptions) {}
+  constructor(private readonly o: ReportConsumerOptions) {
+    this.refusals = new RefusalLog((line) => o.alert(line));
+  }
 
   start(): void {
     this.loop ??= this.run();
@@ -108,6 +113,6 @@ export class ReportConsumer {
 
   private refuse(m: JsMsg, why: string): void {
     m.term(); // no reason: nats-server 2.9 does not read `+TERM <reason>` and would deliver it again
-    this.o.alert(why);
+    this.refusals.refused(why);
   }
 }
