@@ -5,7 +5,7 @@ import { PodClient } from '../../client/PodClient.js';
 import { clusterNames } from '../../plugins/cluster/clusterNames.js';
 import { signReport } from '../../plugins/cluster/reportSignature.js';
 import { startHostProcess } from '../support/hostProcess.js';
-import { clusterDiagnosis } from '../support/clusterDiagnosis.js';
+import { clusterDiagnosis, reportsDiagnosis } from '../support/clusterDiagnosis.js';
 import { natsServerMissing, startNatsServer, type NatsServer } from '../support/natsServer.js';
 import { startPodProcess, yoi, yoiAsync } from '../support/runCli.js';
 import { makeProject } from '../support/startTestPod.js';
@@ -170,8 +170,8 @@ suite('pod trees across hosts', () => {
     const spawn = async () => {
       const sent = yoi(['send', '--pod', 'root', 'go'], { cwd: dir, env: envB, timeoutMs: 60_000 });
       expect(sent.status).toBe(0);
-      await waitFor("the kid's first report at the root", () => turnsEnded() >= 1, 90_000).catch((e: Error) => {
-        throw new Error(`${e.message}\n${diagnose()}`);
+      await waitFor("the kid's first report at the root", () => turnsEnded() >= 1, 90_000).catch(async (e: Error) => {
+        throw new Error(`${e.message}\n${diagnose()}\n${await reportsDiagnosis(nats.url, prefix, 'root')}`);
       });
       const kid = await waitFor(
         'the kid in the cluster registry',

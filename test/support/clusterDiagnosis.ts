@@ -38,3 +38,34 @@ export function clusterDiagnosis(o: {
     `kid status.json: ${read(path.join(o.kidDir, 'status.json'), 4000)}`,
   ].join('\n');
 }
+
+/**
+ * The reports stream and pod `parent`'s consumer as NATS holds them, for the same message: tells
+ * a report never published from one published and not delivered, or delivered and not acked.
+ */
+export async function reportsDiagnosis(servers: string, prefix: string, parent: string): Promise<string> {
+  const { connect } = await import('@nats-io/transport-node');
+  const { jetstreamManager } = await import('@nats-io/jetstream');
+  const { clusterNames } = await import('../../plugins/cluster/clusterNames.js');
+  const names = clusterNames(prefix);
+  try {
+    const nc = await connect({ servers, timeout: 5000 });
+    try {
+      const jsm = await jetstreamManager(nc, { timeout: 5000 });
+      const stream = await jsm.streams.info(names.reportsStream).then(
+        (i) => `messages ${i.state.messages}, last seq ${i.state.last_seq}`,
+        (e: Error) => e.message,
+      );
+      const consumer = await jsm.consumers.info(names.reportsStream, names.reportsConsumer(parent)).then(
+        (i) =>
+          `delivered ${i.delivered.stream_seq}, ack floor ${i.ack_floor.stream_seq}, pending ${i.num_pending}, ack pending ${i.num_ack_pending}, redelivered ${i.num_redelivered}, waiting pulls ${i.num_waiting}`,
+        (e: Error) => e.message,
+      );
+      return `reports stream: ${stream}\n${parent}'s consumer: ${consumer}`;
+    } finally {
+      await nc.close();
+    }
+  } catch (e) {
+    return `reports stream: cannot ask NATS: ${(e as Error).message}`;
+  }
+}
