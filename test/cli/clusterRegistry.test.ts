@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import fs from 'node:fs';
 import path from 'node:path';
 import { makeProject } from '../support/startTestPod.js';
-import { freePort, natsServerMissing, startNatsServer, type NatsServer } from '../support/natsServer.js';
+import { natsSuite, freePort, startNatsServer, type NatsServer } from '../support/natsServer.js';
 import { startPodProcess, yoi, yoiAsync } from '../support/runCli.js';
 import { waitFor } from '../support/waitFor.js';
 
@@ -11,9 +11,7 @@ import { waitFor } from '../support/waitFor.js';
  * the KV bucket (`yoi pod list --cluster`), leaves it at a clean stop, disappears after the TTL
  * when killed, and starts anyway when NATS is unreachable (registering once it is up).
  */
-const missing = natsServerMissing();
-if (missing) console.warn(`skipping the cluster registry tests: ${missing}`);
-const suite = missing ? describe.skip : describe;
+const suite = natsSuite('the cluster registry tests');
 
 suite('yoi pod list --cluster', () => {
   let nats: NatsServer;

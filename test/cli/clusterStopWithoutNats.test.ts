@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { makeProject } from '../support/startTestPod.js';
-import { natsServerMissing, startNatsServer, type NatsServer } from '../support/natsServer.js';
+import { natsSuite, startNatsServer, type NatsServer } from '../support/natsServer.js';
 import { BIN, startPodProcess, yoi } from '../support/runCli.js';
 
 /**
@@ -11,9 +11,7 @@ import { BIN, startPodProcess, yoi } from '../support/runCli.js';
  * process ends. A NATS drain waits for the server; with it gone the stopped pod's process stayed
  * alive for good, reconnecting (`yoi pod stop` had said "stopped"), and `yoi host` ignored SIGTERM.
  */
-const missing = natsServerMissing();
-if (missing) console.warn(`skipping the cluster stop tests: ${missing}`);
-const suite = missing ? describe.skip : describe;
+const suite = natsSuite('the cluster stop tests');
 
 suite('stopping with NATS gone', () => {
   let nats: NatsServer;

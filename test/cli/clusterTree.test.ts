@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, afterEach, beforeAll, expect, it } from '@jest/globals';
 import fs from 'node:fs';
 import path from 'node:path';
 import { PodClient } from '../../client/PodClient.js';
@@ -6,7 +6,7 @@ import { clusterNames } from '../../plugins/cluster/clusterNames.js';
 import { signReport } from '../../plugins/cluster/reportSignature.js';
 import { startHostProcess } from '../support/hostProcess.js';
 import { clusterDiagnosis, reportsDiagnosis } from '../support/clusterDiagnosis.js';
-import { natsServerMissing, startNatsServer, type NatsServer } from '../support/natsServer.js';
+import { natsSuite, startNatsServer, type NatsServer } from '../support/natsServer.js';
 import { startPodProcess, yoi, yoiAsync } from '../support/runCli.js';
 import { makeProject } from '../support/startTestPod.js';
 import { waitFor } from '../support/waitFor.js';
@@ -18,9 +18,7 @@ import { waitFor } from '../support/waitFor.js';
  * JetStream: across a NATS restart and a root restart none is lost and none applied twice; a
  * host killed with its pods is marked gone after the TTL and its scope reclaimed.
  */
-const missing = natsServerMissing();
-if (missing) console.warn(`skipping the cluster pod-tree tests: ${missing}`);
-const suite = missing ? describe.skip : describe;
+const suite = natsSuite('the cluster pod-tree tests');
 
 const CONFIG = (servers: string, prefix: string, ttlMs: number) => `import fs from 'node:fs';
 import path from 'node:path';

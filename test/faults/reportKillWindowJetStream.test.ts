@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, afterEach, beforeAll, expect, it } from '@jest/globals';
 import fs from 'node:fs';
 import path from 'node:path';
 import { PodClient } from '../../client/PodClient.js';
@@ -7,7 +7,7 @@ import { clusterNames } from '../../plugins/cluster/clusterNames.js';
 import { signReport } from '../../plugins/cluster/reportSignature.js';
 import { doubledRunEnds } from '../support/killCheck.js';
 import { liveHistory } from '../support/logReplay.js';
-import { natsServerMissing, startNatsServer, type NatsServer } from '../support/natsServer.js';
+import { natsSuite, startNatsServer, type NatsServer } from '../support/natsServer.js';
 import { eventually, killPointConfig, notesAbout } from '../support/reportKillPoint.js';
 import { historyItems, startRootPod } from '../support/rootPodProcess.js';
 import { makeProject } from '../support/startTestPod.js';
@@ -21,9 +21,7 @@ import { makeProject } from '../support/startTestPod.js';
  * JetStream. JetStream delivers both again after the restart (`--resume`, once its ack wait is
  * over): each reaches the model once, its side effect (keyed by the request id) happened once.
  */
-const missing = natsServerMissing();
-if (missing) console.warn(`skipping the JetStream kill-window test: ${missing}`);
-const suite = missing ? describe.skip : describe;
+const suite = natsSuite('the JetStream kill-window test');
 
 const SECRET = 'kid-report-secret-0123456789';
 const PREFIX = 'kw-';

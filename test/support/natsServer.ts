@@ -1,3 +1,4 @@
+import { describe } from '@jest/globals';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -8,6 +9,13 @@ import path from 'node:path';
 export function natsServerMissing(): string | undefined {
   const probe = spawnSync('nats-server', ['--version'], { encoding: 'utf8' });
   return probe.status === 0 ? undefined : 'nats-server is not installed (apt-get install nats-server)';
+}
+
+/** `describe` where nats-server is installed; elsewhere `describe.skip`, saying which tests and why. */
+export function natsSuite(what: string): typeof describe.skip {
+  const missing = natsServerMissing();
+  if (missing) console.warn(`skipping ${what}: ${missing}`);
+  return missing ? describe.skip : describe;
 }
 
 /** A free TCP port on 127.0.0.1 (asked of the kernel). */

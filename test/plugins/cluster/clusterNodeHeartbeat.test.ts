@@ -1,9 +1,9 @@
-import { afterEach, describe, it } from '@jest/globals';
+import { afterEach, it } from '@jest/globals';
 import fs from 'node:fs';
 import type { PodClient } from '../../../client/PodClient.js';
 import type { Event } from '../../../core/protocol/index.js';
 import { RemotePodsService } from '../../../plugins/podtree/shared/RemotePods.js';
-import { natsServerMissing, startNatsServer, type NatsServer } from '../../support/natsServer.js';
+import { natsSuite, startNatsServer, type NatsServer } from '../../support/natsServer.js';
 import { recorder, startTestPod, treeOf, type TestPod } from '../../support/startTestPod.js';
 import { waitFor } from '../../support/waitFor.js';
 
@@ -14,9 +14,7 @@ import { waitFor } from '../../support/waitFor.js';
  * and ended the pod. It must say so and keep going, and a later heartbeat must work again
  * (jest fails a test in which a promise rejection goes unhandled).
  */
-const missing = natsServerMissing();
-if (missing) console.warn(`skipping the cluster heartbeat tests: ${missing}`);
-const suite = missing ? describe.skip : describe;
+const suite = natsSuite('the cluster heartbeat tests');
 
 suite('cluster heartbeat with a broken scope.lock', () => {
   const servers: NatsServer[] = [];

@@ -5,7 +5,7 @@ import { clusterNames } from '../../../plugins/cluster/clusterNames.js';
 import { ReportConsumer } from '../../../plugins/cluster/ReportConsumer.js';
 import { ensureReportStream } from '../../../plugins/cluster/ReportStream.js';
 import { POD_HEADER, SIGNATURE_HEADER, signReport } from '../../../plugins/cluster/reportSignature.js';
-import { natsServerMissing, startNatsServer, type NatsServer } from '../../support/natsServer.js';
+import { natsSuite, startNatsServer, type NatsServer } from '../../support/natsServer.js';
 import { waitUntil } from '../../support/waitUntil.js';
 
 /**
@@ -15,28 +15,25 @@ import { waitUntil } from '../../support/waitUntil.js';
  * now go through the bounded refusal log, as `yoi host`'s do (20 at once, one more every 3 s,
  * the rest counted on the next); a signed report still goes through.
  */
-const missing = natsServerMissing();
-if (missing) console.warn(`skipping the report refusal tests: ${missing}`);
-const maybe = missing ? it.skip : it;
+const suite = natsSuite('the report refusal tests');
 
 const BURST = 20;
 const REFILL_MS = 3000;
-let nats: NatsServer;
-let nc: NatsConnection | undefined;
-let consumer: ReportConsumer | undefined;
+suite('reports a parent refuses', () => {
+  let nats: NatsServer;
+  let nc: NatsConnection | undefined;
+  let consumer: ReportConsumer | undefined;
 
-beforeAll(async () => {
-  if (!missing) nats = await startNatsServer();
-}, 60_000);
-afterAll(async () => {
-  await consumer?.stop();
-  await nc?.close();
-  await nats?.dispose();
-}, 60_000);
+  beforeAll(async () => {
+    nats = await startNatsServer();
+  }, 60_000);
+  afterAll(async () => {
+    await consumer?.stop();
+    await nc?.close();
+    await nats?.dispose();
+  }, 60_000);
 
-maybe(
-  'a flood of refused reports makes a bounded number of alerts, and a signed one is applied',
-  async () => {
+  it('a flood of refused reports makes a bounded number of alerts, and a signed one is applied', async () => {
     const names = clusterNames(`r${process.pid}-`);
     const { connect, headers } = await import('@nats-io/transport-node');
     const { jetstream } = await import('@nats-io/jetstream');
@@ -82,6 +79,5 @@ maybe(
     expect(alerts.length).toBeGreaterThanOrEqual(BURST);
     expect(alerts.length).toBeLessThanOrEqual(BURST + Math.ceil(elapsed / REFILL_MS));
     expect(alerts[0]).toMatch(/^a report from `kid` that is not a pod_event with a request id$/);
-  },
-  90_000,
-);
+  }, 90_000);
+});

@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { ClusterConfigSchema } from '../../../plugins/cluster/ClusterConfigSchema.js';
 import { YoiHost } from '../../../plugins/cluster/host/YoiHost.js';
-import { natsServerMissing, startNatsServer, type NatsServer } from '../../support/natsServer.js';
+import { natsSuite, startNatsServer, type NatsServer } from '../../support/natsServer.js';
 import { makeProject } from '../../support/startTestPod.js';
 
 /**
@@ -14,9 +14,7 @@ import { makeProject } from '../../support/startTestPod.js';
  * gave 3,409 lines. Refusals now go through the bounded refusal log (20 lines at once, one more
  * every 3 s, the rest counted on the next line written).
  */
-const missing = natsServerMissing();
-if (missing) console.warn(`skipping the yoi host refusal tests: ${missing}`);
-const suite = missing ? describe.skip : describe;
+const suite = natsSuite('the yoi host refusal tests');
 
 const BURST = 20;
 const REFILL_MS = 3000;

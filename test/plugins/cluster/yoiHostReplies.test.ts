@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ClusterConfigSchema } from '../../../plugins/cluster/ClusterConfigSchema.js';
 import { YoiHost } from '../../../plugins/cluster/host/YoiHost.js';
 import { RemotePodsService } from '../../../plugins/podtree/shared/RemotePods.js';
-import { natsServerMissing, startNatsServer, type NatsServer } from '../../support/natsServer.js';
+import { natsSuite, startNatsServer, type NatsServer } from '../../support/natsServer.js';
 import { runEnded, startTestPod, text, type TestPod } from '../../support/startTestPod.js';
 
 /**
@@ -14,9 +14,7 @@ import { runEnded, startTestPod, text, type TestPod } from '../../support/startT
  * callback: the rejection was unhandled and ended `yoi host` (jest fails a test in which one goes
  * unhandled), and the parent only timed out.
  */
-const missing = natsServerMissing();
-if (missing) console.warn(`skipping the yoi host reply tests: ${missing}`);
-const suite = missing ? describe.skip : describe;
+const suite = natsSuite('the yoi host reply tests');
 
 suite('yoi host command replies', () => {
   let nats: NatsServer;
