@@ -1,6 +1,7 @@
 import { Command, type Interfaces } from '@oclif/core';
 import { isYoiError, YoiError } from '../core/errors/YoiError.js';
 import { cliErrorJson, formatCliError } from './formatCliError.js';
+import { jsonForTerminal } from './jsonForTerminal.js';
 import { safeText } from './safeText.js';
 
 // oclif's own constraint (`FlagOutput`, `ArgOutput`), which it does not export.
@@ -50,5 +51,14 @@ export abstract class YoiCommand extends Command {
    */
   protected print(text: string): void {
     process.stdout.write(`${process.stdout.isTTY ? safeText(text) : text}\n`);
+  }
+
+  /**
+   * Writes `value` as JSON (indented by `indent`). On a terminal DEL and C1, which JSON.stringify
+   * leaves as they are, are written as `\u` escapes: the same JSON, nothing for the terminal to act on.
+   */
+  protected printJson(value: unknown, indent = 2): void {
+    const json = JSON.stringify(value, null, indent);
+    process.stdout.write(`${process.stdout.isTTY ? jsonForTerminal(json) : json}\n`);
   }
 }

@@ -23,7 +23,7 @@ export abstract class PodMethodCommand extends YoiCommand {
       await client.request({ method: this.method }).catch((e: unknown) => {
         throw explainRefusal(e, target, this.method);
       });
-      if (flags.json) this.print(JSON.stringify({ pod: name, method: this.method, result: this.done }));
+      if (flags.json) this.printJson({ pod: name, method: this.method, result: this.done }, 0);
       else this.print(`${this.done} (${name})`);
     } finally {
       await client.close();

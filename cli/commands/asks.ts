@@ -29,7 +29,7 @@ export default class Asks extends YoiCommand {
     }
     const requests = ((reply.data ?? {}) as { requests?: unknown[] }).requests ?? [];
     if (flags.json) {
-      this.print(JSON.stringify(requests, null, 2));
+      this.printJson(requests);
       return;
     }
     for (const line of askLines(requests, target)) this.print(line);

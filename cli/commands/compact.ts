@@ -26,7 +26,7 @@ export default class Compact extends YoiCommand {
         throw explainRefusal(e, target, 'compact');
       });
       if (!now) {
-        if (flags.json) this.print(JSON.stringify({ pod: name, result: 'scheduled' }));
+        if (flags.json) this.printJson({ pod: name, result: 'scheduled' }, 0);
         else this.print(`compaction scheduled (${name}): it runs before the run's next request, or when the run ends`);
         return;
       }
@@ -34,7 +34,7 @@ export default class Compact extends YoiCommand {
       if (end?.event === 'compact_done') {
         const to = end.data.new_session_id;
         if (flags.json)
-          this.print(JSON.stringify({ pod: name, result: 'compacted', from_session: from ?? null, session_id: to }));
+          this.printJson({ pod: name, result: 'compacted', from_session: from ?? null, session_id: to }, 0);
         else this.print(`compacted (${name}): session ${from ?? '?'} → ${to}`);
         return;
       }

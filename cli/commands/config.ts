@@ -22,7 +22,7 @@ export default class ConfigCommand extends YoiCommand {
     const policy = effectivePolicy(config);
     if (policy) json.permissions = policy;
     if (flags.json) {
-      this.print(JSON.stringify(json, null, 2));
+      this.printJson(json);
       return;
     }
     const { stringify } = await import('yaml');

@@ -1,7 +1,6 @@
 import { Flags } from '@oclif/core';
 import { YoiCommand } from '../YoiCommand.js';
 import { configFlags, jsonFlag, podFlags } from '../flags.js';
-import { jsonForTerminal } from '../jsonForTerminal.js';
 
 export default class History extends YoiCommand {
   static override summary = "Print a pod's conversation history.";
@@ -23,15 +22,8 @@ export default class History extends YoiCommand {
     const sessionId = client.welcome?.session_id;
     if (reply.event !== 'history') return;
     const { formatHistoryItem } = await import('../formatHistoryItem.js');
-    // `print` defuses the pod's text on a terminal; JSON gets its C1 escaped there instead, so it
-    // still parses to what the pod holds.
-    const tty = process.stdout.isTTY === true;
-    const showJson = (value: unknown) => {
-      const json = JSON.stringify(value, null, 2);
-      this.print(tty ? jsonForTerminal(json) : json);
-    };
     if (!flags.chain || !sessionId) {
-      if (flags.json) showJson(reply.data.items);
+      if (flags.json) this.printJson(reply.data.items);
       else for (const item of reply.data.items) this.print(formatHistoryItem(item));
       return;
     }
@@ -53,7 +45,7 @@ export default class History extends YoiCommand {
     }));
     if (chain.length === 0) chain.push({ session_id: sessionId, items: reply.data.items, startItems: 0 });
     if (flags.json) {
-      showJson(chain.map(({ startItems: _s, ...rest }) => rest));
+      this.printJson(chain.map(({ startItems: _s, ...rest }) => rest));
       return;
     }
     for (const line of formatChain(chain, formatHistoryItem, missing)) this.print(line);

@@ -17,7 +17,7 @@ export default class PluginsCommand extends YoiCommand {
     const policy = effectivePolicy(config);
     const plugins = host.describePlugins().map((p) => (policy && p.name === 'yoi:permissions' ? { ...p, policy } : p));
     if (flags.json) {
-      this.print(JSON.stringify(plugins, null, 2));
+      this.printJson(plugins);
       return;
     }
     if (plugins.length === 0) {

@@ -38,7 +38,7 @@ export default class Trust extends YoiCommand {
     const store = new TrustStore();
     store.trust(entry);
     if (flags.json) {
-      this.print(JSON.stringify({ ...entry, store: store.file }, null, 2));
+      this.printJson({ ...entry, store: store.file });
       return;
     }
     this.print(`trusted ${configPath} as it is now (sha256 ${sources.digest}), in ${store.file}:`);

@@ -74,6 +74,16 @@ describe('other commands printing what pods and their logs hold', () => {
     expect(shown).not.toMatch(CONTROLS);
   });
 
+  (hasScript ? it : it.skip)('yoi sessions show --json on a terminal: C1 escaped, the same JSON as piped', async () => {
+    const [session] = JSON.parse(yoi(['sessions', '--json'], { cwd: dir, env }).stdout) as { id: string }[];
+    const piped = yoi(['sessions', 'show', session.id, '--json'], { cwd: dir, env }).stdout;
+    expect(piped).toContain('\u009b');
+    const shown = await onTerminal(['sessions', 'show', session.id, '--json'], { cwd: dir, env });
+    expect(shown).not.toMatch(CONTROLS);
+    expect(shown).toContain('\\u009b31m');
+    expect(JSON.parse(shown.replaceAll('\r\n', '\n'))).toEqual(JSON.parse(piped));
+  });
+
   (hasScript ? it : it.skip)('yoi pod list on a terminal: a runtime directory named with escapes defused', async () => {
     const evil = path.join(env.YOI_RUNTIME_DIR, 'evil\u001b]0;PWNED\u0007\u001b[2J');
     fs.mkdirSync(evil, { mode: 0o700 });

@@ -16,7 +16,7 @@ export default class McpList extends YoiCommand {
     ]);
     const { name, state } = await readMcpState(flags);
     if (flags.json) {
-      this.print(JSON.stringify(state ?? { pod_name: name, updated_at_ms: 0, servers: [] }, null, 2));
+      this.printJson(state ?? { pod_name: name, updated_at_ms: 0, servers: [] });
       return;
     }
     if (!state) {

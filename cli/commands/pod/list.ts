@@ -23,7 +23,7 @@ export default class PodList extends YoiCommand {
     ]);
     const pods = podTree(await listPods(), runtimeBase());
     if (flags.json) {
-      this.print(JSON.stringify(pods, null, 2));
+      this.printJson(pods);
       return;
     }
     if (pods.length === 0) {
@@ -40,7 +40,7 @@ export default class PodList extends YoiCommand {
     ]);
     const { config } = await loadProject({ configFile, checkProvider: false });
     const { pods } = await readCluster(clusterSection(config.sections));
-    if (json) this.print(JSON.stringify(pods, null, 2));
+    if (json) this.printJson(pods);
     else for (const line of clusterPodLines(pods)) this.print(line);
   }
 }

@@ -25,7 +25,7 @@ export default class PodStatus extends YoiCommand {
       segment_kinds: w?.segment_kinds ?? null,
       items: history.event === 'history' ? history.data.items.length : 0,
     };
-    if (flags.json) this.print(JSON.stringify(status, null, 2));
+    if (flags.json) this.printJson(status);
     else for (const [k, v] of Object.entries(status)) this.print(`${k}: ${Array.isArray(v) ? v.join(', ') : v}`);
   }
 }

@@ -31,7 +31,7 @@ export default class Sessions extends YoiCommand {
     for (const u of unreadable) process.stderr.write(`yoi: skipped ${u.file}: ${u.reason}\n`);
     const shown = flags.pod === undefined ? sessions : sessions.filter((s) => s.pod === flags.pod);
     if (flags.json) {
-      this.print(JSON.stringify(shown, null, 2));
+      this.printJson(shown);
       return;
     }
     if (shown.length === 0) {

@@ -22,9 +22,7 @@ export default class SessionsShow extends YoiCommand {
     const { config } = await loadProject({ configFile: flags.config, checkProvider: false });
     const { summary, state, link } = await loadSessionDetails(config.sessions.dir, args.id);
     if (flags.json) {
-      this.print(
-        JSON.stringify({ ...summary, ...(link ? { compaction_link: link } : {}), history: state.history }, null, 2),
-      );
+      this.printJson({ ...summary, ...(link ? { compaction_link: link } : {}), history: state.history });
       return;
     }
     const [{ formatSessionDetails }, { formatHistoryItem }] = await Promise.all([
